@@ -1,0 +1,73 @@
+// `npm test`: type-checks, then runs every test file under node:test against PGlite and,
+// when a PostgreSQL server answers, against PostgreSQL too. Under CI=true PostgreSQL is
+// required: the run fails if it cannot connect.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ci = process.env.CI === 'true' || process.env.CI === '1';
+const pgUrl = process.env.CRUCIBLE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function pgReachable(url) {
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await c.connect();
+    await c.query('SELECT 1');
+    return null;
+  } catch (err) {
+    return err.message || String(err);
+  } finally {
+    await c.end().catch(() => {});
+  }
+}
+
+function testFiles(dir) {
+  const out = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...testFiles(p));
+    else if (e.name.endsWith('.test.ts')) out.push(p);
+  }
+  return out.sort();
+}
+
+const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit' });
+if (tsc.status !== 0) {
+  console.error('type check failed');
+  process.exit(1);
+}
+
+const env = { ...process.env };
+const pgError = await pgReachable(pgUrl);
+if (pgError) {
+  if (ci) {
+    console.error(`CI=true but PostgreSQL is not reachable at ${pgUrl.replace(/:[^:@/]*@/, ':***@')}: ${pgError}`);
+    process.exit(1);
+  }
+  console.log(`PostgreSQL not reachable at ${pgUrl} (${pgError}): PostgreSQL tests skipped, PGlite tests run.`);
+  env.CRUCIBLE_TEST_PG_URL = '';
+} else {
+  env.CRUCIBLE_TEST_PG_URL = pgUrl;
+}
+env.CRUCIBLE_TEST_RUN_ID = `r${Date.now().toString(36)}`;
+
+const only = process.argv.slice(2);
+const files = only.length ? only : testFiles(path.join(root, 'test'));
+const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files], {
+  cwd: root,
+  env,
+  stdio: 'inherit',
+});
+
+if (!pgError) {
+  // Drop any database a crashed test file left behind.
+  const c = new pg.Client({ connectionString: pgUrl });
+  await c.connect();
+  const { rows } = await c.query(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`crucible_t_${env.CRUCIBLE_TEST_RUN_ID}_%`]);
+  for (const r of rows) await c.query(`DROP DATABASE IF EXISTS "${r.datname}" WITH (FORCE)`).catch(() => {});
+  await c.end();
+}
+process.exit(run.status ?? 1);

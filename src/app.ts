@@ -1,0 +1,127 @@
+// Builds the Fastify application: shared HTTP concerns first, then one plugin per API area.
+import crypto from 'node:crypto';
+import formbody from '@fastify/formbody';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TSchema } from '@sinclair/typebox';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { makeAuthHook } from './http/auth.js';
+import { installErrorHandling } from './http/errors.js';
+import { makeIdempotencyHooks } from './http/idempotency.js';
+import { registerOpenApi } from './http/openapi.js';
+import { SHARED_SCHEMAS } from './http/schemas.js';
+import { addSharedSchema, validatorCompiler } from './http/validation.js';
+import { ARTIFACT_SCHEMAS, artifactRoutes } from './modules/artifacts/routes.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { TokenResponse } from './modules/auth/schemas.js';
+import { DEPICT_SCHEMAS, depictRoutes } from './modules/depict/routes.js';
+import { DESCRIBE_SCHEMAS, describeRoutes } from './modules/describe/routes.js';
+import { healthRoutes } from './modules/health/routes.js';
+import { KEY_SCHEMAS, keyRoutes } from './modules/keys/routes.js';
+import { LOOKUP_SCHEMAS, lookupRoutes } from './modules/lookups/routes.js';
+import { EVENT_SCHEMAS, eventRoutes } from './modules/events/routes.js';
+import { jobRoutes } from './modules/jobs/routes.js';
+import { JOB_SCHEMAS } from './modules/jobs/schemas.js';
+import { WalletResponse, walletRoutes } from './modules/wallet/routes.js';
+import type { Services } from './services.js';
+import { readVersion } from './version.js';
+
+const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+export const API_PREFIX = '/api/v1';
+
+/** Headers whose values never reach a log line. */
+const REDACT = ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'];
+
+export interface BuildOptions {
+  logger?: FastifyServerOptions['logger'];
+  /** Send the standard log (same level and redaction) to this stream instead of stdout. */
+  logStream?: NodeJS.WritableStream;
+  /** Extra route modules (the test harness registers its own probes here). */
+  plugins?: ((app: FastifyInstance, services: Services) => Promise<void>)[];
+}
+
+export async function buildApp(services: Services, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const { config } = services;
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, ...(opts.logStream ? { stream: opts.logStream } : {}) },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID_RE.test(incoming) ? incoming : crypto.randomUUID();
+    },
+    // Request logs carry method and path only: query strings may hold secrets (GET /auth/refresh).
+    logController: new LogController({ disableRequestLogging: true }),
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  const schemas: TSchema[] = [...SHARED_SCHEMAS, TokenResponse, ...KEY_SCHEMAS, ...ARTIFACT_SCHEMAS, WalletResponse, ...JOB_SCHEMAS, ...EVENT_SCHEMAS, ...DEPICT_SCHEMAS, ...DESCRIBE_SCHEMAS, ...LOOKUP_SCHEMAS];
+  for (const s of schemas) {
+    app.addSchema(s);
+    addSharedSchema(s);
+  }
+
+  installErrorHandling(app);
+  // JSON everywhere (plus forms for login, multipart for uploads): a text/plain body is a 415.
+  app.removeContentTypeParser('text/plain');
+  await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
+
+  // While shutting down, connections that become idle are closed at once, so keep-alive
+  // clients cannot hold the process open.
+  app.addHook('preClose', (done) => {
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 100).unref();
+    app.server.once('close', () => clearInterval(sweep));
+    done();
+  });
+  app.addHook('onRequest', makeAuthHook({ authenticator: services.authenticator, limiter: services.limiter, tiers: config.tiers }));
+
+  // Hooks that only some routes need are attached to those routes, not run on every request.
+  const idem = makeIdempotencyHooks(services.db);
+  const deprecationHeaders = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const dep = request.routeOptions.config.deprecated!;
+    reply.header('deprecation', 'true');
+    reply.header('sunset', dep.sunset.toUTCString());
+    reply.header('link', `<${dep.successor}>; rel="successor-version"`);
+    return payload;
+  };
+  app.addHook('onRoute', (route) => {
+    const cfg = route.config as { idempotency?: boolean; deprecated?: unknown } | undefined;
+    const add = <T>(existing: T | T[] | undefined, hook: T): T[] => [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), hook];
+    if (cfg?.idempotency) {
+      route.preHandler = add(route.preHandler, idem.preHandler as never);
+      route.onSend = add(route.onSend, idem.onSend as never);
+    }
+    if (cfg?.deprecated) route.onSend = add(route.onSend, deprecationHeaders as never);
+  });
+  if ((app.log as unknown as { isLevelEnabled(l: string): boolean }).isLevelEnabled?.('info') ?? true) {
+    app.addHook('onResponse', async (request, reply) => {
+      // One line per request, without query strings or credentials.
+      request.log.info(
+        { method: request.method, route: request.routeOptions.url ?? request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        'request',
+      );
+    });
+  }
+
+  await registerOpenApi(app, readVersion());
+  app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, { services });
+      await api.register(authRoutes, { services });
+      await api.register(keyRoutes, { services });
+      await api.register(artifactRoutes, { services });
+      await api.register(depictRoutes, { services });
+      await api.register(describeRoutes, { services });
+      await api.register(eventRoutes, { services });
+      await api.register(walletRoutes, { services });
+      await api.register(jobRoutes, { services });
+      await api.register(lookupRoutes, { services });
+      for (const plugin of opts.plugins ?? []) await plugin(api, services);
+    },
+    { prefix: API_PREFIX },
+  );
+  return app;
+}

@@ -1,0 +1,251 @@
+// Butina clustering (Butina, JCICS 39 (1999) 747) on Morgan bit vectors with Tanimoto
+// distance, as RDKit's rdkit.ML.Cluster.Butina.ClusterData(dists, n, cutoff, isDistData=True)
+// with the distances 1 - TanimotoSimilarity (reordering off, RDKit's default):
+//
+// 1. every pair (i, j) with 1 - Tanimoto(i, j) <= cutoff are neighbours;
+// 2. molecules are taken by neighbour count descending (ties: higher index first);
+// 3. a molecule not yet in a cluster becomes a centroid, and its neighbours not yet in a
+//    cluster join it, in index order.
+//
+// Pass 1 (butina_count) counts neighbours, split into row ranges that run in parallel on the
+// chemistry pool's threads over shared memory. Pass 2 (butina_assign) is sequential; instead
+// of keeping every neighbour list (O(n^2) memory for dense sets) it recomputes the
+// neighbours of each centroid among the molecules not yet assigned. Both passes return after
+// `budgetMs` with how far they got, so that no item runs into the pool's item timeout and the
+// job can stop between items when cancelled.
+//
+// Tanimoto = c / (a + b - c) as a double (c common bits, a and b bits set), exactly RDKit's
+// TanimotoSimilarity for ExplicitBitVect (1 when both are empty), so neighbour decisions are
+// bit-identical to native RDKit for the same fingerprints.
+import type { ButinaAssignOptions, ButinaAssignOutcome, ButinaCountOutcome, ButinaOptions, FingerprintTable, RowRange } from './types.js';
+
+/** Bits set in a byte. */
+const POP8 = new Uint8Array(256);
+for (let i = 1; i < 256; i++) POP8[i] = (i & 1) + POP8[i >> 1];
+
+/** Bits set in a packed bit vector. */
+export function popcount(fp: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < fp.length; i++) n += POP8[fp[i]];
+  return n;
+}
+
+/** RDKit's TanimotoSimilarity of two packed bit vectors of the same length. */
+export function tanimotoBytes(a: Uint8Array, b: Uint8Array): number {
+  let common = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    common += POP8[a[i] & b[i]];
+    na += POP8[a[i]];
+    nb += POP8[b[i]];
+  }
+  return tanimoto(common, na, nb);
+}
+
+export function tanimoto(common: number, a: number, b: number): number {
+  const denom = a + b - common;
+  return denom === 0 ? 1 : common / denom;
+}
+
+/** Packs fingerprints (from morgan_fp) into shared memory, ordered by bits set, for the clustering passes. */
+export function buildTable(fps: Uint8Array[], nBits: number): FingerprintTable {
+  const n = fps.length;
+  const pcs = fps.map(popcount);
+  const permArr = Array.from({ length: n }, (_, i) => i).sort((a, b) => pcs[a] - pcs[b] || a - b);
+  const total = pcs.reduce((x, y) => x + y, 0);
+  const t: FingerprintTable = {
+    n,
+    nBits,
+    perm: new SharedArrayBuffer(Math.max(4, n * 4)),
+    rank: new SharedArrayBuffer(Math.max(4, n * 4)),
+    popcounts: new SharedArrayBuffer(Math.max(4, n * 4)),
+    onBits: new SharedArrayBuffer(Math.max(2, total * 2)),
+    offsets: new SharedArrayBuffer((n + 1) * 4),
+  };
+  const perm = new Int32Array(t.perm);
+  const rank = new Int32Array(t.rank);
+  const pc = new Int32Array(t.popcounts);
+  const bits = new Uint16Array(t.onBits);
+  const off = new Int32Array(t.offsets);
+  let at = 0;
+  for (let pos = 0; pos < n; pos++) {
+    const k = permArr[pos];
+    perm[pos] = k;
+    rank[k] = pos;
+    pc[pos] = pcs[k];
+    off[pos] = at;
+    const fp = fps[k];
+    for (let byte = 0; byte < fp.length; byte++) {
+      let v = fp[byte];
+      while (v) {
+        const low = v & -v;
+        bits[at++] = (byte << 3) | (31 - Math.clz32(low));
+        v &= v - 1;
+      }
+    }
+  }
+  off[n] = at;
+  return t;
+}
+
+/** Fewest bits a neighbour of a molecule with `a` bits can have (Tanimoto <= min/max), one bit of margin for rounding. */
+function minNeighbourBits(a: number, cutoff: number): number {
+  return Math.max(0, Math.floor((1 - cutoff) * a) - 1);
+}
+
+/** Most bits a neighbour can have (Infinity when the cutoff admits any). */
+function maxNeighbourBits(a: number, cutoff: number): number {
+  return cutoff >= 1 ? Infinity : Math.ceil(a / (1 - cutoff)) + 1;
+}
+
+/** First position whose popcount is >= v (popcounts ascend). */
+function lowerBound(pc: Int32Array, v: number, lo = 0, hi = pc.length): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (pc[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Views of a table plus a dense scratch row, made once per task. */
+class Fps {
+  readonly n: number;
+  readonly perm: Int32Array;
+  readonly rank: Int32Array;
+  readonly pc: Int32Array;
+  readonly bits: Uint16Array;
+  readonly off: Int32Array;
+  /** The current row's bits, one byte per bit. */
+  readonly row: Uint8Array;
+  constructor(t: FingerprintTable) {
+    this.n = t.n;
+    this.perm = new Int32Array(t.perm);
+    this.rank = new Int32Array(t.rank);
+    this.pc = new Int32Array(t.popcounts);
+    this.bits = new Uint16Array(t.onBits);
+    this.off = new Int32Array(t.offsets);
+    this.row = new Uint8Array(t.nBits);
+  }
+  setRow(pos: number, v: 0 | 1): void {
+    const { bits, row } = this;
+    for (let p = this.off[pos], end = this.off[pos + 1]; p < end; p++) row[bits[p]] = v;
+  }
+  /** Bits the current row has in common with position j. */
+  common(j: number): number {
+    const { bits, row } = this;
+    let c = 0;
+    for (let p = this.off[j], end = this.off[j + 1]; p < end; p++) c += row[bits[p]];
+    return c;
+  }
+  /** Positions [lo, hi) that can hold neighbours of a molecule with `a` bits. */
+  window(a: number, cutoff: number): [number, number] {
+    const lo = lowerBound(this.pc, minNeighbourBits(a, cutoff));
+    const maxB = maxNeighbourBits(a, cutoff);
+    const hi = maxB === Infinity ? this.n : lowerBound(this.pc, maxB + 1, lo);
+    return [lo, hi];
+  }
+}
+
+/** RDKit's neighbour test: 1 - Tanimoto <= cutoff, with the current row having `a` bits. */
+function near(f: Fps, a: number, j: number, cutoff: number): boolean {
+  return 1 - tanimoto(f.common(j), a, f.pc[j]) <= cutoff;
+}
+
+/** Work (pairs compared) of each row of pass 1, to split it into even ranges. */
+export function rowWork(t: FingerprintTable, cutoff: number): Float64Array {
+  const pc = new Int32Array(t.popcounts);
+  const out = new Float64Array(t.n);
+  for (let i = 0; i < t.n; i++) out[i] = Math.max(0, i - lowerBound(pc, minNeighbourBits(pc[i], cutoff), 0, i));
+  return out;
+}
+
+/**
+ * Pass 1: neighbour counts of the pairs (i, j), j < i by position, for rows i in [from, to).
+ * Returns when the range is done or budgetMs has passed (checked after each row).
+ */
+export function butinaCount(range: RowRange, o: ButinaOptions): ButinaCountOutcome {
+  const f = new Fps(o.table);
+  const counts = new Int32Array(o.counts);
+  const started = performance.now();
+  let pairs = 0;
+  let i = range.from;
+  while (i < range.to) {
+    const a = f.pc[i];
+    const lo = lowerBound(f.pc, minNeighbourBits(a, o.cutoff), 0, i);
+    f.setRow(i, 1);
+    let mine = 0;
+    for (let j = lo; j < i; j++) {
+      if (near(f, a, j, o.cutoff)) {
+        mine++;
+        Atomics.add(counts, f.perm[j], 1);
+      }
+    }
+    f.setRow(i, 0);
+    if (mine) Atomics.add(counts, f.perm[i], mine);
+    pairs += i - lo;
+    i++;
+    if (performance.now() - started > o.budgetMs) break;
+  }
+  return { next: i, pairs };
+}
+
+/**
+ * Pass 2 from position `pos` of the order: forms clusters until the order is done or budgetMs
+ * has passed (checked after each cluster).
+ */
+export function butinaAssign(pos: number, o: ButinaAssignOptions): ButinaAssignOutcome {
+  const f = new Fps(o.table);
+  const counts = new Int32Array(o.counts);
+  const order = new Int32Array(o.order);
+  const seen = new Uint8Array(o.seen);
+  const n = f.n;
+  const started = performance.now();
+  const clusters: number[][] = [];
+  let p = pos;
+  while (p < n) {
+    const idx = order[p++];
+    if (seen[idx]) continue;
+    seen[idx] = 1;
+    const members: number[] = [];
+    if (counts[idx] > 0) {
+      // Its neighbours not yet in a cluster (then in index order, as RDKit's neighbour lists).
+      const at = f.rank[idx];
+      const a = f.pc[at];
+      const [lo, hi] = f.window(a, o.cutoff);
+      f.setRow(at, 1);
+      for (let j = lo; j < hi; j++) {
+        const k = f.perm[j];
+        if (seen[k] || !near(f, a, j, o.cutoff)) continue;
+        seen[k] = 1;
+        members.push(k);
+      }
+      f.setRow(at, 0);
+      members.sort((x, y) => x - y);
+    }
+    clusters.push([idx, ...members]);
+    if (performance.now() - started > o.budgetMs) break;
+  }
+  return { next: p, clusters };
+}
+
+/** Neighbour-count order of pass 2: count descending, then index descending (Python's sort(reverse=True) of (count, index)). */
+export function butinaOrder(counts: Int32Array): Int32Array {
+  const idx = Array.from({ length: counts.length }, (_, i) => i);
+  idx.sort((a, b) => counts[b] - counts[a] || b - a);
+  return Int32Array.from(idx);
+}
+
+/** The whole algorithm in one call (tests and small inputs): clusters as index lists, centroid first. */
+export function butinaCluster(fps: Uint8Array[], nBits: number, cutoff: number): number[][] {
+  const table = buildTable(fps, nBits);
+  const counts = new SharedArrayBuffer(Math.max(4, fps.length * 4));
+  const base: ButinaOptions = { table, cutoff, counts, budgetMs: Infinity };
+  butinaCount({ from: 0, to: fps.length }, base);
+  const order = butinaOrder(new Int32Array(counts));
+  const orderBuf = new SharedArrayBuffer(Math.max(4, order.length * 4));
+  new Int32Array(orderBuf).set(order);
+  const seen = new SharedArrayBuffer(Math.max(1, fps.length));
+  return butinaAssign(0, { ...base, order: orderBuf, seen }).clusters;
+}

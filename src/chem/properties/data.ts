@@ -1,0 +1,87 @@
+// Typed views of the data exported from native RDKit by scripts/rdkit/export_catalogs.py.
+// Nothing here is typed in by hand: regenerate the JSON with the script.
+import catalogsJson from '../data/filter_catalogs.json' with { type: 'json' };
+import qedJson from '../data/qed.json' with { type: 'json' };
+import elementsJson from '../data/elements.json' with { type: 'json' };
+
+/**
+ * Exact prefilter of a query (scripts/rdkit/export_catalogs.py, prefilter()): the query has
+ * `atoms` atoms, and for each [k, classes] k of its atoms can only match atoms whose class
+ * (atomic number + 1000 if aromatic) is in `classes`. A molecule that has fewer atoms than
+ * that, or fewer than k atoms in such a class set, cannot match the query.
+ */
+export interface Prefilter {
+  atoms: number;
+  sets: [number, number[]][];
+}
+
+export interface CatalogEntry {
+  family: 'pains' | 'brenk';
+  catalog: string;
+  index: number;
+  name: string;
+  smarts: string;
+  min_count: number;
+  max_count: number | null;
+  prefilter: Prefilter;
+}
+
+export interface AdsParameter {
+  A: number;
+  B: number;
+  C: number;
+  D: number;
+  E: number;
+  F: number;
+  DMAX: number;
+}
+
+export type QedProperty = 'MW' | 'ALOGP' | 'HBA' | 'HBD' | 'PSA' | 'ROTB' | 'AROM' | 'ALERTS';
+
+export interface QedData {
+  properties: QedProperty[];
+  ads_parameters: Record<QedProperty, AdsParameter>;
+  weights: { mean: number[]; max: number[]; none: number[] };
+  acceptor_smarts: string[];
+  structural_alert_smarts: string[];
+  acceptor_prefilter: Prefilter[];
+  structural_alert_prefilter: Prefilter[];
+  aliphatic_rings_smarts: string;
+}
+
+export interface ElementData {
+  z: number;
+  symbol: string;
+  atomic_weight: number;
+  most_common_isotope: number;
+  most_common_isotope_mass: number;
+  /** [mass number, exact mass, abundance in percent] of the naturally occurring isotopes */
+  natural_isotopes: [number, number, number][];
+  /** [mass number, exact mass] of every isotope RDKit knows */
+  isotope_masses: [number, number][];
+}
+
+export const CATALOG_ENTRIES: readonly CatalogEntry[] = catalogsJson.entries as unknown as CatalogEntry[];
+export const QED_DATA: QedData = qedJson as unknown as QedData;
+export const ELEMENTS: readonly ElementData[] = elementsJson.elements as unknown as ElementData[];
+export const DATA_RDKIT_VERSION: string = catalogsJson.rdkit_version;
+
+const bySymbol = new Map<string, ElementData>(ELEMENTS.map((e) => [e.symbol, e]));
+
+export function elementBySymbol(symbol: string): ElementData {
+  const e = bySymbol.get(symbol);
+  if (!e) throw new Error(`unknown element ${symbol}`);
+  return e;
+}
+
+/**
+ * Exact mass of an isotope (RDKit's periodic table); the mass number itself for an isotope
+ * RDKit does not know (e.g. [500C]), as RDKit's ExactMolWt does.
+ */
+export function isotopeMass(z: number, massNumber: number): number {
+  const e = ELEMENTS[z];
+  if (!e) return massNumber;
+  if (massNumber === e.most_common_isotope) return e.most_common_isotope_mass;
+  for (const [a, m] of e.isotope_masses) if (a === massNumber) return m;
+  return massNumber;
+}

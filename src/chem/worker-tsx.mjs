@@ -1,0 +1,8 @@
+// Bootstrap of a chemistry worker thread when Crucible runs from its TypeScript sources (tests,
+// `node --import tsx`): on Node 20 worker threads do not inherit tsx's loader, so register it
+// in this thread, then load worker.ts. The compiled build (dist/) loads worker.js directly.
+import { register } from 'tsx/esm/api';
+
+register();
+const mod = await import(new URL('./worker.ts', import.meta.url).href);
+export default mod.default;

@@ -1,0 +1,101 @@
+// A chemistry worker thread (run by piscina from pool.ts). RDKit MinimalLib is instantiated
+// once per thread, from the module the pool compiled once for the whole process, and every
+// task is a batch of items of one kind, dispatched through the registry below.
+//
+// Progress is written to shared memory before each item, so that the pool's watchdog can
+// time out the one item that hangs, and tell which item was running when the thread died.
+import { workerData } from 'node:worker_threads';
+import initRDKit from '@rdkit/rdkit';
+import { depictMolecule, depictReaction, type RDKitModule } from './depict.js';
+import { describeItem } from './describe.js';
+import { JOB_HANDLERS } from './jobs/handlers.js';
+import { isWasmFatal, Wasm, type WasmImports, type WasmInstance, type WasmModule } from './wasm.js';
+import type { KindMap, TaskKind, TaskMessage, TaskReply, WorkerConfig, WorkerItemResult } from './kinds.js';
+
+type Handler<K extends TaskKind> = (rdkit: RDKitModule, input: KindMap[K]['input'], options: KindMap[K]['options']) => KindMap[K]['output'];
+
+/** The registry: one handler per task kind. Compute jobs add theirs here. */
+const HANDLERS: { [K in TaskKind]: Handler<K> } = {
+  depict: depictMolecule,
+  depict_reaction: depictReaction,
+  describe: describeItem,
+  ...JOB_HANDLERS, // compute-job kinds (src/chem/jobs)
+};
+
+const config = (workerData ?? { wasmModule: null, warmup: false, faults: null }) as WorkerConfig;
+
+type Factory = (opts?: unknown) => Promise<RDKitModule>;
+const factory = initRDKit as unknown as Factory;
+
+async function loadRDKit(): Promise<RDKitModule> {
+  const wasm = config.wasmModule;
+  if (!wasm) return factory();
+  return factory({
+    // Instantiate the module compiled once in the main thread (no compile per thread, and the
+    // optimised code V8 produces is shared by every thread).
+    instantiateWasm(imports: WasmImports, receive: (instance: WasmInstance, module: WasmModule) => void) {
+      Wasm.instantiate(wasm, imports).then((instance) => receive(instance, wasm));
+      return {};
+    },
+  });
+}
+
+const rdkit = await loadRDKit();
+rdkit.disable_logging(); // parse errors are per-item results, not log lines
+rdkit.prefer_coordgen(false); // RDKit's own depictor, as native RDKit draws by default
+
+const WARMUP = ['CC(=O)Oc1ccccc1C(=O)O', 'CN1C=NC2=C1C(=O)N(C(=O)N2C)C', 'CC(C)Cc1ccc(cc1)[C@@H](C)C(=O)O', 'c1ccc2[nH]ccc2c1', 'O=C([O-])CC[NH3+].[Na+]'];
+if (config.warmup) {
+  // Once through each kind, so the first real request does not pay for RDKit's lazy
+  // initialisation (the alert catalogs' SMARTS are compiled on first use) and the first tier of
+  // WASM code. The pool's item timeout starts only after this.
+  {
+    for (const s of WARMUP) {
+      depictMolecule(rdkit, s, { width: 300, height: 220, key: true });
+      describeItem(rdkit, s, { key: true });
+    }
+    depictReaction(rdkit, 'CC(=O)O.OCC>[H+]>CC(=O)OCC.O', { width: 600, height: 220, key: true });
+  }
+}
+
+function healthy(): boolean {
+  try {
+    const m = rdkit.get_mol('CC');
+    const ok = !!m && m.get_num_atoms() === 2;
+    m?.delete();
+    return ok;
+  } catch {
+    return false;
+  }
+}
+
+function injectFaults(input: unknown): void {
+  const f = config.faults;
+  if (!f || typeof input !== 'string') return;
+  if (f.hang?.includes(input)) for (;;);
+  if (f.crash?.includes(input)) process.exit(99);
+  if (f.abort?.includes(input)) throw new Wasm.RuntimeError('Aborted(injected fault)');
+}
+
+export default function runTask(task: TaskMessage): TaskReply {
+  const handler = HANDLERS[task.kind as TaskKind] as Handler<TaskKind> | undefined;
+  if (!handler) throw new Error(`unknown chemistry task kind "${task.kind}"`);
+  const progress = new Int32Array(task.progress);
+  const started = performance.now();
+  const results: WorkerItemResult[] = [];
+  for (let i = 0; i < task.items.length; i++) {
+    Atomics.store(progress, 1, Date.now() - task.base);
+    Atomics.store(progress, 0, i);
+    try {
+      injectFaults(task.items[i]);
+      results.push({ ok: true, value: handler(rdkit, task.items[i] as never, task.options as never) });
+    } catch (err) {
+      // A WASM trap or abort leaves the RDKit instance unusable: end this thread (the pool
+      // blames this item, retries the others and starts a fresh thread).
+      if (isWasmFatal(err) || !healthy()) process.exit(70);
+      results.push({ ok: false, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  Atomics.store(progress, 0, task.items.length);
+  return { results, busyMs: performance.now() - started };
+}

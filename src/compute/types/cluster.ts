@@ -1,0 +1,209 @@
+// `cluster`: Butina clustering of a library on Morgan fingerprints (radius 2, 2048 bits) with
+// Tanimoto distance and a distance `cutoff`, exactly as RDKit's
+// rdkit.ML.Cluster.Butina.ClusterData(1 - TanimotoSimilarity distances, n, cutoff,
+// isDistData=True) over the molecules RDKit can read, in input order (src/chem/jobs/butina.ts).
+//
+// The work grows with the square of the library (every pair is compared): the estimate
+// says so, and the passes run on the chemistry pool in time slices (cancel is noticed within
+// about half a second).
+//
+// Output (docs/jobs.md): result.json with the clusters (centroid first, members in input
+// order), their sizes, the counts and the per-item errors; port `clusters` with one JSON record
+// per cluster; port `assignments`, a molecule set with one SMILES record per clustered
+// molecule (metrics cluster and is_centroid).
+import { Type, type Static } from '@sinclair/typebox';
+import { butinaOrder, buildTable, rowWork } from '../../chem/jobs/butina.js';
+import type { ButinaAssignOptions, ButinaOptions, RowRange } from '../../chem/jobs/types.js';
+import type { JobType, OutputRecord } from '../job-type.js';
+import { CALIBRATION, linearEstimate } from './calibration.js';
+import { checkAborted, chemPool, countLibrary, ErrorLog, failureCode, inputSummary, libraryFields, loadLibrary, MORGAN, phase, runChunks, type LibraryItem } from './molecule-jobs.js';
+
+const Payload = Type.Object(
+  {
+    ...libraryFields('The molecules to cluster'),
+    cutoff: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        default: 0.35,
+        description: 'Tanimoto distance threshold (0..1, default 0.35, i.e. similarity 0.65): two molecules are neighbours when 1 - similarity <= cutoff',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+type Payload = Static<typeof Payload>;
+
+/** Expected seconds of the pairwise passes for n molecules. */
+export function pairSeconds(n: number): number {
+  return (CALIBRATION.SAFETY * n * n * CALIBRATION.butinaPairNs) / 1e9;
+}
+
+/** Splits rows 0..n-1 into `parts` ranges of about equal work. */
+function splitRows(work: Float64Array, parts: number): RowRange[] {
+  let total = 0;
+  for (const w of work) total += w;
+  const out: RowRange[] = [];
+  let from = 0;
+  let acc = 0;
+  for (let i = 0; i < work.length; i++) {
+    acc += work[i];
+    if (acc >= (total * (out.length + 1)) / parts && i + 1 > from) {
+      out.push({ from, to: i + 1 });
+      from = i + 1;
+    }
+  }
+  if (from < work.length) out.push({ from, to: work.length });
+  return out;
+}
+
+export const clusterJob: JobType<Payload> = {
+  name: 'cluster',
+  summary: 'Butina clustering of a library on Morgan fingerprints (radius 2, 2048 bits) with a Tanimoto distance cutoff (default 0.35)',
+  payload: Payload,
+
+  async estimate(p, ctx) {
+    const { n, source } = await countLibrary(p, ctx);
+    return {
+      expectedRuntimeSec: linearEstimate(n, source === 'artifact' ? ['readArtifact', 'fingerprint', 'writeRecord'] : ['fingerprint', 'writeRecord'], pairSeconds(n)),
+      assumptions: { molecules: n, input: source, pairs: (n * (n - 1)) / 2, model: 'overhead + molecules x per-molecule cost + molecules^2 x per-pair cost (docs/jobs.md)' },
+    };
+  },
+
+  async run(ctx) {
+    const cutoff = ctx.payload.cutoff ?? 0.35;
+    const pool = chemPool(ctx);
+    const errors = new ErrorLog();
+    const items = await loadLibrary(ctx, pool, errors);
+    const total = items.length;
+
+    // Fingerprints of the molecules RDKit can read, in input order.
+    const parsed: LibraryItem[] = [];
+    const fps: Uint8Array[] = [];
+    await runChunks(
+      ctx,
+      pool,
+      'morgan_fp',
+      items,
+      (t) => t.smiles,
+      MORGAN,
+      (t, out) => {
+        if (!out) return;
+        if (out.ok && out.value.fp) {
+          parsed.push(t);
+          fps.push(out.value.fp);
+        } else errors.add(t, out.ok ? (out.value.error ?? 'failed') : failureCode(out), out.ok ? undefined : out.message);
+      },
+      phase(ctx, total, 0.02, 0.15, 'fingerprints'),
+    );
+
+    const n = parsed.length;
+    const clusters: number[][] = [];
+    if (n > 0) {
+      const table = buildTable(fps, MORGAN.nBits);
+      fps.length = 0;
+      const budgetMs = Math.max(20, Math.min(500, Math.floor(pool.itemTimeoutMs / 4)));
+      const base: ButinaOptions = { table, cutoff, counts: new SharedArrayBuffer(Math.max(4, n * 4)), budgetMs };
+
+      // Pass 1: neighbour counts, one time-sliced range per thread at a time.
+      const work = rowWork(table, cutoff);
+      let allPairs = 0;
+      for (const w of work) allPairs += w;
+      let pending = splitRows(work, pool.threads * 8);
+      let donePairs = 0;
+      while (pending.length) {
+        checkAborted(ctx.signal);
+        const now = pending.slice(0, pool.threads);
+        const outs = await Promise.all(now.map((r) => pool.run('butina_count', r, base)));
+        const next: RowRange[] = [];
+        outs.forEach((o, k) => {
+          if (!o.ok) throw new Error(`clustering pass 1 failed: ${o.message}`);
+          donePairs += o.value.pairs;
+          if (o.value.next < now[k].to) next.push({ from: o.value.next, to: now[k].to });
+        });
+        pending = [...next, ...pending.slice(now.length)];
+        ctx.progress(0.15 + (0.6 * donePairs) / Math.max(1, allPairs), `compared ${donePairs} of ${allPairs} candidate pairs`);
+      }
+
+      // Pass 2: centroids in RDKit's order, sequential and time-sliced.
+      const order = butinaOrder(new Int32Array(base.counts));
+      const orderBuf = new SharedArrayBuffer(Math.max(4, n * 4));
+      new Int32Array(orderBuf).set(order);
+      const assign: ButinaAssignOptions = { ...base, order: orderBuf, seen: new SharedArrayBuffer(Math.max(1, n)) };
+      let pos = 0;
+      while (pos < n) {
+        checkAborted(ctx.signal);
+        const o = await pool.run('butina_assign', pos, assign);
+        if (!o.ok) throw new Error(`clustering pass 2 failed: ${o.message}`);
+        pos = o.value.next;
+        for (const c of o.value.clusters) clusters.push(c);
+        ctx.progress(0.75 + (0.2 * pos) / n, `formed ${clusters.length} clusters`);
+      }
+    }
+    checkAborted(ctx.signal);
+    ctx.progress(0.95, 'writing the result');
+
+    const described = clusters.map((members, k) => ({
+      cluster: k + 1,
+      size: members.length,
+      centroid: { index: parsed[members[0]].index, id: parsed[members[0]].id, smiles: parsed[members[0]].smiles },
+      members: members.map((m) => parsed[m].id),
+      member_indices: members.map((m) => parsed[m].index),
+    }));
+    const clusterOf = new Int32Array(n);
+    clusters.forEach((members, k) => members.forEach((m) => (clusterOf[m] = k + 1)));
+    const sizes = clusters.map((c) => c.length);
+    const c = errors.counts;
+    return {
+      result: {
+        job_type: 'cluster',
+        method: 'butina',
+        fingerprint: { type: 'morgan', radius: MORGAN.radius, n_bits: MORGAN.nBits },
+        metric: 'tanimoto distance (1 - similarity)',
+        cutoff,
+        input: inputSummary(ctx.payload, total),
+        summary: {
+          molecules: total,
+          clustered: n,
+          clusters: clusters.length,
+          singletons: sizes.filter((s) => s === 1).length,
+          largest: sizes.reduce((m, s) => (s > m ? s : m), 0),
+          unparseable: c.unparseable ?? 0,
+          too_large: c.too_large ?? 0,
+          failed: errors.total - (c.unparseable ?? 0) - (c.too_large ?? 0),
+        },
+        sizes,
+        clusters: described,
+        ports: {
+          clusters: 'one JSON record per cluster (id cluster-<n>)',
+          assignments: 'every clustered molecule as a molecule set (SMILES records, metrics cluster and is_centroid)',
+        },
+        ...errors.toJSON(),
+      },
+      ports: {
+        clusters: {
+          format: 'json',
+          kind: 'clusters',
+          records: described.map(
+            (d): OutputRecord => ({
+              id: `cluster-${d.cluster}`,
+              files: { primary: { name: 'cluster.json', content: JSON.stringify(d), contentType: 'application/json' } },
+              metrics: { size: d.size, centroid_index: d.centroid.index },
+            }),
+          ),
+        },
+        assignments: {
+          format: 'smiles',
+          kind: 'molecules',
+          records: parsed.map(
+            (t, k): OutputRecord => ({
+              id: t.id,
+              files: { primary: { name: 'molecule.smi', content: `${t.smiles}\t${t.name ?? t.id}\n`, contentType: 'chemical/x-daylight-smiles' } },
+              metrics: { cluster: clusterOf[k], is_centroid: described[clusterOf[k] - 1]?.member_indices[0] === t.index ? 1 : 0, index: t.index },
+            }),
+          ),
+        },
+      },
+    };
+  },
+};

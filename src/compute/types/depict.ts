@@ -1,0 +1,116 @@
+// `depict`: an SVG drawing (as POST /depict) of each molecule of a list or of an uploaded
+// molecule set.
+//
+// Output (docs/jobs.md): result.json with the counts, the per-molecule items up to
+// INLINE_ITEMS molecules (the SVG text inline only up to INLINE_SVGS molecules) and the
+// per-item errors; port `depictions` with one image/svg+xml record per drawn molecule.
+import { Type, type Static } from '@sinclair/typebox';
+import { MOLECULE_SIZE } from '../../chem/limits.js';
+import type { JobType, OutputRecord } from '../job-type.js';
+import { linearEstimate } from './calibration.js';
+import { chemPool, countLibrary, ErrorLog, failureCode, INLINE_ITEMS, inputSummary, libraryFields, loadLibrary, mapAsync, phase, runChunks, Spool, type LibraryItem } from './molecule-jobs.js';
+
+/** Up to this many molecules, result.json carries the SVG text of each item too. */
+export const INLINE_SVGS = 50;
+
+const Payload = Type.Object(
+  {
+    ...libraryFields('The molecules to draw'),
+    width: Type.Optional(
+      Type.Integer({ minimum: MOLECULE_SIZE.width.min, maximum: MOLECULE_SIZE.width.max, default: MOLECULE_SIZE.width.default, description: 'Drawing width in pixels (as /depict)' }),
+    ),
+    height: Type.Optional(
+      Type.Integer({ minimum: MOLECULE_SIZE.height.min, maximum: MOLECULE_SIZE.height.max, default: MOLECULE_SIZE.height.default, description: 'Drawing height in pixels (as /depict)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+type Payload = Static<typeof Payload>;
+
+interface Drawn {
+  index: number;
+  id: string;
+  svg: string;
+}
+
+export const depictJob: JobType<Payload> = {
+  name: 'depict',
+  summary: 'An SVG drawing (as POST /depict) of each molecule of a SMILES list or an uploaded molecule set',
+  payload: Payload,
+
+  async estimate(p, ctx) {
+    const { n, source } = await countLibrary(p, ctx);
+    return {
+      expectedRuntimeSec: linearEstimate(n, source === 'artifact' ? ['readArtifact', 'depict', 'writeRecord'] : ['depict', 'writeRecord']),
+      assumptions: { molecules: n, input: source, model: 'overhead + molecules x per-molecule cost (docs/jobs.md)' },
+    };
+  },
+
+  async run(ctx) {
+    const width = ctx.payload.width ?? MOLECULE_SIZE.width.default;
+    const height = ctx.payload.height ?? MOLECULE_SIZE.height.default;
+    const pool = chemPool(ctx);
+    const errors = new ErrorLog();
+    const items = await loadLibrary(ctx, pool, errors);
+    const total = items.length;
+    const spool = Spool.create<Drawn>(ctx.signal);
+    const inline: { index: number; id: string; name?: string; smiles: string; svg?: string | null; error: string | null }[] = [];
+    const note = (t: LibraryItem, svg: string | null, error: string | null) => {
+      if (total > INLINE_ITEMS) return;
+      inline.push({ index: t.index, id: t.id, ...(t.name ? { name: t.name } : {}), smiles: t.smiles || t.original || '', ...(total <= INLINE_SVGS ? { svg } : {}), error });
+    };
+    let drawn = 0;
+    try {
+      await runChunks(
+        ctx,
+        pool,
+        'depict',
+        items,
+        (t) => t.smiles,
+        { width, height, key: false },
+        async (t, out) => {
+          if (!out) return note(t, null, t.error!);
+          if (out.ok && out.value.svg) {
+            drawn++;
+            await spool.write({ index: t.index, id: t.id, svg: out.value.svg });
+            return note(t, out.value.svg, null);
+          }
+          const code = out.ok ? (out.value.error ?? 'render_failed') : failureCode(out);
+          errors.add(t, code, out.ok ? undefined : out.message);
+          note(t, null, code);
+        },
+        phase(ctx, total, 0.05, 0.95, 'drawn'),
+      );
+    } catch (err) {
+      spool.discard();
+      throw err;
+    }
+    ctx.progress(0.95, 'writing the result');
+    const c = errors.counts;
+    const known = (c.unparseable ?? 0) + (c.too_large ?? 0) + (c.render_failed ?? 0);
+    return {
+      result: {
+        job_type: 'depict',
+        input: inputSummary(ctx.payload, total),
+        size: { width, height },
+        summary: { molecules: total, depicted: drawn, unparseable: c.unparseable ?? 0, too_large: c.too_large ?? 0, render_failed: c.render_failed ?? 0, failed: errors.total - known },
+        items: total <= INLINE_ITEMS ? inline : null,
+        items_inline: total <= INLINE_ITEMS,
+        svg_inline: total <= INLINE_SVGS,
+        ports: { depictions: 'one image/svg+xml record per drawn molecule (id = molecule id)' },
+        ...errors.toJSON(),
+      },
+      ports: {
+        depictions: {
+          format: 'svg',
+          kind: 'depiction',
+          records: mapAsync(spool.read(), (d): OutputRecord => ({
+            id: d.id,
+            files: { primary: { name: 'depiction.svg', content: d.svg, contentType: 'image/svg+xml' } },
+            metrics: { index: d.index },
+          })),
+        },
+      },
+    };
+  },
+};

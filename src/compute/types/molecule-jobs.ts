@@ -1,0 +1,366 @@
+// What the chemistry job types (properties, depict, similarity_search, substructure_search,
+// cluster) share: the molecule-library payload fields (inline SMILES or an uploaded molecule
+// set), its checks at estimate time, reading it at run time, chunked runs on the chemistry
+// pool with progress and cancellation, per-item error bookkeeping, and a temporary JSON-lines
+// spool that keeps per-molecule output on disk until the result artifact is written.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { Type } from '@sinclair/typebox';
+import type { ChemPool, ItemOutcome } from '../../chem/pool.js';
+import type { KindInput, KindOptions, KindOutput, TaskKind } from '../../chem/kinds.js';
+import { isMolblock } from '../../chem/jobs/handlers.js';
+import { ApiError, invalid } from '../../http/problems.js';
+import { JobAborted, JobInputError, type EstimateContext, type RunContext } from '../job-type.js';
+
+/** Molecules per job at most, inline or from an uploaded set. */
+export const MAX_MOLECULES = 100_000;
+/** Characters per inline SMILES at most (as /describe and /depict). */
+export const MAX_SMILES_CHARS = 2_000;
+/** Per-molecule items written inline into result.json at most (the ports always have all of them). */
+export const INLINE_ITEMS = 1_000;
+/** Per-molecule errors listed in result.json at most (the ports and counts have all of them). */
+export const MAX_LISTED_ERRORS = 1_000;
+/** Morgan fingerprints of every job type: radius 2, 2048 bits (RDKit GetMorganFingerprintAsBitVect(m, 2, 2048)). */
+export const MORGAN = { radius: 2, nBits: 2048 } as const;
+
+/** The payload fields naming the molecules a job works on (exactly one of smiles and input_artifact_id). */
+export function libraryFields(what = 'The molecules') {
+  return {
+    smiles: Type.Optional(
+      Type.Array(Type.String({ maxLength: MAX_SMILES_CHARS }), {
+        minItems: 1,
+        maxItems: MAX_MOLECULES,
+        description: `${what}, as SMILES (1 to ${MAX_MOLECULES.toLocaleString('en-US')}, each at most ${MAX_SMILES_CHARS} characters; the 1 MiB JSON body cap limits inline lists in practice: larger sets come by input_artifact_id). Exactly one of smiles and input_artifact_id`,
+      }),
+    ),
+    input_artifact_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: `${what}, as an uploaded molecule set (POST /artifacts with mode=molecules: .smi, .csv or .sdf), at most ${MAX_MOLECULES.toLocaleString('en-US')} molecules. Exactly one of smiles and input_artifact_id`,
+      }),
+    ),
+    port: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The port of input_artifact_id holding the molecules (needed only when the artifact has several molecule sets)' })),
+  };
+}
+
+export interface LibraryPayload {
+  smiles?: string[];
+  input_artifact_id?: string;
+  port?: string;
+}
+
+/** Rules a JSON schema cannot say well: exactly one source, port only with an artifact. 422 at payload.<field>. */
+export function checkLibrary(p: LibraryPayload): void {
+  const hasList = p.smiles !== undefined;
+  const hasArtifact = p.input_artifact_id !== undefined;
+  if (!hasList && !hasArtifact) {
+    throw invalid(['body', 'payload', 'smiles'], 'Field required: give the molecules as smiles (a list of SMILES) or as input_artifact_id (an uploaded molecule set)', null, 'missing');
+  }
+  if (hasList && hasArtifact) {
+    throw invalid(['body', 'payload', 'input_artifact_id'], 'Give either smiles or input_artifact_id, not both', p.input_artifact_id);
+  }
+  if (p.port !== undefined && !hasArtifact) throw invalid(['body', 'payload', 'port'], 'port applies to input_artifact_id only', p.port);
+}
+
+/** Molecules a job will read (checks the payload, counts an uploaded set without reading it). */
+export async function countLibrary(p: LibraryPayload, ctx: EstimateContext): Promise<{ n: number; source: 'smiles' | 'artifact' }> {
+  checkLibrary(p);
+  if (p.smiles) return { n: p.smiles.length, source: 'smiles' };
+  const n = await ctx.countMolecules(p.input_artifact_id!, p.port);
+  if (n === 0) throw invalid(['body', 'payload', 'input_artifact_id'], `artifact ${p.input_artifact_id} holds no molecules`, p.input_artifact_id);
+  if (n > MAX_MOLECULES) {
+    throw invalid(['body', 'payload', 'input_artifact_id'], `artifact ${p.input_artifact_id} holds ${n} molecules; a job takes at most ${MAX_MOLECULES}`, p.input_artifact_id, 'too_long');
+  }
+  return { n, source: 'artifact' };
+}
+
+/** Why a substructure query cannot be SMARTS (or SMILES) text, from its shape alone; null when it may be. */
+export function smartsShapeError(q: string): string | null {
+  if (q.trim() === '') return 'empty query';
+  if (/[\n\r\0]/.test(q)) return 'the query has a line break';
+  if (q.trim() !== q) return 'the query has leading or trailing whitespace';
+  let depth = 0;
+  const rings = new Map<string, number>();
+  for (let i = 0; i < q.length; i++) {
+    const c = q[i];
+    if (c === '[') {
+      let j = i + 1;
+      let nest = 0;
+      // Recursive SMARTS $(...) may hold brackets; skip to the matching ']'.
+      for (; j < q.length; j++) {
+        if (q[j] === '(') nest++;
+        else if (q[j] === ')') nest--;
+        else if (q[j] === ']' && nest <= 0) break;
+      }
+      if (j >= q.length) return `unclosed '[' at position ${i + 1}`;
+      if (j === i + 1) return `empty bracket atom '[]' at position ${i + 1}`;
+      i = j;
+    } else if (c === ']') return `unexpected ']' at position ${i + 1}`;
+    else if (c === '(') depth++;
+    else if (c === ')') {
+      if (--depth < 0) return `unmatched ')' at position ${i + 1}`;
+    } else if (c >= '0' && c <= '9') rings.set(c, (rings.get(c) ?? 0) + 1);
+    else if (c === '%') {
+      const m = /^%(\d\d)|^%\((\d{1,5})\)/.exec(q.slice(i));
+      if (!m) return `malformed ring bond '%' at position ${i + 1}`;
+      const label = `%${m[1] ?? m[2]}`;
+      rings.set(label, (rings.get(label) ?? 0) + 1);
+      i += m[0].length - 1;
+    }
+  }
+  if (depth > 0) return "unclosed '('";
+  for (const [label, count] of rings) if (count % 2) return `ring bond ${label} is not closed`;
+  return null;
+}
+
+// ------------------------------------------------------------------ run time
+
+export function chemPool(ctx: RunContext<unknown>): ChemPool {
+  const pool = (ctx.services as { chem?: ChemPool } | null)?.chem;
+  if (!pool) throw new Error('the chemistry pool is not available to job types (services.chem)');
+  return pool;
+}
+
+/** Throws JobAborted when the job was cancelled or hit its runtime limit. */
+export function checkAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw signal.reason instanceof JobAborted ? signal.reason : new JobAborted('cancelled');
+}
+
+/** One molecule of a job's library. `index` is its position in the input (0-based). */
+export interface LibraryItem {
+  index: number;
+  /** Inline: the index as a string; uploaded set: the record id (made unique within the job). */
+  id: string;
+  name?: string;
+  /** The SMILES the job works on (an SDF molecule's SMILES, converted by RDKit). */
+  smiles: string;
+  /** The input as given when it was not a SMILES (a molblock). */
+  original?: string;
+  /** Why the molecule is not usable (a molblock RDKit could not read); set by loadLibrary. */
+  error?: string;
+}
+
+export interface ItemError {
+  index: number;
+  id: string;
+  smiles: string;
+  error: string;
+  message?: string;
+}
+
+/** Per-item errors: counts by code, and the first MAX_LISTED_ERRORS listed. */
+export class ErrorLog {
+  readonly counts: Record<string, number> = {};
+  readonly listed: ItemError[] = [];
+  total = 0;
+  add(item: LibraryItem, error: string, message?: string): void {
+    this.total++;
+    this.counts[error] = (this.counts[error] ?? 0) + 1;
+    if (this.listed.length < MAX_LISTED_ERRORS) this.listed.push({ index: item.index, id: item.id, smiles: clip(item.original ?? item.smiles), error, ...(message ? { message } : {}) });
+  }
+  toJSON() {
+    return { errors: this.listed, errors_listed: this.listed.length, errors_total: this.total };
+  }
+}
+
+export function clip(s: string, max = 200): string {
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}
+
+/** The per-item error code of a pool outcome that did not return (timeout, crash). */
+export function failureCode(o: ItemOutcome<unknown>): string {
+  return o.ok ? 'failed' : o.failure === 'timeout' ? 'timeout' : 'failed';
+}
+
+/** Items per pool call: enough to keep every thread busy, few enough that cancel and API requests are not held up. */
+export function chunkSize(pool: ChemPool): number {
+  return Math.max(8, pool.threads * pool.maxBatch * 2);
+}
+
+/**
+ * Runs items of a kind in chunks, with a cancel check before each, calling `each` in input
+ * order. Items that are not usable (a molblock RDKit could not read) are not run: `each` gets
+ * null for them.
+ */
+export async function runChunks<K extends TaskKind, T extends LibraryItem>(
+  ctx: RunContext<unknown>,
+  pool: ChemPool,
+  kind: K,
+  items: T[],
+  input: (t: T) => KindInput<K>,
+  options: KindOptions<K>,
+  each: (t: T, out: ItemOutcome<KindOutput<K>> | null) => void | Promise<void>,
+  progress?: (done: number) => void,
+): Promise<void> {
+  const size = chunkSize(pool);
+  for (let at = 0; at < items.length; at += size) {
+    checkAborted(ctx.signal);
+    const chunk = items.slice(at, at + size);
+    const run = chunk.filter(usable);
+    const outs = run.length ? await pool.runItems(kind, run.map(input), options) : [];
+    checkAborted(ctx.signal);
+    let k = 0;
+    for (const t of chunk) await each(t, usable(t) ? outs[k++] : null);
+    progress?.(at + chunk.length);
+  }
+}
+
+/**
+ * The job's molecules, in input order: the inline list, or the uploaded set read through
+ * ctx.readMolecules (SDF molblocks converted to SMILES on the pool). A set that is gone or is
+ * no molecule set by now is the user's input problem (JobInputError).
+ */
+export async function loadLibrary(ctx: RunContext<LibraryPayload>, pool: ChemPool, errors: ErrorLog, share = 0.05): Promise<LibraryItem[]> {
+  const p = ctx.payload;
+  if (p.smiles) return p.smiles.map((smiles, index) => ({ index, id: String(index), smiles }));
+  const items: LibraryItem[] = [];
+  const ids = new Set<string>();
+  let molblocks: LibraryItem[] = [];
+  const convert = async () => {
+    const batch = molblocks;
+    molblocks = [];
+    checkAborted(ctx.signal);
+    const outs = await pool.runItems('mol_smiles', batch.map((t) => t.original!), {});
+    batch.forEach((t, k) => {
+      const out = outs[k];
+      if (out.ok && out.value.smiles) t.smiles = out.value.smiles;
+      else {
+        t.error = out.ok ? (out.value.error ?? 'failed') : failureCode(out);
+        errors.add(t, t.error);
+      }
+    });
+  };
+  ctx.progress(0, 'reading the molecule set');
+  try {
+    let index = 0;
+    for await (const m of ctx.readMolecules(p.input_artifact_id!, p.port)) {
+      let id = m.id || String(index);
+      for (let k = 2; ids.has(id); k++) id = `${(m.id || String(index)).slice(0, 190)}~${k}`;
+      ids.add(id);
+      const item: LibraryItem = { index: index++, id, smiles: m.smiles, ...(m.name ? { name: m.name } : {}) };
+      if (isMolblock(m.smiles)) {
+        item.original = m.smiles;
+        item.smiles = '';
+        molblocks.push(item);
+        if (molblocks.length >= 1000) await convert();
+      }
+      items.push(item);
+      if (index > MAX_MOLECULES) throw new JobInputError(`artifact ${p.input_artifact_id} holds more than ${MAX_MOLECULES} molecules`);
+      if (index % 1000 === 0) {
+        checkAborted(ctx.signal);
+        ctx.progress(0, `reading the molecule set: ${index} molecules`);
+      }
+    }
+    await convert();
+  } catch (err) {
+    if (err instanceof ApiError) throw new JobInputError(`input_artifact_id: ${err.message}`);
+    throw err;
+  }
+  ctx.progress(share, `read ${items.length} molecules`);
+  return items;
+}
+
+/** Whether an item is usable (a molblock that could not be converted is not; its error is logged already). */
+export function usable(item: LibraryItem): boolean {
+  return item.error === undefined;
+}
+
+/** Progress over the main phase, from `from` to `to` of the whole job. */
+export function phase(ctx: RunContext<unknown>, total: number, from: number, to: number, label: string): (done: number) => void {
+  return (done) => ctx.progress(from + ((to - from) * done) / Math.max(1, total), `${label}: ${done} of ${total}`);
+}
+
+/** The `input` block of result.json. */
+export function inputSummary(p: LibraryPayload, n: number) {
+  return p.smiles ? { source: 'smiles', molecules: n } : { source: 'artifact', artifact_id: p.input_artifact_id, ...(p.port ? { port: p.port } : {}), molecules: n };
+}
+
+// ------------------------------------------------------------------ spool
+
+const SPOOL_DIR = path.join(os.tmpdir(), 'crucible-job-spool');
+
+/**
+ * Per-molecule output as JSON lines in a temporary file, so that a job over 100,000 molecules
+ * does not hold its output in memory. `records()` streams it back once (for the result
+ * artifact) and deletes the file; the file is also deleted when the job is aborted.
+ */
+export class Spool<T> {
+  private readonly file: string;
+  private out: fs.WriteStream;
+  private count = 0;
+  private closed = false;
+
+  private constructor(file: string, signal: AbortSignal) {
+    this.file = file;
+    this.out = fs.createWriteStream(file, { flags: 'wx', mode: 0o600 });
+    this.out.on('error', () => undefined);
+    signal.addEventListener('abort', () => this.discard(), { once: true });
+  }
+
+  static create<T>(signal: AbortSignal): Spool<T> {
+    fs.mkdirSync(SPOOL_DIR, { recursive: true, mode: 0o700 });
+    return new Spool<T>(path.join(SPOOL_DIR, `${process.pid}-${crypto.randomBytes(8).toString('hex')}.jsonl`), signal);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  async write(v: T): Promise<void> {
+    this.count++;
+    if (!this.out.write(`${JSON.stringify(v)}\n`)) await new Promise<void>((resolve, reject) => {
+      const done = (err?: Error) => {
+        this.out.off('drain', done);
+        this.out.off('error', done);
+        if (err) reject(err);
+        else resolve();
+      };
+      this.out.on('drain', done);
+      this.out.on('error', done);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await new Promise<void>((resolve, reject) => this.out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  }
+
+  /** Streams the values back, then deletes the file. */
+  async *read(): AsyncGenerator<T> {
+    await this.close();
+    try {
+      const rl = readline.createInterface({ input: fs.createReadStream(this.file), crlfDelay: Infinity });
+      for await (const line of rl) if (line) yield JSON.parse(line) as T;
+    } finally {
+      this.discard();
+    }
+  }
+
+  discard(): void {
+    if (!this.closed) {
+      this.closed = true;
+      this.out.destroy();
+    }
+    fs.rm(this.file, { force: true }, () => undefined);
+  }
+}
+
+/** Maps an async iterable lazily. */
+export async function* mapAsync<T, U>(src: AsyncIterable<T>, f: (t: T) => U | null): AsyncGenerator<U> {
+  for await (const t of src) {
+    const u = f(t);
+    if (u !== null) yield u;
+  }
+}
+
+/** RFC 4180 CSV field. */
+export function csvField(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}

@@ -1,0 +1,140 @@
+// `substructure_search`: the molecules of a library that contain a query substructure.
+//
+// The query is SMARTS or SMILES (`query_format`, default `auto`: read as SMARTS with RDKit
+// MolFromSmarts / MinimalLib get_qmol first, and as SMILES only when it is not valid SMARTS).
+// Most SMILES are valid SMARTS, and read as SMARTS they match as written: `c1ccccc1O` matches
+// phenols, but a Kekulé SMILES such as `C1=CC=CC=C1` read as SMARTS asks for aliphatic
+// carbons and double bonds and matches no aromatic ring; send such queries with
+// query_format "smiles" (RDKit then aromatizes the query, as MolFromSmiles).
+//
+// A query that is not even shaped like SMARTS (unbalanced brackets or branches, an unclosed
+// ring bond) is a 422 at payload.query at submit. One that is shaped right but that RDKit
+// refuses is found at the start of the run, before any molecule: the job ends `error`
+// (charged its few milliseconds of runtime).
+//
+// Output (docs/jobs.md): result.json with the matching molecules (atom and bond indices of
+// the first match, number of unique matches), the counts and the per-item errors; port
+// `matches`, a molecule set (SMILES records, metric match_count, and a match.json file per
+// record) that another job can take as input_artifact_id + port "matches".
+import { Type, type Static } from '@sinclair/typebox';
+import { invalid } from '../../http/problems.js';
+import { MAX_QUERY_CHARS } from '../../chem/jobs/handlers.js';
+import { smilesShapeError } from '../../modules/artifacts/molecules.js';
+import { JobInputError, type JobType, type OutputRecord } from '../job-type.js';
+import { linearEstimate } from './calibration.js';
+import { chemPool, countLibrary, ErrorLog, failureCode, inputSummary, libraryFields, loadLibrary, phase, runChunks, smartsShapeError } from './molecule-jobs.js';
+
+/** Matching molecules listed in result.json at most (the port has all of them). */
+export const MAX_LISTED_MATCHES = 10_000;
+
+const Payload = Type.Object(
+  {
+    query: Type.String({ minLength: 1, maxLength: MAX_QUERY_CHARS, description: 'The substructure, as SMARTS or SMILES (see query_format)' }),
+    query_format: Type.Optional(
+      Type.Union([Type.Literal('auto'), Type.Literal('smarts'), Type.Literal('smiles')], {
+        default: 'auto',
+        description: 'How the query is read: `auto` (default) SMARTS first, SMILES when it is not valid SMARTS; `smarts`; `smiles` (aromatized as a molecule: use it for Kekulé SMILES)',
+      }),
+    ),
+    ...libraryFields('The library to search'),
+    use_chirality: Type.Optional(Type.Boolean({ default: false, description: 'Honour tetrahedral stereo in matching (RDKit useChirality, default false)' })),
+  },
+  { additionalProperties: false },
+);
+type Payload = Static<typeof Payload>;
+
+interface Match {
+  index: number;
+  id: string;
+  name?: string;
+  smiles: string;
+  match_count: number;
+  atoms: number[];
+  bonds: number[];
+}
+
+export const substructureSearchJob: JobType<Payload> = {
+  name: 'substructure_search',
+  summary: 'Molecules of a library that contain a substructure given as SMARTS or SMILES, with the atoms of the first match',
+  payload: Payload,
+
+  async estimate(p, ctx) {
+    const format = p.query_format ?? 'auto';
+    const bad = format === 'smiles' ? smilesShapeError(p.query) : smartsShapeError(p.query);
+    if (bad) throw invalid(['body', 'payload', 'query'], `not a valid ${format === 'smiles' ? 'SMILES' : 'SMARTS'}: ${bad}`, p.query);
+    const { n, source } = await countLibrary(p, ctx);
+    return {
+      expectedRuntimeSec: linearEstimate(n, source === 'artifact' ? ['readArtifact', 'substructure', 'writeRecord'] : ['substructure', 'writeRecord']),
+      assumptions: { molecules: n, input: source, model: 'overhead + molecules x per-molecule cost (docs/jobs.md); every molecule may match and be written; a complex query takes longer' },
+    };
+  },
+
+  async run(ctx) {
+    const p = ctx.payload;
+    const pool = chemPool(ctx);
+    const q = await pool.run('substructure_query', p.query, { format: p.query_format ?? 'auto' });
+    if (!q.ok) throw new Error(`reading the query failed: ${q.message}`);
+    if (!q.value.format) throw new JobInputError(`query: ${q.value.error}`);
+    const format = q.value.format;
+    const errors = new ErrorLog();
+    const items = await loadLibrary(ctx, pool, errors);
+    const total = items.length;
+    const matches: Match[] = [];
+    let screened = 0;
+    await runChunks(
+      ctx,
+      pool,
+      'substructure_match',
+      items,
+      (t) => t.smiles,
+      { query: p.query, format, useChirality: p.use_chirality ?? false },
+      (t, out) => {
+        if (!out) return;
+        if (out.ok && !out.value.error) {
+          screened++;
+          const v = out.value;
+          if (v.matched) matches.push({ index: t.index, id: t.id, ...(t.name ? { name: t.name } : {}), smiles: t.smiles, match_count: v.count, atoms: v.atoms ?? [], bonds: v.bonds ?? [] });
+          return;
+        }
+        errors.add(t, out.ok ? (out.value.error ?? 'failed') : failureCode(out), out.ok ? undefined : out.message);
+      },
+      phase(ctx, total, 0.05, 0.95, 'screened'),
+    );
+    const c = errors.counts;
+    return {
+      result: {
+        job_type: 'substructure_search',
+        query: { text: p.query, read_as: format, atoms: q.value.atoms, use_chirality: p.use_chirality ?? false },
+        input: inputSummary(p, total),
+        summary: {
+          molecules: total,
+          screened,
+          matched: matches.length,
+          unparseable: c.unparseable ?? 0,
+          too_large: c.too_large ?? 0,
+          failed: errors.total - (c.unparseable ?? 0) - (c.too_large ?? 0),
+        },
+        matches: matches.slice(0, MAX_LISTED_MATCHES),
+        matches_listed: Math.min(matches.length, MAX_LISTED_MATCHES),
+        ports: { matches: 'the matching molecules as a molecule set (SMILES records, metric match_count, match.json with the atoms): usable as input_artifact_id with port "matches"' },
+        ...errors.toJSON(),
+      },
+      ports: {
+        matches: {
+          format: 'smiles',
+          kind: 'molecules',
+          records: matches.map(
+            (m): OutputRecord => ({
+              id: m.id,
+              files: {
+                primary: { name: 'molecule.smi', content: `${m.smiles}\t${m.name ?? m.id}\n`, contentType: 'chemical/x-daylight-smiles' },
+                match: { name: 'match.json', content: JSON.stringify({ atoms: m.atoms, bonds: m.bonds, match_count: m.match_count }), contentType: 'application/json' },
+              },
+              metrics: { match_count: m.match_count, index: m.index },
+            }),
+          ),
+        },
+      },
+    };
+  },
+};

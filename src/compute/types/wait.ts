@@ -1,0 +1,27 @@
+// `wait`: a diagnostic job that sleeps, for probes and integration tests.
+import { Type, type Static } from '@sinclair/typebox';
+import { JobAborted, type JobType } from '../job-type.js';
+
+const Payload = Type.Object({ seconds: Type.Number({ minimum: 1, maximum: 3600, description: 'How long to sleep' }) }, { additionalProperties: false });
+
+export const waitJob: JobType<Static<typeof Payload>> = {
+  name: 'wait',
+  summary: 'Sleeps for `seconds` (1..3600): a diagnostic job for probes and integration tests',
+  payload: Payload,
+  async estimate(p) {
+    return { expectedRuntimeSec: p.seconds, assumptions: { model: 'runtime = seconds' } };
+  },
+  async run(ctx) {
+    const started = Date.now();
+    const total = ctx.payload.seconds * 1000;
+    while (Date.now() - started < total) {
+      if (ctx.signal.aborted) throw new JobAborted((ctx.signal.reason as JobAborted | undefined)?.reason ?? 'cancelled');
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, Math.min(100, total - (Date.now() - started)));
+        ctx.signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+      });
+      ctx.progress(Math.min(1, (Date.now() - started) / total));
+    }
+    return { result: { slept_seconds: ctx.payload.seconds } };
+  },
+};

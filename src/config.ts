@@ -1,0 +1,174 @@
+// Every environment variable Crucible reads, parsed and typed in one place.
+import os from 'node:os';
+import path from 'node:path';
+
+export type TierName = 'free' | 'pro' | 'team' | 'enterprise';
+export const TIER_NAMES: readonly TierName[] = ['free', 'pro', 'team', 'enterprise'];
+
+export interface TierLimits {
+  apiKeys: number;
+  storageBytes: number;
+  monthlyCalls: number | null; // null = unlimited
+  requestsPerMinute: number;
+}
+
+const GiB = 1024 ** 3;
+export const DEFAULT_TIERS: Record<TierName, TierLimits> = {
+  free: { apiKeys: 2, storageBytes: 1 * GiB, monthlyCalls: 1_000, requestsPerMinute: 120 },
+  pro: { apiKeys: 10, storageBytes: 50 * GiB, monthlyCalls: 50_000, requestsPerMinute: 600 },
+  team: { apiKeys: 25, storageBytes: 500 * GiB, monthlyCalls: 500_000, requestsPerMinute: 1_200 },
+  enterprise: { apiKeys: 100, storageBytes: 5 * 1024 * GiB, monthlyCalls: null, requestsPerMinute: 6_000 },
+};
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** Where the local artifact store keeps its files (CRUCIBLE_ARTIFACTS_DIR, default <dataDir>/artifacts). */
+  artifactsDir: string;
+  databaseUrl: string | null;
+  admin: { email: string; password: string | null; tier: TierName; creditUsd: number };
+  workers: number;
+  /** A running job whose worker has not heart-beaten for this long is requeued (CRUCIBLE_JOB_STALE_SEC). */
+  jobStaleAfterSec: number;
+  /** The grace in the runtime limit, 3 x expected + grace (CRUCIBLE_RUNTIME_GRACE_SEC, default 60). */
+  runtimeGraceSec: number;
+  chemThreads: number;
+  /** Entries of the drawing/description cache (CRUCIBLE_CHEM_CACHE, default 10000; 0 = off). */
+  chemCache: number;
+  /** Longest one chemistry item may run before its worker thread is replaced (CRUCIBLE_CHEM_TIMEOUT_MS). */
+  chemTimeoutMs: number;
+  jwtSecret: string | null; // null: generated once and stored in the database
+  accessTokenTtlSec: number;
+  refreshTokenTtlSec: number;
+  tiers: Record<TierName, TierLimits>;
+  loginLimits: { perAccountFailures: number; perAccountWindowSec: number; perIpAttempts: number; perIpWindowSec: number };
+  bodyLimitBytes: number;
+  uploadLimitBytes: number;
+  logLevel: string;
+  trustProxy: boolean;
+  lookups: {
+    urls: Record<LookupSourceName, string>;
+    disabled: LookupSourceName[];
+  };
+  /** GET /auth/refresh stops working after this instant. */
+  refreshGetSunset: Date;
+}
+
+export type LookupSourceName = 'pubchem' | 'chembl' | 'opentargets' | 'uniprot' | 'rcsb_search' | 'rcsb_data';
+
+class ConfigError extends Error {}
+
+function int(env: NodeJS.ProcessEnv, name: string, def: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return n;
+}
+
+function num(env: NodeJS.ProcessEnv, name: string, def: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new ConfigError(`${name} must be a non-negative number, got "${raw}"`);
+  return n;
+}
+
+function tierName(env: NodeJS.ProcessEnv, name: string, def: TierName): TierName {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (!raw) return def;
+  const byNumber = TIER_NAMES[Number(raw)];
+  if (/^\d$/.test(raw) && byNumber) return byNumber;
+  if ((TIER_NAMES as readonly string[]).includes(raw)) return raw as TierName;
+  throw new ConfigError(`${name} must be one of ${TIER_NAMES.join(', ')}, got "${raw}"`);
+}
+
+/** CRUCIBLE_TIER_<NAME>_<FIELD> overrides a tier figure, e.g. CRUCIBLE_TIER_FREE_API_KEYS=5. */
+function tiers(env: NodeJS.ProcessEnv): Record<TierName, TierLimits> {
+  const out = {} as Record<TierName, TierLimits>;
+  for (const t of TIER_NAMES) {
+    const d = DEFAULT_TIERS[t];
+    const p = `CRUCIBLE_TIER_${t.toUpperCase()}_`;
+    const calls = env[p + 'MONTHLY_CALLS'];
+    out[t] = {
+      apiKeys: int(env, p + 'API_KEYS', d.apiKeys),
+      storageBytes: int(env, p + 'STORAGE_BYTES', d.storageBytes),
+      monthlyCalls: calls === 'unlimited' ? null : calls ? int(env, p + 'MONTHLY_CALLS', 0) : d.monthlyCalls,
+      requestsPerMinute: int(env, p + 'REQUESTS_PER_MINUTE', d.requestsPerMinute, 1),
+    };
+  }
+  return out;
+}
+
+function url(env: NodeJS.ProcessEnv, name: string, def: string): string {
+  const raw = env[name];
+  if (!raw) return def;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL like http://127.0.0.1:9001, got "${raw}"`);
+  }
+  return `${u.protocol}//${u.host}`;
+}
+
+const LOOKUP_SOURCES: LookupSourceName[] = ['pubchem', 'chembl', 'opentargets', 'uniprot', 'rcsb_search', 'rcsb_data'];
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const disabledRaw = (env.CRUCIBLE_LOOKUPS_DISABLED ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const disabled: LookupSourceName[] = [];
+  for (const name of disabledRaw) {
+    if (name === 'rcsb') disabled.push('rcsb_search', 'rcsb_data');
+    else if ((LOOKUP_SOURCES as string[]).includes(name)) disabled.push(name as LookupSourceName);
+    else throw new ConfigError(`CRUCIBLE_LOOKUPS_DISABLED: unknown source "${name}" (known: pubchem, chembl, opentargets, uniprot, rcsb)`);
+  }
+  const cores = Math.max(1, os.availableParallelism?.() ?? os.cpus().length);
+  return {
+    host: env.HOST || '127.0.0.1',
+    port: int(env, 'PORT', 8000),
+    dataDir: path.resolve(env.CRUCIBLE_DATA_DIR || './data'),
+    artifactsDir: path.resolve(env.CRUCIBLE_ARTIFACTS_DIR || path.join(path.resolve(env.CRUCIBLE_DATA_DIR || './data'), 'artifacts')),
+    databaseUrl: env.DATABASE_URL || null,
+    admin: {
+      email: (env.CRUCIBLE_ADMIN_EMAIL || 'admin@crucible.local').trim(),
+      password: env.CRUCIBLE_ADMIN_PASSWORD || null,
+      tier: tierName(env, 'CRUCIBLE_ADMIN_TIER', 'pro'),
+      creditUsd: num(env, 'CRUCIBLE_ADMIN_CREDIT_USD', 100),
+    },
+    workers: int(env, 'CRUCIBLE_WORKERS', cores),
+    jobStaleAfterSec: int(env, 'CRUCIBLE_JOB_STALE_SEC', 15, 2),
+    runtimeGraceSec: int(env, 'CRUCIBLE_RUNTIME_GRACE_SEC', 60),
+    chemThreads: int(env, 'CRUCIBLE_CHEM_THREADS', cores, 1),
+    chemCache: int(env, 'CRUCIBLE_CHEM_CACHE', 10_000),
+    chemTimeoutMs: int(env, 'CRUCIBLE_CHEM_TIMEOUT_MS', 10_000, 100),
+    jwtSecret: env.CRUCIBLE_JWT_SECRET || null,
+    accessTokenTtlSec: int(env, 'CRUCIBLE_ACCESS_TOKEN_TTL', 900, 1),
+    refreshTokenTtlSec: int(env, 'CRUCIBLE_REFRESH_TOKEN_TTL', 30 * 24 * 3600, 1),
+    tiers: tiers(env),
+    loginLimits: {
+      perAccountFailures: int(env, 'CRUCIBLE_LOGIN_MAX_FAILURES', 5, 1),
+      perAccountWindowSec: 15 * 60,
+      perIpAttempts: int(env, 'CRUCIBLE_LOGIN_MAX_PER_IP', 30, 1),
+      perIpWindowSec: 60,
+    },
+    bodyLimitBytes: 1024 * 1024,
+    uploadLimitBytes: int(env, 'CRUCIBLE_UPLOAD_LIMIT_BYTES', 512 * 1024 * 1024, 1),
+    logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: env.CRUCIBLE_TRUST_PROXY === '1' || env.CRUCIBLE_TRUST_PROXY === 'true',
+    lookups: {
+      urls: {
+        pubchem: url(env, 'CRUCIBLE_PUBCHEM_URL', 'https://pubchem.ncbi.nlm.nih.gov'),
+        chembl: url(env, 'CRUCIBLE_CHEMBL_URL', 'https://www.ebi.ac.uk'),
+        opentargets: url(env, 'CRUCIBLE_OPENTARGETS_URL', 'https://api.platform.opentargets.org'),
+        uniprot: url(env, 'CRUCIBLE_UNIPROT_URL', 'https://rest.uniprot.org'),
+        rcsb_search: url(env, 'CRUCIBLE_RCSB_SEARCH_URL', 'https://search.rcsb.org'),
+        rcsb_data: url(env, 'CRUCIBLE_RCSB_DATA_URL', 'https://data.rcsb.org'),
+      },
+      disabled,
+    },
+    refreshGetSunset: new Date(env.CRUCIBLE_REFRESH_GET_SUNSET || '2027-01-01T00:00:00Z'),
+  };
+}
+
+export { ConfigError };

@@ -1,0 +1,30 @@
+// The one database interface every store talks to. Two drivers implement it:
+// embedded PGlite (default) and a real PostgreSQL server (DATABASE_URL).
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export type Notification = { channel: string; payload: string };
+
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs fn inside BEGIN/COMMIT; ROLLBACK when it throws. Never call `db.query` inside fn: use `tx`. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+/** A unique-violation (23505) from either driver. */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  const e = err as { code?: string; constraint?: string } | null;
+  if (!e || e.code !== '23505') return false;
+  return constraint === undefined || e.constraint === constraint;
+}

@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { Database, Queryable, QueryResult } from './database.js';
+import { DataDirLock } from './data-dir-lock.js';
+
+type PGliteLike = Pick<PGlite, 'query' | 'exec'>;
+
+function wrap(db: PGliteLike): Queryable {
+  return {
+    async query<T>(sql: string, params?: unknown[]): Promise<QueryResult<T>> {
+      const r = await db.query<T>(sql, params as unknown[]);
+      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+    },
+    async exec(sql: string): Promise<void> {
+      await db.exec(sql);
+    },
+  };
+}
+
+/**
+ * Embedded PostgreSQL (PGlite). `dir` null = in memory (tests). PGlite serialises every
+ * query and transaction itself, so a transaction sees no interleaved statement.
+ * A data dir can be open in one process only: the lock file says which.
+ */
+export async function openPglite(dir: string | null): Promise<Database> {
+  let lock: DataDirLock | null = null;
+  if (dir) {
+    fs.mkdirSync(dir, { recursive: true });
+    lock = DataDirLock.acquire(path.join(dir, 'pglite.lock'));
+  }
+  let db: PGlite;
+  try {
+    db = dir ? await PGlite.create(path.join(dir, 'pgdata')) : await PGlite.create();
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
+  const base = wrap(db);
+  return {
+    kind: 'pglite',
+    query: base.query,
+    exec: base.exec,
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      return db.transaction(async (tx) => fn(wrap(tx)));
+    },
+    async listen(channel, onPayload) {
+      const unsub = await db.listen(channel, onPayload);
+      return async () => unsub();
+    },
+    async close() {
+      try {
+        await db.close();
+      } finally {
+        lock?.release();
+      }
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import pg from 'pg';
+import type { Database, Queryable, QueryResult } from './database.js';
+
+// int8 as a JavaScript number (our integers — micro-dollars, counts, ids — stay far below 2^53),
+// matching what PGlite returns.
+pg.types.setTypeParser(20, (v: string) => Number(v));
+
+function wrap(client: pg.Pool | pg.PoolClient): Queryable {
+  return {
+    async query<T>(sql: string, params?: unknown[]): Promise<QueryResult<T>> {
+      const r = await client.query(sql, params as unknown[]);
+      return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+    },
+    async exec(sql: string): Promise<void> {
+      await client.query(sql);
+    },
+  };
+}
+
+export async function openPostgres(url: string, opts: { max?: number } = {}): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, connectionTimeoutMillis: 10_000 });
+  pool.on('error', () => {
+    /* an idle client died (server restart); the pool replaces it on next use */
+  });
+  // Fail fast, with the server's own reason, when it cannot be reached.
+  try {
+    const probe = await pool.connect();
+    probe.release();
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    const e = err as NodeJS.ErrnoException;
+    throw Object.assign(new Error(`cannot reach the database at ${redactUrl(url)}: ${e.message}`), { code: e.code ?? 'ECONNREFUSED' });
+  }
+
+  let listener: pg.Client | null = null;
+  const handlers = new Map<string, Set<(p: string) => void>>();
+
+  async function listenerClient(): Promise<pg.Client> {
+    if (listener) return listener;
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    c.on('notification', (n) => {
+      for (const h of handlers.get(n.channel) ?? []) h(n.payload ?? '');
+    });
+    c.on('error', () => {
+      listener = null;
+    });
+    listener = c;
+    return c;
+  }
+
+  const base = wrap(pool);
+  return {
+    kind: 'postgres',
+    query: base.query,
+    exec: base.exec,
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const out = await fn(wrap(client));
+        await client.query('COMMIT');
+        return out;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async listen(channel, onPayload) {
+      const c = await listenerClient();
+      let set = handlers.get(channel);
+      if (!set) {
+        set = new Set();
+        handlers.set(channel, set);
+        await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      }
+      set.add(onPayload);
+      return async () => {
+        set!.delete(onPayload);
+      };
+    },
+    async close() {
+      if (listener) await listener.end().catch(() => undefined);
+      await pool.end();
+    },
+  };
+}
+
+/** The URL without its password, for messages. */
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'DATABASE_URL';
+  }
+}

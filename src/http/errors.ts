@@ -1,0 +1,74 @@
+// Turns every failure into application/problem+json: ApiErrors, validation errors,
+// Fastify's own errors (body parsing, content type, size) and unknown faults (logged, never shown).
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { ApiError, httpProblem, problem, problemBody } from './problems.js';
+import { validationProblem } from './validation.js';
+
+export const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, err: ApiError): FastifyReply {
+  if (err.headers) reply.headers(err.headers);
+  const instance = request.url.split('?')[0];
+  return reply.code(err.status).type(PROBLEM_TYPE).serializer(JSON.stringify).send(problemBody(err, instance, String(request.id)));
+}
+
+function fromFastifyError(err: FastifyError, request: FastifyRequest): ApiError {
+  if (err.validation) return validationProblem(err.validation as never, err.validationContext ?? 'body', partData(request, err.validationContext));
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return problem('payload-too-large', `the request body is larger than the limit of ${request.routeOptions.bodyLimit ?? 1048576} bytes`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return httpProblem(415, `content type "${request.headers['content-type'] ?? ''}" is not accepted here; send application/json`);
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return httpProblem(400, 'the Content-Length header does not match the body');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return httpProblem(400, 'the body is empty but Content-Type says application/json; send a JSON document');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return httpProblem(400, `the body is not valid JSON: ${err.message}`);
+  }
+  if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON') return httpProblem(400, `the body is not valid JSON: ${err.message}`);
+  const status = err.statusCode ?? 500;
+  if (status >= 400 && status < 500) return httpProblem(status, err.message);
+  return httpProblem(500, 'an unexpected error occurred; quote the request_id to support');
+}
+
+function partData(request: FastifyRequest, context: string | undefined): unknown {
+  switch (context) {
+    case 'querystring':
+      return request.query;
+    case 'params':
+      return request.params;
+    case 'headers':
+      return request.headers;
+    default:
+      return request.body;
+  }
+}
+
+const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** Installs the error handler and a not-found handler that answers 405 (with Allow) for a known path. */
+export function installErrorHandling(app: FastifyInstance): void {
+  const router = FindMyWay({ ignoreTrailingSlash: false });
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const m of methods) if (METHODS.includes(m as HTTPMethod)) router.on(m as HTTPMethod, route.url, () => {});
+  });
+
+  app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
+    const apiErr = err instanceof ApiError ? err : fromFastifyError(err, request);
+    if (apiErr.status >= 500) request.log.error({ err }, 'request failed');
+    return sendProblem(request, reply, apiErr);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    const allowed = METHODS.filter((m) => router.find(m, path) !== null);
+    if (allowed.length && !allowed.includes(request.method as HTTPMethod)) {
+      reply.header('allow', allowed.join(', '));
+      return sendProblem(request, reply, httpProblem(405, `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`));
+    }
+    return sendProblem(request, reply, httpProblem(404, `no route ${request.method} ${path}`));
+  });
+}

@@ -1,0 +1,68 @@
+// OpenAPI 3.1 generated from the route schemas (the same ones that validate requests),
+// with each route's security scheme, problem responses and deprecation added from its config.
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { requiredScope, type AuthMode } from './route-config.js';
+
+const PROBLEM_STATUSES_AUTH = ['401', '403', '429'];
+const PROBLEM_STATUSES_ALL = ['400', '404', '405', '413', '415', '422', '500'];
+
+function securityFor(mode: AuthMode): Record<string, string[]>[] {
+  if (mode === 'none') return [];
+  if (mode === 'token') return [{ BearerAuth: [] }];
+  return [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
+}
+
+export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Crucible API',
+        version,
+        description:
+          'Chemistry compute platform: structure drawings, molecular properties, paid compute jobs, artifacts, science lookups and a completion event feed. Errors are application/problem+json (RFC 7807) with a `retry` hint.',
+      },
+      servers: [{ url: '/' }],
+      components: {
+        securitySchemes: {
+          ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'API key: crk_<prefix>_<secret>' },
+          BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /api/v1/auth/login-email' },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _base, _frag, i) => String(json.$id ?? `def-${i}`) },
+    transform: ({ schema, url, route }) => {
+      const cfg = (route.config ?? {}) as { auth?: AuthMode; scope?: 'read' | 'write'; deprecated?: unknown; idempotency?: boolean };
+      const mode = cfg.auth ?? 'any';
+      const out: Record<string, unknown> = { ...(schema ?? {}) };
+      out.security = securityFor(mode);
+      if (mode !== 'none') {
+        const method = (Array.isArray(route.method) ? route.method[0] : route.method) as string;
+        out['x-required-scope'] = requiredScope(method, cfg.scope);
+      }
+      if (cfg.deprecated) out.deprecated = true;
+      const responses: Record<string, unknown> = { ...((out.response as Record<string, unknown>) ?? {}) };
+      const problemRef = { description: 'Problem (application/problem+json)', $ref: 'Problem#' };
+      for (const s of [...PROBLEM_STATUSES_ALL, ...(mode === 'none' ? [] : PROBLEM_STATUSES_AUTH), ...(cfg.idempotency ? ['409'] : [])]) {
+        if (!responses[s]) responses[s] = problemRef;
+      }
+      out.response = responses;
+      if (cfg.idempotency) {
+        const headers = { ...((out.headers as Record<string, unknown>) ?? { type: 'object', properties: {} }) } as { type: string; properties: Record<string, unknown> };
+        headers.properties = {
+          ...headers.properties,
+          'idempotency-key': { type: 'string', maxLength: 255, description: 'Required for API-key callers: a new UUID per distinct request, the same on each retry' },
+        };
+        out.headers = headers;
+      }
+      return { schema: out as typeof schema, url };
+    },
+  });
+  // The browsable reference is public, like /openapi.json.
+  app.addHook('onRoute', (route) => {
+    if (route.url === '/docs' || route.url.startsWith('/docs/')) route.config = { ...(route.config ?? {}), auth: 'none' };
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+}

@@ -1,0 +1,204 @@
+import fsp from 'node:fs/promises';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { principalOf } from '../../http/auth.js';
+import { httpProblem, type ValidationIssue } from '../../http/problems.js';
+import type { Services } from '../../services.js';
+import { StorageError } from '../../storage/storage.js';
+import { contentDisposition, parseRange } from './range.js';
+import { ARTIFACT_SCHEMAS, ArtifactIdParams, ArtifactListQuery, DownloadQuery, UploadBodyDoc } from './schemas.js';
+import type { UploadMode } from './service.js';
+import { spoolUpload, uploadFingerprint, type SpooledUpload } from './upload.js';
+
+const MODES: UploadMode[] = ['file', 'molecules', 'archive'];
+
+type UploadRequest = FastifyRequest & { artifactUpload?: SpooledUpload; idempotencyBodyHash?: string };
+
+/** Store faults become 503 (disk full, I/O error: retry later); anything else stays a 500. */
+function storageFault(err: unknown): unknown {
+  if (err instanceof StorageError && err.isCapacityOrIo) {
+    return httpProblem(503, 'the artifact store cannot take writes right now (it is full or failing); nothing was stored; retry later', { retry: 'upstream' });
+  }
+  return err;
+}
+
+function fieldValue(v: string | undefined): string | null {
+  if (v === undefined) return null;
+  const t = v.trim();
+  return t === '' || t === 'null' ? null : t;
+}
+
+export const artifactRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const { config } = services;
+  const tags = ['artifacts'];
+  // Scoped to this plugin: multipart bodies are accepted by the upload route only.
+  await app.register(multipart, { throwFileSizeLimit: false });
+
+  app.get(
+    '/artifacts',
+    {
+      schema: {
+        tags,
+        summary: 'List your artifacts: one item per port (plus one per archive with include_archive), newest first',
+        querystring: ArtifactListQuery,
+        response: { 200: Type.Ref('ArtifactListResponse') },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      return services.artifacts.list(principalOf(request).userId, {
+        limit: q.limit,
+        offset: q.offset,
+        dataKind: q.data_kind,
+        dataFormat: q.data_format,
+        runId: q.run_id,
+        includeArchive: q.include_archive,
+      });
+    },
+  );
+
+  app.post(
+    '/artifacts',
+    {
+      config: { idempotency: true },
+      schema: {
+        tags,
+        summary: 'Upload a file, a molecule set (.smi, .csv, .sdf) or an artifact zip (multipart/form-data)',
+        consumes: ['multipart/form-data'],
+        body: UploadBodyDoc,
+        response: { 201: Type.Ref('ArtifactResponse') },
+      },
+      // The multipart body is read and checked by the preValidation hook below, not by Ajv.
+      validatorCompiler: () => (value: unknown) => ({ value }),
+      preValidation: async (request: UploadRequest) => {
+        const up = await spoolUpload(request, services.artifacts.scratchDir, config.uploadLimitBytes);
+        request.artifactUpload = up;
+        const issues: ValidationIssue[] = [];
+        const mode = up.fields.mode;
+        if (!up.file) issues.push({ type: 'missing', loc: ['body', 'file'], msg: 'Field required: a file part named "file"', input: null });
+        if (mode === undefined) issues.push({ type: 'missing', loc: ['body', 'mode'], msg: 'Field required: mode (file, molecules or archive)', input: null });
+        else if (!MODES.includes(mode as UploadMode)) issues.push({ type: 'enum', loc: ['body', 'mode'], msg: 'Input should be "file", "molecules" or "archive"', input: mode });
+        for (const f of ['data_kind', 'data_format'] as const) {
+          const v = fieldValue(up.fields[f]);
+          if (v !== null && v.length > 100) issues.push({ type: 'string_too_long', loc: ['body', f], msg: 'String should have at most 100 characters', input: `${v.slice(0, 100)}…` });
+        }
+        if (issues.length) {
+          const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+          throw httpProblem(422, `${issues[0].loc.join('.')}: ${issues[0].msg}${more}`, { errors: issues });
+        }
+        // The idempotency fingerprint covers the uploaded bytes, not just the (absent) JSON body.
+        request.idempotencyBodyHash = uploadFingerprint(up);
+      },
+      onResponse: async (request: UploadRequest) => {
+        const f = request.artifactUpload?.file;
+        if (f) await fsp.unlink(f.path).catch(() => undefined);
+      },
+    },
+    async (request: UploadRequest, reply) => {
+      const up = request.artifactUpload!;
+      const file = up.file!;
+      const p = principalOf(request);
+      const idem = request.idempotency;
+      try {
+        const body = await services.artifacts.storeUpload({
+          userId: p.userId,
+          mode: up.fields.mode as UploadMode,
+          spoolPath: file.path,
+          size: file.size,
+          filename: file.filename,
+          mimetype: file.mimetype,
+          dataKind: fieldValue(up.fields.data_kind),
+          dataFormat: fieldValue(up.fields.data_format),
+          onCommit: idem ? (tx, response) => idem.saveInTx(tx, 201, response) : undefined,
+        });
+        reply.code(201);
+        return body;
+      } catch (err) {
+        throw storageFault(err);
+      } finally {
+        await fsp.unlink(file.path).catch(() => undefined);
+      }
+    },
+  );
+
+  app.get(
+    '/artifacts/usage',
+    { schema: { tags, summary: 'Artifact storage used and the quota of your tier', response: { 200: Type.Ref('ArtifactUsage') } } },
+    async (request) => services.artifacts.usage(principalOf(request).userId),
+  );
+
+  app.get(
+    '/artifacts/:artifact_id',
+    { schema: { tags, summary: 'One artifact with its manifest', params: ArtifactIdParams, response: { 200: Type.Ref('ArtifactResponse') } } },
+    async (request) => services.artifacts.get(principalOf(request).userId, request.params.artifact_id),
+  );
+
+  app.delete(
+    '/artifacts/:artifact_id',
+    { schema: { tags, summary: 'Delete an artifact (its row, then its file)', params: ArtifactIdParams, response: { 200: Type.Ref('MessageResponse') } } },
+    async (request) => {
+      await services.artifacts.delete(principalOf(request).userId, request.params.artifact_id);
+      return { message: `artifact ${request.params.artifact_id} deleted` };
+    },
+  );
+
+  app.get(
+    '/artifacts/:artifact_id/download',
+    {
+      schema: {
+        tags,
+        summary: 'Download the whole zip, or with record (and port) one record’s primary file; Range requests work',
+        params: ArtifactIdParams,
+        querystring: DownloadQuery,
+        headers: Type.Object({ range: Type.Optional(Type.String({ description: 'bytes=start-end, bytes=start- or bytes=-suffix' })) }),
+        response: {
+          200: { description: 'The zip (application/zip) or the record member with its own media type', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+          206: { description: 'The requested byte range (Content-Range)', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+          416: { description: 'Range not satisfiable (Content-Range: bytes */size)', $ref: 'Problem#' },
+        },
+      },
+    },
+    async (request, reply) => {
+      const p = principalOf(request);
+      const dl = await services.artifacts.download(p.userId, request.params.artifact_id, request.query).catch((err) => {
+        throw storageFault(err);
+      });
+      const rangeHeader = request.headers.range;
+      const ifRange = request.headers['if-range'];
+      const r = parseRange(rangeHeader, dl.size, typeof ifRange === 'string' ? ifRange : undefined, dl.etag, dl.lastModified);
+      reply.header('accept-ranges', 'bytes');
+      if (r.kind === 'unsatisfiable') {
+        dl.close();
+        throw httpProblem(416, `the range "${rangeHeader}" is outside the ${dl.size} bytes of this ${request.query.record === undefined ? 'archive' : 'record'}`, {
+          headers: { 'content-range': `bytes */${dl.size}` },
+        });
+      }
+      reply.header('etag', dl.etag);
+      reply.header('last-modified', dl.lastModified.toUTCString());
+      reply.header('content-disposition', contentDisposition(dl.filename));
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('content-security-policy', "default-src 'none'; sandbox");
+      try {
+        if (r.kind === 'partial') {
+          const { start, end } = r.range;
+          const stream = await dl.open(r.range);
+          reply.code(206).type(dl.contentType);
+          reply.header('content-range', `bytes ${start}-${end}/${dl.size}`);
+          reply.header('content-length', String(end - start + 1));
+          return reply.send(stream);
+        }
+        const stream = await dl.open();
+        reply.code(200).type(dl.contentType);
+        reply.header('content-length', String(dl.size));
+        return reply.send(stream);
+      } catch (err) {
+        dl.close();
+        throw storageFault(err);
+      }
+    },
+  );
+};
+
+export { ARTIFACT_SCHEMAS };

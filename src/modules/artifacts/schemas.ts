@@ -1,0 +1,122 @@
+import { Type } from '@sinclair/typebox';
+import { Nullable } from '../../http/schemas.js';
+
+const ManifestRecordSchema = Type.Object(
+  {
+    id: Type.String(),
+    files: Type.Record(Type.String(), Type.String(), { description: 'Role -> member path inside the archive; `primary` is always present' }),
+    metrics: Type.Optional(Type.Record(Type.String(), Type.Number())),
+    content_types: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Role -> media type of the member (else guessed from its extension)' })),
+    name: Type.Optional(Type.String({ description: 'Molecule name, for molecule sets' })),
+  },
+  { additionalProperties: true },
+);
+
+const ManifestPortSchema = Type.Object(
+  {
+    format: Type.String({ description: 'e.g. smiles, sdf, json, svg, csv' }),
+    kind: Type.String({ description: 'e.g. molecules, properties, depictions, file' }),
+    record_count: Type.Integer(),
+    records: Type.Array(ManifestRecordSchema),
+    bundle: Type.Optional(Type.String({ description: 'Molecule sets written by Crucible: a JSON-lines member with every record ({id, smiles, name, molblock})' })),
+  },
+  { additionalProperties: true },
+);
+
+export const ArtifactManifest = Type.Object(
+  {
+    job_type: Type.String({ description: '`upload` for uploads of mode file and molecules' }),
+    manifest_version: Type.Integer(),
+    ports: Type.Record(Type.String(), ManifestPortSchema),
+    warnings: Type.Array(Type.Unknown(), { description: 'Entries skipped or noted while building the artifact (e.g. unparseable molecules with their line)' }),
+  },
+  { $id: 'ArtifactManifest', additionalProperties: true },
+);
+
+export const ArtifactResponse = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    content_type: Type.String({ default: 'application/octet-stream', description: 'Media type of the stored archive: application/zip' }),
+    size_bytes: Type.Integer({ default: 0 }),
+    created_at: Nullable(Type.String({ format: 'date-time' })),
+    expires_at: Nullable(Type.String({ format: 'date-time' }), { description: 'null: kept until deleted' }),
+    job_id: Nullable(Type.String()),
+    manifest: Type.Ref(ArtifactManifest),
+  },
+  { $id: 'ArtifactResponse', additionalProperties: false },
+);
+
+export const ArtifactListItem = Type.Object(
+  {
+    artifact_id: Type.String(),
+    data_format: Type.String(),
+    data_kind: Type.String(),
+    port: Type.String({ description: 'The port this item lists; `*` for the virtual whole-archive item (include_archive=true)' }),
+    created_at: Nullable(Type.String({ format: 'date-time' })),
+    expires_at: Nullable(Type.String({ format: 'date-time' })),
+    job_id: Nullable(Type.String()),
+    job_name: Nullable(Type.String()),
+    job_type: Nullable(Type.String()),
+    run_id: Nullable(Type.String()),
+    run_name: Nullable(Type.String()),
+    step_id: Nullable(Type.String()),
+    is_virtual: Type.Boolean({ default: false, description: 'true for the whole-archive item (data_kind archive, data_format zip, port *)' }),
+    record_count: Type.Integer({ default: 0 }),
+    size_bytes: Type.Integer({ default: 0, description: 'Size of the whole archive the port belongs to' }),
+  },
+  { $id: 'ArtifactListItem', additionalProperties: false },
+);
+
+export const ArtifactListResponse = Type.Object(
+  {
+    items: Type.Array(Type.Ref(ArtifactListItem)),
+    has_more: Type.Boolean({ default: false }),
+    next_offset: Nullable(Type.Integer()),
+  },
+  { $id: 'ArtifactListResponse', additionalProperties: false },
+);
+
+export const ArtifactUsage = Type.Object(
+  {
+    artifact_count: Type.Integer(),
+    quota_bytes: Type.Integer(),
+    tier: Type.Integer(),
+    used_bytes: Type.Integer(),
+  },
+  { $id: 'ArtifactUsage', additionalProperties: false },
+);
+
+export const ArtifactListQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 100 }),
+    offset: Type.Integer({ minimum: 0, default: 0 }),
+    data_kind: Type.Optional(Type.String({ maxLength: 100 })),
+    data_format: Type.Optional(Type.String({ maxLength: 100 })),
+    run_id: Type.Optional(Type.String({ maxLength: 100 })),
+    include_archive: Type.Boolean({ default: false, description: 'Also list each archive as a whole: one virtual item (port *, data_kind archive, data_format zip) per artifact' }),
+  },
+  { additionalProperties: false },
+);
+
+export const ArtifactIdParams = Type.Object({ artifact_id: Type.String({ format: 'uuid' }) });
+
+export const DownloadQuery = Type.Object(
+  {
+    record: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Serve this record’s primary member instead of the whole zip' })),
+    port: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The port of the record (needed when the record id repeats across ports)' })),
+  },
+  { additionalProperties: false },
+);
+
+/** Documentation of the multipart body (validated by the upload hook, not by Ajv). */
+export const UploadBodyDoc = Type.Object({
+  file: Type.String({ format: 'binary', description: 'The file (required). Up to 512 MiB.' }),
+  mode: Type.Union([Type.Literal('file'), Type.Literal('molecules'), Type.Literal('archive')], {
+    description:
+      'file: stored as a one-record artifact (port `file`); molecules: a .smi, .csv/.tsv (with a `smiles` column) or .sdf parsed into a molecule set (port `molecules`, one record per molecule, unparseable entries in manifest.warnings); archive: a zip with a manifest.json, validated and stored as sent',
+  }),
+  data_kind: Type.Optional(Nullable(Type.String({ maxLength: 100, description: 'mode=file: the port kind (default `file`); mode=molecules: only `molecules`; mode=archive: not allowed' }))),
+  data_format: Type.Optional(Nullable(Type.String({ maxLength: 100, description: 'mode=file: the port format (default: the file extension); mode=molecules: the input format (smi, csv, tsv, sdf) when the name does not tell; mode=archive: not allowed' }))),
+});
+
+export const ARTIFACT_SCHEMAS = [ArtifactManifest, ArtifactResponse, ArtifactListItem, ArtifactListResponse, ArtifactUsage];

@@ -1,0 +1,143 @@
+// Multipart upload intake: the `file` part goes straight to a scratch file on local disk
+// while it is hashed and counted (never buffered whole); the text fields are collected.
+// This runs in the route's preValidation hook, before the shared idempotency preHandler,
+// so the request fingerprint can cover the uploaded content (request.idempotencyBodyHash).
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyRequest } from 'fastify';
+import { httpProblem, invalid, problem, type ApiError } from '../../http/problems.js';
+
+export const UPLOAD_FIELDS = ['mode', 'data_kind', 'data_format'] as const;
+const MAX_FIELD_BYTES = 1024;
+/** Multipart framing around the file (boundaries, part headers, the text fields). */
+const FRAMING_ALLOWANCE = 64 * 1024;
+
+export interface SpooledFile {
+  path: string;
+  size: number;
+  sha256: string;
+  filename: string;
+  mimetype: string;
+}
+
+export interface SpooledUpload {
+  fields: Partial<Record<(typeof UPLOAD_FIELDS)[number], string>>;
+  file: SpooledFile | null;
+}
+
+interface MultipartPart {
+  type: 'file' | 'field';
+  fieldname: string;
+  value?: unknown;
+  valueTruncated?: boolean;
+  filename?: string;
+  mimetype?: string;
+  file?: NodeJS.ReadableStream & { truncated?: boolean; destroy(err?: Error): void };
+}
+
+type MultipartRequest = FastifyRequest & {
+  isMultipart(): boolean;
+  parts(opts?: object): AsyncIterableIterator<MultipartPart>;
+};
+
+const tooLarge = (limit: number) =>
+  problem('payload-too-large', `the uploaded file is larger than the limit of ${limit} bytes (${Math.round(limit / 1024 / 1024)} MiB); nothing was stored`);
+
+/**
+ * Reads the multipart body: fields into memory (each at most 1 KiB), the one file part into
+ * `dir`. Throws problems for a body that is not multipart (415), too large (413, checked on
+ * Content-Length first and then while streaming), malformed (400) or carrying parts other
+ * than `file`, `mode`, `data_kind`, `data_format` (422). On any failure the scratch file is removed.
+ */
+export async function spoolUpload(request: FastifyRequest, dir: string, maxFileBytes: number): Promise<SpooledUpload> {
+  const req = request as MultipartRequest;
+  if (typeof req.isMultipart !== 'function' || !req.isMultipart()) {
+    throw httpProblem(415, `content type "${request.headers['content-type'] ?? ''}" is not accepted here; send multipart/form-data with a "file" part and a "mode" field`);
+  }
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxFileBytes + FRAMING_ALLOWANCE) throw tooLarge(maxFileBytes);
+
+  const out: SpooledUpload = { fields: {}, file: null };
+  let scratch: string | null = null;
+  try {
+    const parts = req.parts({
+      limits: { fileSize: maxFileBytes, files: 1, fields: 10, fieldSize: MAX_FIELD_BYTES, parts: 12, fieldNameSize: 100, headerPairs: 100 },
+      throwFileSizeLimit: false,
+    });
+    for await (const part of parts) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') {
+          part.file?.resume();
+          throw invalid(['body', part.fieldname], `unexpected file part "${part.fieldname}": the upload goes in the part named "file"`, part.filename ?? null, 'extra_forbidden');
+        }
+        if (out.file) throw invalid(['body', 'file'], 'send one file per upload', part.filename ?? null, 'too_long');
+        await fsp.mkdir(dir, { recursive: true });
+        scratch = path.join(dir, `upload-${crypto.randomUUID()}`);
+        const hash = crypto.createHash('sha256');
+        let size = 0;
+        const counter = new Transform({
+          transform(chunk: Buffer, _enc, cb) {
+            hash.update(chunk);
+            size += chunk.length;
+            cb(null, chunk);
+          },
+        });
+        try {
+          await pipeline(part.file!, counter, fs.createWriteStream(scratch, { flags: 'wx', mode: 0o600 }));
+        } catch (err) {
+          throw bodyError(err);
+        }
+        if (part.file!.truncated) throw tooLarge(maxFileBytes);
+        out.file = { path: scratch, size, sha256: hash.digest('hex'), filename: part.filename ?? '', mimetype: part.mimetype ?? 'application/octet-stream' };
+        continue;
+      }
+      const name = part.fieldname;
+      if (name === 'file') throw invalid(['body', 'file'], 'file must be a file part (Content-Disposition with a filename), not a text field', clip(part.value), 'value_error');
+      if (!(UPLOAD_FIELDS as readonly string[]).includes(name)) {
+        throw invalid(['body', name], `unexpected field "${name}"; the upload takes file, mode, data_kind and data_format`, clip(part.value), 'extra_forbidden');
+      }
+      if (part.valueTruncated) throw invalid(['body', name], `${name} is longer than ${MAX_FIELD_BYTES} bytes`, clip(part.value), 'string_too_long');
+      if (out.fields[name as keyof SpooledUpload['fields']] !== undefined) throw invalid(['body', name], `${name} is sent more than once`, clip(part.value), 'value_error');
+      out.fields[name as keyof SpooledUpload['fields']] = String(part.value ?? '');
+    }
+    return out;
+  } catch (err) {
+    if (scratch) await fsp.unlink(scratch).catch(() => undefined);
+    throw isApiError(err) ? err : bodyError(err);
+  }
+}
+
+function clip(v: unknown): unknown {
+  return typeof v === 'string' && v.length > 200 ? `${v.slice(0, 200)}…` : v;
+}
+
+function isApiError(err: unknown): err is ApiError {
+  return err instanceof Error && typeof (err as ApiError).status === 'number' && typeof (err as ApiError).type === 'string';
+}
+
+/** A failure while reading the body: the client's fault (malformed or cut short) unless it is a disk fault. */
+function bodyError(err: unknown): ApiError | Error {
+  if (isApiError(err)) return err;
+  const e = err as NodeJS.ErrnoException & { statusCode?: number };
+  if (e?.code && ['ENOSPC', 'EIO', 'EDQUOT', 'EROFS'].includes(e.code)) {
+    return httpProblem(503, 'the server cannot store uploads right now (scratch disk unavailable); retry later', { retry: 'upstream' });
+  }
+  if (e?.code === 'FST_PARTS_LIMIT' || e?.code === 'FST_FIELDS_LIMIT' || e?.code === 'FST_FILES_LIMIT') {
+    return invalid(['body'], 'too many parts: the upload takes one file part and the fields mode, data_kind and data_format', null, 'too_long');
+  }
+  return httpProblem(400, `the multipart body could not be read: ${e?.message ?? String(err)}`);
+}
+
+/** The idempotency fingerprint of an upload: its fields and the file's name, type, size and SHA-256. */
+export function uploadFingerprint(u: SpooledUpload): string {
+  const fields = Object.keys(u.fields)
+    .sort()
+    .map((k) => `${k}=${JSON.stringify(u.fields[k as keyof SpooledUpload['fields']])}`)
+    .join('&');
+  const file = u.file ? `${JSON.stringify(u.file.filename)};${JSON.stringify(u.file.mimetype)};${u.file.size};${u.file.sha256}` : 'none';
+  return `multipart:${fields}|file:${file}`;
+}

@@ -1,0 +1,91 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { principalOf } from '../../http/auth.js';
+import { httpProblem } from '../../http/problems.js';
+import type { Services } from '../../services.js';
+import { LoginForm, RefreshBody, RefreshQuery, TokenResponse } from './schemas.js';
+
+const FORM = 'application/x-www-form-urlencoded';
+
+export const authRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const { sessions, config } = services;
+
+  app.post(
+    '/auth/login-email',
+    {
+      config: { auth: 'none' },
+      preValidation: async (request) => {
+        const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+        if (type !== FORM) throw httpProblem(415, `login takes a form body (Content-Type: ${FORM}) with username and password, not "${type || 'no content type'}"`);
+      },
+      schema: {
+        tags: ['auth'],
+        summary: 'Log in with email and password (form body)',
+        body: { content: { [FORM]: { schema: LoginForm } } },
+        response: { 200: Type.Ref(TokenResponse) },
+      },
+    },
+    async (request) => {
+      const form = request.body as { username: string; password: string };
+      return sessions.login(form.username, form.password, request.ip);
+    },
+  );
+
+  app.get(
+    '/auth/check',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Check a credential (X-Api-Key or Authorization: Bearer)',
+        response: { 200: Type.Ref('MessageResponse') },
+      },
+    },
+    async (request) => {
+      const p = principalOf(request);
+      return { message: `authenticated as ${p.email} with ${p.via === 'api_key' ? 'an API key' : 'an access token'}` };
+    },
+  );
+
+  app.post(
+    '/auth/refresh',
+    {
+      config: { auth: 'none' },
+      schema: { tags: ['auth'], summary: 'Exchange a refresh token for a new token pair', body: RefreshBody, response: { 200: Type.Ref(TokenResponse) } },
+    },
+    async (request) => sessions.refresh(request.body.refresh_token),
+  );
+
+  const sunset = config.refreshGetSunset;
+  app.get(
+    '/auth/refresh',
+    {
+      config: { auth: 'none', deprecated: { sunset, successor: '/api/v1/auth/refresh' } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Deprecated: refresh with the token in the URL (use POST /auth/refresh)',
+        description: `Deprecated on 2026-09-29; refuses after ${sunset.toUTCString()}. Sends the refresh token in the URL, where logs keep it.`,
+        querystring: RefreshQuery,
+        response: { 200: Type.Ref(TokenResponse) },
+      },
+    },
+    async (request) => {
+      if (Date.now() >= sunset.getTime()) {
+        throw httpProblem(410, `GET /auth/refresh was removed on ${sunset.toUTCString()}; POST the refresh token in a JSON body to /api/v1/auth/refresh`, {
+          retry: 'terminal',
+        });
+      }
+      return sessions.refresh(request.query.refresh_token);
+    },
+  );
+
+  app.get(
+    '/auth/logout',
+    { config: { scope: 'read' }, schema: { tags: ['auth'], summary: 'End the session of the access token', response: { 200: Type.Ref('MessageResponse') } } },
+    async (request) => {
+      const p = principalOf(request);
+      if (!p.sessionId) return { message: 'API keys have no session to end; revoke the key with DELETE /api/v1/auth/api-keys/{key_id} to stop it' };
+      await sessions.logout(p.sessionId);
+      return { message: 'logged out: the access token and refresh token of this session no longer work' };
+    },
+  );
+};

@@ -1,0 +1,125 @@
+// Login sessions: login, refresh with rotation and reuse detection, logout.
+import type { Config } from '../../config.js';
+import type { Database, Queryable } from '../../db/database.js';
+import { problem } from '../../http/problems.js';
+import { rateHeaders } from '../../http/rate-limit.js';
+import { usersStore } from '../users/store.js';
+import { notifyAuthChange } from './auth-events.js';
+import { dummyPasswordHash, verifyPassword } from './passwords.js';
+import { newRefreshToken, sha256hex, type TokenSigner } from './tokens.js';
+
+export interface TokenPair {
+  access_token: string;
+  expires_at: number;
+  expires_in: number;
+  refresh_token: string;
+  token_type: 'bearer';
+}
+
+export class SessionService {
+  constructor(
+    private readonly db: Database,
+    private readonly signer: TokenSigner,
+    private readonly config: Pick<Config, 'refreshTokenTtlSec' | 'loginLimits'>,
+    private readonly onRevoke: () => void,
+  ) {}
+
+  private async issue(q: Queryable, userId: string, sessionId: string): Promise<TokenPair> {
+    const refresh = newRefreshToken();
+    await q.query(`INSERT INTO refresh_tokens (token_hash, session_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))`, [
+      sha256hex(refresh),
+      sessionId,
+      this.config.refreshTokenTtlSec,
+    ]);
+    const { token, exp } = await this.signer.sign(userId, sessionId);
+    return { access_token: token, expires_at: exp, expires_in: this.signer.ttlSec, refresh_token: refresh, token_type: 'bearer' };
+  }
+
+  /** Per-IP and per-account limits, counted before the password is checked. */
+  private async checkLoginLimits(emailLower: string, ip: string): Promise<void> {
+    const l = this.config.loginLimits;
+    const { rows } = await this.db.query<{ ip_attempts: number; ip_oldest: Date | null; failures: number; fail_oldest: Date | null }>(
+      `SELECT
+         (SELECT count(*)::int FROM login_attempts WHERE ip = $1 AND created_at > now() - make_interval(secs => $3)) AS ip_attempts,
+         (SELECT min(created_at) FROM login_attempts WHERE ip = $1 AND created_at > now() - make_interval(secs => $3)) AS ip_oldest,
+         (SELECT count(*)::int FROM login_attempts WHERE email_lower = $2 AND NOT succeeded AND created_at > now() - make_interval(secs => $4)) AS failures,
+         (SELECT min(created_at) FROM login_attempts WHERE email_lower = $2 AND NOT succeeded AND created_at > now() - make_interval(secs => $4)) AS fail_oldest`,
+      [ip, emailLower, l.perIpWindowSec, l.perAccountWindowSec],
+    );
+    const r = rows[0];
+    const retryAfter = (oldest: Date | null, windowSec: number) =>
+      Math.max(1, Math.ceil(((oldest?.getTime() ?? Date.now()) + windowSec * 1000 - Date.now()) / 1000));
+    if (r.ip_attempts >= l.perIpAttempts) {
+      const ra = retryAfter(r.ip_oldest, l.perIpWindowSec);
+      throw problem('rate-limited', `too many login attempts from this address: at most ${l.perIpAttempts} per minute`, {
+        headers: rateHeaders(l.perIpAttempts, 0, ra),
+      });
+    }
+    if (r.failures >= l.perAccountFailures) {
+      const ra = retryAfter(r.fail_oldest, l.perAccountWindowSec);
+      throw problem('rate-limited', `too many failed logins for this account: at most ${l.perAccountFailures} per 15 minutes`, {
+        headers: rateHeaders(l.perAccountFailures, 0, ra),
+      });
+    }
+  }
+
+  async login(email: string, password: string, ip: string): Promise<TokenPair> {
+    const emailLower = email.trim().toLowerCase();
+    await this.checkLoginLimits(emailLower, ip);
+    const user = await usersStore.byEmail(this.db, emailLower);
+    // Same work whether or not the account exists: no enumeration by timing.
+    const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), password);
+    const succeeded = ok && user !== null;
+    await this.db.query('INSERT INTO login_attempts (email_lower, ip, succeeded) VALUES ($1, $2, $3)', [emailLower, ip, succeeded]);
+    if (!succeeded) throw problem('invalid-credentials', 'wrong email or password');
+    return this.db.transaction(async (tx) => {
+      const { rows } = await tx.query<{ id: string }>('INSERT INTO sessions (user_id) VALUES ($1) RETURNING id', [user!.id]);
+      return this.issue(tx, user!.id, rows[0].id);
+    });
+  }
+
+  async refresh(refreshToken: string): Promise<TokenPair> {
+    const outcome = await this.db.transaction(async (tx) => {
+      const { rows } = await tx.query<{ session_id: string; user_id: string; used_at: Date | null; expired: boolean; revoked_at: Date | null }>(
+        `SELECT rt.session_id, s.user_id, rt.used_at, rt.expires_at <= now() AS expired, s.revoked_at
+           FROM refresh_tokens rt JOIN sessions s ON s.id = rt.session_id
+          WHERE rt.token_hash = $1
+          FOR UPDATE OF rt, s`,
+        [sha256hex(refreshToken)],
+      );
+      const rt = rows[0];
+      if (!rt) return { kind: 'unknown' as const };
+      if (rt.revoked_at) return { kind: 'revoked' as const };
+      if (rt.used_at) {
+        // A used refresh token presented again: someone holds a copy. End the whole session.
+        await tx.query(`UPDATE sessions SET revoked_at = now(), revoked_reason = 'refresh token reuse' WHERE id = $1`, [rt.session_id]);
+        await notifyAuthChange(tx, `session:${rt.session_id}`);
+        return { kind: 'reused' as const };
+      }
+      if (rt.expired) return { kind: 'expired' as const };
+      await tx.query('UPDATE refresh_tokens SET used_at = now() WHERE token_hash = $1', [sha256hex(refreshToken)]);
+      return { kind: 'ok' as const, pair: await this.issue(tx, rt.user_id, rt.session_id) };
+    });
+    switch (outcome.kind) {
+      case 'ok':
+        return outcome.pair;
+      case 'unknown':
+        throw problem('invalid-credentials', 'the refresh token is not recognised');
+      case 'revoked':
+        throw problem('token-revoked', 'the session of this refresh token has ended');
+      case 'expired':
+        throw problem('token-expired', 'the refresh token has expired; log in again');
+      case 'reused':
+        this.onRevoke();
+        throw problem('token-revoked', 'this refresh token was already used; the session has been revoked for safety, log in again');
+    }
+  }
+
+  async logout(sessionId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query(`UPDATE sessions SET revoked_at = now(), revoked_reason = 'logout' WHERE id = $1 AND revoked_at IS NULL`, [sessionId]);
+      await notifyAuthChange(tx, `session:${sessionId}`);
+    });
+    this.onRevoke();
+  }
+}

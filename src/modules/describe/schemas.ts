@@ -1,0 +1,34 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable } from '../../http/schemas.js';
+import { MAX_HEAVY_ATOMS, MAX_INPUT_CHARS, MAX_ITEMS } from '../../chem/limits.js';
+import { PROPERTIES_SCHEMAS } from '../../chem/properties/schema.js';
+
+export const DescribeRequest = Type.Object(
+  {
+    smiles: Type.Array(Type.String({ description: 'A molecule as SMILES' }), {
+      minItems: 1,
+      maxItems: MAX_ITEMS,
+      description: `1 to ${MAX_ITEMS} SMILES; a bad one yields an item with an error, not a failed request`,
+    }),
+  },
+  { $id: 'DescribeRequest', additionalProperties: false },
+);
+export type DescribeRequest = Static<typeof DescribeRequest>;
+
+export const Description = Type.Object(
+  {
+    properties: Nullable(Type.Ref('MolecularProperties'), { description: 'Null when error is set' }),
+    error: Nullable(Type.Union([Type.Literal('unparseable'), Type.Literal('too_large'), Type.Literal('describe_failed')]), {
+      description: `unparseable (RDKit cannot read it as SMILES), too_large (over ${MAX_INPUT_CHARS} characters or over ${MAX_HEAVY_ATOMS} heavy atoms), describe_failed (RDKit could not compute it in time)`,
+    }),
+  },
+  { $id: 'Description', additionalProperties: false },
+);
+
+export const DescribeResponse = Type.Object(
+  { items: Type.Array(Type.Ref(Description), { description: 'One entry per input, in input order' }) },
+  { $id: 'DescribeResponse', additionalProperties: false },
+);
+
+/** MolecularProperties and its parts first: Description refers to them. */
+export const DESCRIBE_SCHEMAS = [...PROPERTIES_SCHEMAS, DescribeRequest, Description, DescribeResponse];

@@ -1,0 +1,30 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { httpProblem } from '../../http/problems.js';
+import type { Services } from '../../services.js';
+
+const Health = Type.Object({ status: Type.String(), checks: Type.Optional(Type.Record(Type.String(), Type.String())) }, { additionalProperties: false });
+
+export const healthRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const cfg = { auth: 'none' as const };
+  app.get('/health/live', { config: cfg, schema: { tags: ['health'], summary: 'Liveness: the process serves requests', response: { 200: Health } } }, async () => ({
+    status: 'ok',
+  }));
+
+  app.get(
+    '/health/ready',
+    { config: cfg, schema: { tags: ['health'], summary: 'Readiness: the database answers', response: { 200: Health } } },
+    async () => {
+      const started = Date.now();
+      try {
+        await Promise.race([
+          services.db.query('SELECT 1'),
+          new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref()),
+        ]);
+      } catch {
+        throw httpProblem(503, 'the database does not answer', { retry: 'upstream' });
+      }
+      return { status: 'ok', checks: { database: `ok (${services.db.kind}, ${Date.now() - started} ms)` } };
+    },
+  );
+};

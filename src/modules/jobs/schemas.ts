@@ -1,0 +1,92 @@
+import { Type } from '@sinclair/typebox';
+import { Nullable } from '../../http/schemas.js';
+
+export const JOB_LIST_SORT_FIELDS = ['created_at', 'job_name', 'status', 'runtime_seconds', 'charged_amount'] as const;
+export const MAX_RESULT_MULTIPLE = 50;
+
+const JobTypeField = Type.String({ minLength: 1, maxLength: 100, description: 'properties, depict, similarity_search, substructure_search, cluster or wait' });
+const ResourceField = Type.String({ minLength: 1, maxLength: 40, default: 'default', description: 'default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)' });
+const PayloadField = Type.Object({}, { additionalProperties: true, description: 'Shape depends on job_type (see the job types in the docs)' });
+
+export const JobEstimateRequest = Type.Object(
+  { job_type: JobTypeField, payload: PayloadField, resource: Type.Optional(ResourceField) },
+  { $id: 'JobEstimateRequest', additionalProperties: false },
+);
+
+export const JobEstimateResponse = Type.Object(
+  {
+    cost: Type.Number({ description: 'USD reserved at submit' }),
+    expected_runtime_sec: Type.Number(),
+    job_type: Type.String(),
+    rate_per_sec: Type.Number({ description: 'USD per second of runtime' }),
+    resource: Type.String(),
+    tier: Type.Integer({ description: "The account's tier number" }),
+    assumptions: Type.Record(Type.String(), Type.Unknown(), { default: {} }),
+  },
+  { $id: 'JobEstimateResponse', additionalProperties: false },
+);
+
+export const JobSubmitRequest = Type.Object(
+  { job_name: Type.String({ minLength: 1, maxLength: 200 }), job_type: JobTypeField, payload: PayloadField, resource: Type.Optional(ResourceField) },
+  { $id: 'JobSubmitRequest', additionalProperties: false },
+);
+
+export const JobSubmitMultipleRequest = Type.Object(
+  { jobs: Type.Array(Type.Ref(JobSubmitRequest), { minItems: 1, maxItems: 100 }) },
+  { $id: 'JobSubmitMultipleRequest', additionalProperties: false },
+);
+
+export const JobListItem = Type.Object(
+  {
+    process_id: Type.String(),
+    job_name: Type.String(),
+    job_type: Type.String(),
+    resource: Type.String(),
+    status: Type.String({ description: 'queued, dispatched, running, completed, error or cancelled' }),
+    message: Type.String({ default: '' }),
+    runtime_seconds: Type.Number({ default: 0 }),
+    charged_amount: Nullable(Type.Number(), { description: 'USD charged; null until the job ends' }),
+    expected_billing_cost: Nullable(Type.Number(), { description: 'USD reserved at submit' }),
+    created_at: Nullable(Type.String({ format: 'date-time' })),
+    started_at: Nullable(Type.String({ format: 'date-time' })),
+    finished_at: Nullable(Type.String({ format: 'date-time' })),
+    result_artifact_id: Nullable(Type.String()),
+  },
+  { $id: 'JobListItem', additionalProperties: false },
+);
+
+export const ListJobsQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+    status: Type.Optional(Type.String({ maxLength: 200, description: 'Comma-separated statuses' })),
+    job_type: Type.Optional(Type.String({ maxLength: 100 })),
+    q: Type.Optional(Type.String({ maxLength: 200, description: 'Matches job name or process id, case-insensitive' })),
+    sort: Type.Optional(Type.String({ maxLength: 40, description: `A field with optional - prefix: ${JOB_LIST_SORT_FIELDS.join(', ')} (default -created_at)` })),
+  },
+  { additionalProperties: false },
+);
+
+export const ListJobsResponse = Type.Object(
+  {
+    items: Type.Array(Type.Ref(JobListItem), { default: [] }),
+    job_names: Type.Array(Type.String(), { description: 'Distinct names of all matching jobs (first 1,000)' }),
+    job_pids: Type.Array(Type.String(), { description: 'Process ids of all matching jobs (first 1,000)' }),
+    limit: Type.Integer({ default: 100 }),
+    offset: Type.Integer({ default: 0 }),
+    total: Type.Integer({ default: 0 }),
+  },
+  { $id: 'ListJobsResponse', additionalProperties: false },
+);
+
+export const ProcessIdQuery = Type.Object({ process_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+export const ProcessIdsQuery = Type.Object({ process_ids: Type.String({ minLength: 1, maxLength: 50 * 40, description: 'Comma-separated process ids, at most 50' }) }, { additionalProperties: false });
+
+export const JobStatusResponse = Type.Object(
+  { process_id: Type.String(), status: Type.String(), message: Nullable(Type.String()), result_artifact_id: Nullable(Type.String()) },
+  { $id: 'JobStatusResponse', additionalProperties: false },
+);
+
+export const JobInfoResponse = Type.Object({ process_id: Type.String(), info: Type.Record(Type.String(), Type.Unknown()) }, { $id: 'JobInfoResponse', additionalProperties: false });
+
+export const JOB_SCHEMAS = [JobEstimateRequest, JobEstimateResponse, JobSubmitRequest, JobSubmitMultipleRequest, JobListItem, ListJobsResponse, JobStatusResponse, JobInfoResponse];

@@ -1,0 +1,22 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { principalOf } from '../../http/auth.js';
+import type { Services } from '../../services.js';
+
+export const WalletResponse = Type.Object(
+  {
+    balance_usd: Type.Number({ description: 'Sum of the ledger: credits minus charges' }),
+    reserved_usd: Type.Number({ description: 'Held by unfinished jobs' }),
+    available_usd: Type.Number({ description: 'balance_usd - reserved_usd' }),
+    currency: Type.Literal('USD'),
+  },
+  { $id: 'WalletResponse', additionalProperties: false },
+);
+
+export const walletRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  app.get(
+    '/wallet',
+    { schema: { tags: ['wallet'], summary: 'Wallet balance and active reservations', response: { 200: Type.Ref(WalletResponse) } } },
+    async (request) => services.wallet.view(principalOf(request).userId),
+  );
+};

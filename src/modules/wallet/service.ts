@@ -1,0 +1,102 @@
+// Money rules: credits, reservations at submit, settlement at the actual runtime (never more
+// than the reservation), release on every terminal state, per-key monthly spend ceilings.
+// Every move is a ledger row written in the caller's transaction.
+import type { Database, Queryable } from '../../db/database.js';
+import { problem } from '../../http/problems.js';
+import { usd } from '../../http/schemas.js';
+import type { KeySpendSource } from '../keys/service.js';
+import { walletStore } from './store.js';
+
+export const MICROS_PER_USD = 1_000_000;
+
+export interface WalletView {
+  balance_usd: number;
+  reserved_usd: number;
+  available_usd: number;
+  currency: 'USD';
+}
+
+export interface Reservation {
+  userId: string;
+  keyId: string | null;
+  jobId: string;
+  amountMicros: number;
+  /** The key's monthly ceiling (null = wallet only). */
+  ceilingMicros: number | null;
+}
+
+export class WalletService implements KeySpendSource {
+  constructor(private readonly db: Database) {}
+
+  async view(userId: string): Promise<WalletView> {
+    const w = await walletStore.read(this.db, userId);
+    return {
+      balance_usd: usd(w.balance_micros)!,
+      reserved_usd: usd(w.reserved_micros)!,
+      available_usd: usd(w.balance_micros - w.reserved_micros)!,
+      currency: 'USD',
+    };
+  }
+
+  async credit(userId: string, amountMicros: number, note: string): Promise<WalletView> {
+    if (!Number.isSafeInteger(amountMicros) || amountMicros <= 0) throw new RangeError('a credit must be a positive amount');
+    await this.db.transaction(async (tx) => {
+      await walletStore.lock(tx, userId);
+      await walletStore.append(tx, { userId, kind: 'credit', amountMicros, note });
+    });
+    return this.view(userId);
+  }
+
+  accruedThisMonth(keyIds: string[]): Promise<Map<string, number>> {
+    return walletStore.reservedThisMonthByKey(this.db, keyIds);
+  }
+
+  /**
+   * Locks the wallet and reserves a set of amounts (one submit or an all-or-nothing batch).
+   * Throws 402 insufficient-funds or 403 spend-ceiling-exceeded; writes nothing then.
+   */
+  async reserveAll(tx: Queryable, items: Reservation[]): Promise<void> {
+    if (items.length === 0) return;
+    const userId = items[0].userId;
+    const w = await walletStore.lock(tx, userId);
+    const total = items.reduce((s, r) => s + r.amountMicros, 0);
+    const available = w.balance_micros - w.reserved_micros;
+    if (total > available) {
+      throw problem(
+        'insufficient-funds',
+        `this work needs $${fmt(total)} reserved but the wallet has $${fmt(available)} available ($${fmt(w.balance_micros)} balance, $${fmt(w.reserved_micros)} reserved)`,
+      );
+    }
+    const keyId = items[0].keyId;
+    const ceiling = items[0].ceilingMicros;
+    if (keyId && ceiling !== null) {
+      const spent = (await walletStore.reservedThisMonthByKey(tx, [keyId])).get(keyId) ?? 0;
+      if (spent + total > ceiling) {
+        throw problem(
+          'spend-ceiling-exceeded',
+          `this API key may reserve $${fmt(ceiling)} per calendar month (UTC); $${fmt(spent)} is reserved so far and this work needs $${fmt(total)}`,
+        );
+      }
+    }
+    for (const r of items) {
+      await walletStore.append(tx, { userId, kind: 'reserve', amountMicros: 0, reservedDeltaMicros: r.amountMicros, jobId: r.jobId, keyId: r.keyId, note: 'job submit' });
+    }
+  }
+
+  /**
+   * Ends a job's reservation: charges `chargeMicros` (capped at the reservation) and releases
+   * the whole reservation. Call in the transaction that moves the job to its terminal state.
+   */
+  async settle(tx: Queryable, s: { userId: string; jobId: string; keyId: string | null; reservedMicros: number; chargeMicros: number; note: string }): Promise<number> {
+    const charge = Math.max(0, Math.min(Math.round(s.chargeMicros), s.reservedMicros));
+    await walletStore.lock(tx, s.userId);
+    await walletStore.append(tx, { userId: s.userId, kind: 'release', amountMicros: 0, reservedDeltaMicros: -s.reservedMicros, jobId: s.jobId, keyId: s.keyId, note: s.note });
+    if (charge > 0) await walletStore.append(tx, { userId: s.userId, kind: 'charge', amountMicros: -charge, jobId: s.jobId, keyId: s.keyId, note: s.note });
+    return charge;
+  }
+}
+
+function fmt(micros: number): string {
+  const v = micros / MICROS_PER_USD;
+  return v >= 0.01 || v === 0 ? v.toFixed(2) : v.toPrecision(2);
+}

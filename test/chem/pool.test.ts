@@ -1,0 +1,171 @@
+// The chemistry worker pool: real RDKit in worker threads, per-item isolation of hangs,
+// crashes and WASM aborts, batching, ordering, the cache, and closing.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ChemPool } from '../../src/chem/pool.js';
+import { assertSafeSvg } from './svg-check.js';
+
+const HANG = 'C1CC1 hang';
+const CRASH = 'C1CC1 crash';
+const ABORT = 'C1CC1 abort';
+const size = { width: 300, height: 220, key: true };
+
+describe('chemistry pool', () => {
+  let pool: ChemPool;
+  before(async () => {
+    pool = new ChemPool({ threads: 2, itemTimeoutMs: 2_000, cacheEntries: 100, faults: { hang: [HANG], crash: [CRASH], abort: [ABORT] } });
+    await pool.start();
+  });
+  after(async () => pool?.close());
+
+  it('draws molecules in input order, each with its own result', async () => {
+    const inputs = ['CCO', 'c1ccccc1', 'not a smiles', 'CC(=O)Oc1ccccc1C(=O)O', '', 'C'.repeat(2001), 'OCC'];
+    const r = await pool.runItems('depict', inputs, size);
+    assert.equal(r.length, inputs.length);
+    const v = r.map((x) => (x.ok ? x.value : null));
+    assert.ok(v.every((x) => x !== null));
+    assert.deepEqual(
+      v.map((x) => x!.error),
+      [null, null, 'unparseable', null, 'unparseable', 'too_large', null],
+    );
+    assert.deepEqual(
+      v.map((x) => x!.key),
+      ['CCO', 'c1ccccc1', null, 'CC(=O)Oc1ccccc1C(=O)O', null, null, 'CCO'],
+    );
+    for (const x of v) if (x!.svg) assertSafeSvg(x!.svg, 300, 220);
+    // Atom labels are SVG text: aspirin has four oxygens.
+    assert.equal((v[3]!.svg!.match(/<text [^>]*>O<\/text>/g) ?? []).length, 4);
+    // Benzene has 6 ring bonds drawn, aspirin 13.
+    assert.equal(new Set(v[1]!.svg!.match(/bond-\d+/g)).size, 6);
+    assert.equal(new Set(v[3]!.svg!.match(/bond-\d+/g)).size, 13);
+  });
+
+  it('a hung item costs only itself: its thread is replaced and its neighbours are drawn', async () => {
+    const before = pool.stats();
+    const t0 = Date.now();
+    const r = await pool.runItems('depict', ['CCO', 'CCN', HANG, 'CCCl', 'c1ccncc1'], size);
+    const ms = Date.now() - t0;
+    assert.deepEqual(r[2], { ok: false, failure: 'timeout', message: 'item ran longer than 2000 ms' });
+    for (const i of [0, 1, 3, 4]) {
+      assert.ok(r[i].ok && r[i].ok && r[i].value.svg, `item ${i} drawn`);
+    }
+    assert.ok(ms >= 2_000 && ms < 20_000, `one timeout, not one per item (${ms} ms)`);
+    const s = pool.stats();
+    assert.equal(s.timeouts - before.timeouts, 1);
+    // The pool keeps serving.
+    const again = await pool.runItems('describe', ['CCO'], { key: false });
+    assert.ok(again[0].ok && again[0].value.properties?.formula === 'C2H6O');
+  });
+
+  it('the event loop stays free while a worker hangs', async () => {
+    const pending = pool.run('depict', HANG, size);
+    const ticks: number[] = [];
+    const started = Date.now();
+    await new Promise<void>((resolve) => {
+      const t = setInterval(() => {
+        ticks.push(Date.now());
+        if (ticks.length === 10) {
+          clearInterval(t);
+          resolve();
+        }
+      }, 20);
+    });
+    // Ten 20 ms ticks in well under the hang's 2 s: RDKit is not on this thread.
+    assert.ok(Date.now() - started < 1_500, `ticks took ${Date.now() - started} ms`);
+    const r = await pending;
+    assert.equal(r.ok, false);
+  });
+
+  it('a crashing item (the thread dies) fails alone, and so does a WASM abort', async () => {
+    const before = pool.stats();
+    const r = await pool.runItems('describe', ['CCO', CRASH, 'c1ccccc1O', ABORT, 'CC(=O)O', 'N'], { key: false });
+    assert.equal(r[1].ok, false);
+    assert.equal(!r[1].ok && r[1].failure, 'crashed');
+    assert.equal(r[3].ok, false);
+    assert.equal(!r[3].ok && r[3].failure, 'crashed');
+    const formulas = r.map((x) => (x.ok ? x.value.properties?.formula : null));
+    assert.deepEqual(formulas, ['C2H6O', null, 'C6H6O', null, 'C2H4O2', 'H3N']);
+    assert.equal(pool.stats().crashes - before.crashes, 2);
+  });
+
+  it('splits a request over the threads in a few batches', async () => {
+    const before = pool.stats().tasks;
+    const inputs = Array.from({ length: 20 }, (_, i) => `C${'C'.repeat(i)}O`);
+    const r = await pool.runItems('describe', inputs, { key: false });
+    assert.equal(pool.stats().tasks - before, 2, 'two threads: two tasks of ten');
+    assert.deepEqual(
+      r.map((x) => x.ok && x.value.properties?.heavy_atoms),
+      inputs.map((_, i) => i + 2),
+    );
+    const one = pool.stats().tasks;
+    await pool.runItems('describe', ['CCO', 'CCN', 'CCC'], { key: false });
+    assert.equal(pool.stats().tasks - one, 1, 'a small request is one task');
+  });
+
+  it('serves repeated and re-spelled inputs from the cache', async () => {
+    pool.cache.clear();
+    const s0 = pool.cache.stats();
+    const first = await pool.runCached('describe', ['OCC', 'OCC', 'c1ccccc1'], { key: false }, '');
+    assert.ok(first.every((x) => x.ok));
+    const tasks = pool.stats().tasks;
+    const second = await pool.runCached('describe', ['c1ccccc1', 'OCC'], { key: false }, '');
+    assert.equal(pool.stats().tasks, tasks, 'no worker task for cached inputs');
+    assert.deepEqual(second[1], first[0]);
+    const s1 = pool.cache.stats();
+    assert.equal(s1.hits - s0.hits, 2);
+    // A new spelling runs once, then shares the canonical entry.
+    await pool.runCached('describe', ['C(C)O'], { key: false }, '');
+    assert.equal(pool.cache.stats().entries, 2, 'ethanol and benzene: two entries for three spellings');
+    // Size is part of a drawing's key.
+    const a = await pool.runCached('depict', ['CCO'], { width: 300, height: 220, key: false }, '300x220');
+    const b = await pool.runCached('depict', ['CCO'], { width: 400, height: 220, key: false }, '400x220');
+    assert.ok(a[0].ok && b[0].ok);
+    assert.match(a[0].ok ? a[0].value.svg! : '', /width="300"/);
+    assert.match(b[0].ok ? b[0].value.svg! : '', /width="400"/);
+  });
+});
+
+describe('chemistry pool: limits, no cache, closing', () => {
+  // Large molecules take seconds to draw on a busy machine: the default item timeout (10 s).
+  let big: ChemPool;
+  before(async () => {
+    big = new ChemPool({ threads: 1 });
+  });
+  after(async () => big?.close());
+
+  it('calls a molecule with more than 200 heavy atoms too_large, and 200 fine', async () => {
+    // Explicit hydrogens (deuterium) and dummy atoms are not heavy atoms, but a graph of more
+    // than 300 atoms is too large all the same.
+    const deuterated = `C${'C([2H])([2H])'.repeat(40)}C`; // 42 heavy atoms + 80 D
+    const perdeutero = 'C([2H])([2H])'.repeat(101); // 101 heavy atoms + 202 D
+    const inputs = ['C'.repeat(200), 'C'.repeat(201), '*'.repeat(301), deuterated, perdeutero];
+    const expected = [null, 'too_large', 'too_large', null, 'too_large'];
+    const r = await big.runItems('depict', inputs, size);
+    assert.deepEqual(
+      r.map((x) => x.ok && x.value.error),
+      expected,
+    );
+    const d = await big.runItems('describe', inputs, { key: false });
+    assert.deepEqual(
+      d.map((x) => x.ok && x.value.error),
+      expected,
+    );
+  });
+
+  it('computes every time with the cache off, and reports unavailable once closed', async () => {
+    const pool = new ChemPool({ threads: 1, cacheEntries: 0, warmup: false });
+    try {
+      assert.equal(pool.cache.enabled, false);
+      const a = await pool.runCached('depict', ['CCO'], { width: 300, height: 220, key: false }, '300x220');
+      const b = await pool.runCached('depict', ['CCO'], { width: 300, height: 220, key: false }, '300x220');
+      assert.ok(a[0].ok && b[0].ok);
+      assert.equal(a[0].ok && a[0].value.key, null, 'no canonical key computed when nothing is cached');
+      assert.equal(pool.stats().tasks, 2);
+    } finally {
+      await pool.close();
+    }
+    const r = await pool.run('depict', 'CCO', { width: 300, height: 220, key: false });
+    assert.equal(r.ok, false);
+    assert.equal(!r.ok && r.failure, 'unavailable');
+  });
+});

@@ -1,0 +1,238 @@
+// A local stand-in for all six upstream hosts (they share one node:http server on 127.0.0.1):
+// it answers the services' real paths with the recorded payloads of test/fixtures/lookups/,
+// logs every request, and can be switched to fail (500), throttle (429) or hang.
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MemoryLookupCache } from '../../src/lookups/cache.js';
+import { RateLimiterRegistry } from '../../src/lookups/rate-limit.js';
+import { LookupService, type LookupServiceOptions } from '../../src/lookups/service.js';
+import { HOST_KEYS, type HostKey } from '../../src/lookups/types.js';
+
+const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/lookups');
+export const fixture = (rel: string): any => JSON.parse(fs.readFileSync(path.join(FIXTURES, rel), 'utf8'));
+
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: string;
+  at: number;
+}
+
+type Mode = 'ok' | 'error500' | 'slow' | 'status429';
+
+interface Answer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+const ASPIRIN_SMILES = new Set(['CC(=O)Oc1ccccc1C(=O)O', 'CC(=O)OC1=CC=CC=C1C(=O)O']);
+const BENZOIC_SMILES = new Set(['c1ccccc1C(=O)O', 'O=C(O)c1ccccc1', 'OC(=O)c1ccccc1']);
+
+function pubchem(method: string, p: string, q: URLSearchParams, body: string): Answer | null {
+  let m = /^\/rest\/pug\/compound\/name\/(.+)\/(property\/Title,SMILES|cids)\/JSON$/.exec(p);
+  let name: string | null = null;
+  let what: string | null = null;
+  if (m && method === 'GET') {
+    name = decodeURIComponent(m[1]);
+    what = m[2];
+  }
+  const post = /^\/rest\/pug\/compound\/name\/(property\/Title,SMILES|cids)\/JSON$/.exec(p);
+  if (post && method === 'POST') {
+    name = new URLSearchParams(body).get('name');
+    what = post[1];
+  }
+  if (name !== null && what) {
+    const key = name.toLowerCase();
+    if (what === 'cids') return key === 'aspirin' ? { status: 200, body: fixture('pubchem/name-aspirin.cids.json') } : { status: 404, body: fixture('pubchem/notfound.json') };
+    if (key === 'aspirin') return { status: 200, body: fixture('pubchem/name-aspirin.property.json') };
+    if (key === 'glucose') return { status: 200, body: fixture('pubchem/name-glucose.property.json') };
+    if (key === 'd/l-glucose') return { status: 200, body: fixture('pubchem/name-glucose.property.json') };
+    return { status: 404, body: fixture('pubchem/notfound.json') };
+  }
+  m = /^\/rest\/pug_view\/data\/compound\/(\d+)\/JSON$/.exec(p);
+  if (m && method === 'GET') {
+    if (q.get('heading') !== 'Experimental Properties') return { status: 400, body: { Fault: { Code: 'PUGVIEW.BadRequest', Message: 'Invalid heading' } } };
+    if (m[1] === '2244') return { status: 200, body: fixture('pubchem/pugview-2244-experimental.json') };
+    return { status: 404, body: fixture('pubchem/pugview-notfound.json') };
+  }
+  return null;
+}
+
+function chembl(method: string, p: string, q: URLSearchParams): Answer | null {
+  if (method !== 'GET' || !p.startsWith('/chembl/api/data/')) return null;
+  const r = p.slice('/chembl/api/data/'.length);
+  if (r === 'status.json') return { status: 200, body: fixture('chembl/status.json') };
+  let m = /^molecule\/(CHEMBL\d+)\.json$/.exec(r);
+  if (m) return m[1] === 'CHEMBL25' ? { status: 200, body: fixture('chembl/molecule-CHEMBL25.json') } : { status: 404, body: '' };
+  if (r === 'molecule/search.json')
+    return { status: 200, body: fixture(q.get('q')?.toLowerCase() === 'aspirin' ? 'chembl/molecule-search-aspirin.json' : 'chembl/molecule-search-empty.json') };
+  m = /^target\/(CHEMBL\d+)\.json$/.exec(r);
+  if (m) return m[1] === 'CHEMBL203' ? { status: 200, body: fixture('chembl/target-CHEMBL203.json') } : { status: 404, body: '' };
+  if (r === 'target/search.json') return { status: 200, body: fixture(q.get('q')?.toLowerCase() === 'egfr' ? 'chembl/target-search-egfr.json' : 'chembl/target-search-empty.json') };
+  if (r === 'activity.json') {
+    if (q.get('molecule_chembl_id') === 'CHEMBL25') return { status: 200, body: fixture('chembl/activity-molecule-CHEMBL25.json') };
+    if (q.get('target_chembl_id') === 'CHEMBL203') return { status: 200, body: fixture('chembl/activity-target-CHEMBL203.json') };
+    return { status: 200, body: fixture('chembl/activity-empty.json') };
+  }
+  m = /^similarity\/(.+)\/(\d+)\.json$/.exec(r);
+  if (m) {
+    const smiles = decodeURIComponent(m[1]);
+    if (smiles.includes('(((')) return { status: 400, body: { error_message: 'Invalid SMILES' } };
+    return { status: 200, body: fixture(ASPIRIN_SMILES.has(smiles) && Number(m[2]) <= 100 ? 'chembl/similarity-aspirin-70.json' : 'chembl/molecule-search-empty.json') };
+  }
+  m = /^substructure\/(.+)\.json$/.exec(r);
+  if (m) return { status: 200, body: fixture(BENZOIC_SMILES.has(decodeURIComponent(m[1])) ? 'chembl/substructure-benzoic.json' : 'chembl/molecule-search-empty.json') };
+  return { status: 404, body: '' };
+}
+
+function opentargets(method: string, p: string, body: string): Answer | null {
+  if (p !== '/api/v4/graphql') return null;
+  if (method !== 'POST') return { status: 405, body: '' };
+  let req: { query?: string; variables?: Record<string, any> };
+  try {
+    req = JSON.parse(body);
+  } catch {
+    return { status: 400, body: { errors: [{ message: 'Must provide query string.' }] } };
+  }
+  const query = req.query ?? '';
+  const v = req.variables ?? {};
+  if (!query.includes('meta { dataVersion')) return { status: 400, body: { errors: [{ message: 'stand-in: query must ask meta.dataVersion' }] } };
+  if (query.includes('knownDrugs')) return { status: 400, body: { errors: [{ message: 'Cannot query field "knownDrugs" on type "Target".' }] } };
+  if (query.includes('search(')) {
+    const entity = (v.entityNames ?? [])[0];
+    const qq = String(v.q ?? '').toLowerCase();
+    if (entity === 'target' && qq === 'egfr') return { status: 200, body: fixture('opentargets/search-target-EGFR.json') };
+    if (entity === 'disease' && qq === 'non-small cell lung carcinoma') return { status: 200, body: fixture('opentargets/search-disease-nsclc.json') };
+    return { status: 200, body: fixture('opentargets/search-empty.json') };
+  }
+  if (query.includes('associatedDiseases'))
+    return { status: 200, body: fixture(v.id === 'ENSG00000146648' ? 'opentargets/target-ENSG00000146648-associations.json' : 'opentargets/target-null.json') };
+  if (query.includes('associatedTargets'))
+    return { status: 200, body: fixture(v.id === 'EFO_0003060' ? 'opentargets/disease-EFO_0003060-associations.json' : 'opentargets/disease-null.json') };
+  if (query.includes('target(ensemblId') && query.includes('drugAndClinicalCandidates'))
+    return { status: 200, body: fixture(v.id === 'ENSG00000146648' ? 'opentargets/target-ENSG00000146648-drugs.json' : 'opentargets/target-null.json') };
+  if (query.includes('disease(efoId') && query.includes('drugAndClinicalCandidates'))
+    return { status: 200, body: fixture(v.id === 'EFO_0003060' ? 'opentargets/disease-EFO_0003060-drugs.json' : 'opentargets/disease-null.json') };
+  return { status: 400, body: { errors: [{ message: 'stand-in: unknown query' }] } };
+}
+
+function uniprot(method: string, p: string, q: URLSearchParams): Answer | null {
+  if (method !== 'GET' || !p.startsWith('/uniprotkb/')) return null;
+  const release = { 'x-uniprot-release': '2025_01', 'x-uniprot-release-date': '05-February-2025' };
+  if (p === '/uniprotkb/search') {
+    const query = q.get('query') ?? '';
+    if (q.get('format') !== 'json') return { status: 400, body: { messages: ['format'] } };
+    if (/gene:"EGFR"/.test(query)) return { status: 200, body: fixture('uniprot/search-EGFR-human.json'), headers: { ...release, 'x-total-results': '2' } };
+    return { status: 200, body: fixture('uniprot/search-empty.json'), headers: { ...release, 'x-total-results': '0' } };
+  }
+  const acc = decodeURIComponent(p.slice('/uniprotkb/'.length));
+  if (acc === 'P00533') return { status: 200, body: fixture('uniprot/P00533.json'), headers: release };
+  if (/^[A-Z0-9]{6,10}$/.test(acc)) return { status: 404, body: fixture('uniprot/notfound.json'), headers: release };
+  return { status: 400, body: fixture('uniprot/invalid.json'), headers: release };
+}
+
+function rcsb(method: string, p: string, body: string): Answer | null {
+  const m = /^\/rest\/v1\/core\/entry\/([^/]+)$/.exec(p);
+  if (m && method === 'GET') return m[1] === '4HHB' ? { status: 200, body: fixture('rcsb/entry-4HHB.json') } : { status: 404, body: fixture('rcsb/entry-notfound.json') };
+  if (p === '/rcsbsearch/v2/query' && method === 'POST') {
+    const req = JSON.parse(body);
+    if (req.return_type !== 'entry') return { status: 400, body: { status: 400, message: 'return_type' } };
+    const s = JSON.stringify(req.query);
+    if (req.query?.service === 'full_text' && req.query?.parameters?.value === 'hemoglobin') return { status: 200, body: fixture('rcsb/search-hemoglobin.json') };
+    if (s.includes('reference_sequence_identifiers.database_accession') && s.includes('"P69905"') && s.includes('"UniProt"'))
+      return { status: 200, body: fixture('rcsb/search-uniprot-P69905.json') };
+    return { status: 204 };
+  }
+  if (p === '/graphql' && method === 'POST') {
+    const req = JSON.parse(body);
+    const ids: string[] = req.variables?.ids ?? [];
+    const all = fixture('rcsb/graphql-entries.json');
+    all.data.entries = all.data.entries.filter((e: any) => ids.includes(e.rcsb_id));
+    return { status: 200, body: all };
+  }
+  return null;
+}
+
+export class StandIn {
+  readonly requests: LoggedRequest[] = [];
+  mode: Mode = 'ok';
+  slowMs = 3000;
+  retryAfter: string | null = null;
+  private server: http.Server;
+  base = '';
+
+  constructor() {
+    this.server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => this.handle(req, res, Buffer.concat(chunks).toString('utf8')));
+    });
+  }
+
+  async start(): Promise<this> {
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.base = `http://127.0.0.1:${(this.server.address() as { port: number }).port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((r) => this.server.close(() => r()));
+  }
+
+  reset(): void {
+    this.requests.length = 0;
+    this.mode = 'ok';
+    this.retryAfter = null;
+  }
+
+  /** Base URLs for every host, pointing at this stand-in (with a path, which must be ignored). */
+  urls(): Record<HostKey, string> {
+    return Object.fromEntries(HOST_KEYS.map((h) => [h, `${this.base}/ignored-prefix`])) as Record<HostKey, string>;
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse, body: string): void {
+    const u = new URL(req.url ?? '/', 'http://stand-in');
+    const method = req.method ?? 'GET';
+    this.requests.push({ method, path: u.pathname, query: u.searchParams, body, at: Date.now() });
+    const send = (a: Answer) => {
+      if (res.destroyed) return;
+      const headers: Record<string, string> = { ...(a.headers ?? {}) };
+      let text = '';
+      if (a.body !== undefined && a.body !== '') {
+        text = typeof a.body === 'string' ? a.body : JSON.stringify(a.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      res.writeHead(a.status, headers);
+      res.end(a.status === 204 ? undefined : text);
+    };
+    if (this.mode === 'slow') {
+      const t = setTimeout(() => send({ status: 200, body: {} }), this.slowMs);
+      res.on('close', () => clearTimeout(t));
+      return;
+    }
+    if (this.mode === 'error500') return send({ status: 500, body: { error: 'stand-in: internal error' } });
+    if (this.mode === 'status429') return send({ status: 429, body: '', headers: this.retryAfter ? { 'retry-after': this.retryAfter } : {} });
+    const a = pubchem(method, u.pathname, u.searchParams, body) ?? chembl(method, u.pathname, u.searchParams) ?? opentargets(method, u.pathname, body) ?? uniprot(method, u.pathname, u.searchParams) ?? rcsb(method, u.pathname, body);
+    send(a ?? { status: 404, body: { error: `stand-in: no route for ${method} ${u.pathname}` } });
+  }
+}
+
+/** A service wired to the stand-in with fast test settings; fresh cache and rate limiters. */
+export function serviceFor(standIn: StandIn, o: Partial<LookupServiceOptions> = {}): LookupService {
+  return new LookupService({
+    urls: standIn.urls(),
+    cache: new MemoryLookupCache(),
+    rateLimiters: new RateLimiterRegistry(),
+    rateLimits: { pubchem: 1000, chembl: 1000, opentargets: 1000, uniprot: 1000, rcsb: 1000 },
+    timeoutMs: 2000,
+    retries: 2,
+    backoffBaseMs: 5,
+    backoffMaxMs: 20,
+    ...o,
+  });
+}
