@@ -48,7 +48,27 @@ export class JobQueue {
 
   async start(): Promise<void> {
     await this.boss.start();
-    await this.boss.createQueue(JOB_QUEUE, { name: JOB_QUEUE, policy: 'standard', retryLimit: 0 });
+    await this.ensureQueue();
+  }
+
+  /**
+   * Creates the queue unless it exists. pg-boss's create_queue is not safe against a second
+   * process creating the same queue at the same moment (it deadlocks or hits a unique key on
+   * PostgreSQL), so a failed attempt is followed by a fresh look before trying again.
+   */
+  private async ensureQueue(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      if (await this.boss.getQueue(JOB_QUEUE)) return;
+      try {
+        await this.boss.createQueue(JOB_QUEUE, { name: JOB_QUEUE, policy: 'standard', retryLimit: 0 });
+        return;
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        const raced = code === '40P01' || code === '23505' || code === '42P07';
+        if (!raced || attempt >= 5) throw err;
+        await new Promise((r) => setTimeout(r, 50 * attempt + Math.random() * 100));
+      }
+    }
   }
 
   async stop(): Promise<void> {
