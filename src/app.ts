@@ -7,7 +7,8 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import { makeAuthHook } from './http/auth.js';
 import { installErrorHandling } from './http/errors.js';
 import { makeIdempotencyHooks } from './http/idempotency.js';
-import { registerOpenApi } from './http/openapi.js';
+import { lazyChildLoggerFactory } from './http/lazy-logger.js';
+import { markDocsPublic, registerOpenApi } from './http/openapi.js';
 import { SHARED_SCHEMAS } from './http/schemas.js';
 import { addSharedSchema, validatorCompiler } from './http/validation.js';
 import { ARTIFACT_SCHEMAS, artifactRoutes } from './modules/artifacts/routes.js';
@@ -51,6 +52,7 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
     },
     // Request logs carry method and path only: query strings may hold secrets (GET /auth/refresh).
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyChildLoggerFactory,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -74,9 +76,10 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
     app.server.once('close', () => clearInterval(sweep));
     done();
   });
-  app.addHook('onRequest', makeAuthHook({ authenticator: services.authenticator, limiter: services.limiter, tiers: config.tiers }));
-
-  // Hooks that only some routes need are attached to those routes, not run on every request.
+  // Every route gets its own auth hook (first in its onRequest list), built from its config;
+  // hooks that only some routes need are attached to those routes, not run on every request.
+  app.addHook('onRoute', markDocsPublic);
+  const authDeps = { authenticator: services.authenticator, limiter: services.limiter, tiers: config.tiers };
   const idem = makeIdempotencyHooks(services.db);
   const deprecationHeaders = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const dep = request.routeOptions.config.deprecated!;
@@ -87,7 +90,9 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
   };
   app.addHook('onRoute', (route) => {
     const cfg = route.config as { idempotency?: boolean; deprecated?: unknown } | undefined;
-    const add = <T>(existing: T | T[] | undefined, hook: T): T[] => [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), hook];
+    const list = <T>(existing: T | T[] | undefined): T[] => (existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]);
+    const add = <T>(existing: T | T[] | undefined, hook: T): T[] => [...list(existing), hook];
+    route.onRequest = [makeAuthHook(authDeps, route) as never, ...list(route.onRequest)];
     if (cfg?.idempotency) {
       route.preHandler = add(route.preHandler, idem.preHandler as never);
       route.onSend = add(route.onSend, idem.onSend as never);

@@ -8,6 +8,8 @@ import { validationProblem } from './validation.js';
 export const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, err: ApiError): FastifyReply {
+  // Set here too for answers that no route hook saw (404, 405).
+  reply.header('x-request-id', request.id);
   if (err.headers) reply.headers(err.headers);
   const instance = request.url.split('?')[0];
   return reply.code(err.status).type(PROBLEM_TYPE).serializer(JSON.stringify).send(problemBody(err, instance, String(request.id)));

@@ -2,7 +2,7 @@
 // with each route's security scheme, problem responses and deprecation added from its config.
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { requiredScope, type AuthMode } from './route-config.js';
 
 const PROBLEM_STATUSES_AUTH = ['401', '403', '429'];
@@ -12,6 +12,11 @@ function securityFor(mode: AuthMode): Record<string, string[]>[] {
   if (mode === 'none') return [];
   if (mode === 'token') return [{ BearerAuth: [] }];
   return [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
+}
+
+/** onRoute hook: the browsable reference at /docs is public, like /openapi.json. */
+export function markDocsPublic(route: RouteOptions): void {
+  if (route.url === '/docs' || route.url.startsWith('/docs/')) route.config = { ...(route.config ?? {}), auth: 'none' };
 }
 
 export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
@@ -59,10 +64,6 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       }
       return { schema: out as typeof schema, url };
     },
-  });
-  // The browsable reference is public, like /openapi.json.
-  app.addHook('onRoute', (route) => {
-    if (route.url === '/docs' || route.url.startsWith('/docs/')) route.config = { ...(route.config ?? {}), auth: 'none' };
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
 }

@@ -13,6 +13,11 @@ export function rateHeaders(limit: number, remaining: number, resetSec: number, 
   return h;
 }
 
+/** Where the headers go (a Fastify reply). */
+export interface HeaderSink {
+  header(name: string, value: number | string): unknown;
+}
+
 interface Window {
   start: number;
   count: number;
@@ -24,8 +29,11 @@ export class RateLimiter {
 
   constructor(private readonly windowMs = 60_000) {}
 
-  /** Counts one request; returns the headers to send, or throws 429 `rate-limited`. */
-  hit(id: string, limit: number, now = Date.now()): Record<string, string> {
+  /**
+   * Counts one request and sets the RateLimit-* headers on the reply; throws 429
+   * `rate-limited` (with Retry-After) when the window is used up.
+   */
+  hit(reply: HeaderSink, id: string, limit: number, now = Date.now()): void {
     if (now - this.lastSweep > this.windowMs) this.sweep(now);
     let w = this.windows.get(id);
     if (!w || now - w.start >= this.windowMs) {
@@ -39,7 +47,9 @@ export class RateLimiter {
       });
     }
     w.count++;
-    return rateHeaders(limit, limit - w.count, resetSec, false);
+    reply.header('ratelimit-limit', limit);
+    reply.header('ratelimit-remaining', limit - w.count);
+    reply.header('ratelimit-reset', resetSec);
   }
 
   private sweep(now: number): void {

@@ -45,6 +45,9 @@ describe('no secret in any log line or in a later response', () => {
 
     const log = lines.join('');
     assert.ok(log.includes('"route":"/api/v1/auth/check"'), 'requests were logged');
+    // Each request line is bound to its request id (the per-request child logger).
+    const checkLine = lines.find((l) => l.includes('"route":"/api/v1/auth/check"'))!;
+    assert.match(checkLine, /"reqId":"[0-9a-f-]{36}"/);
     for (const s of [password, 'wrong-password-also-secret', u.refresh, next, secret, secret.slice(13), u.token]) {
       assert.ok(!log.includes(s), `log contains a secret (${s.slice(0, 6)}…)`);
     }

@@ -52,43 +52,50 @@ export class Authenticator {
     this.sessions.clear();
   }
 
-  /** null when the request carries no credential; throws 401/400 for a bad one. */
-  async authenticate(apiKeyHeader: string | string[] | undefined, authorization: string | undefined): Promise<Principal | null> {
+  /**
+   * null when the request carries no credential; throws 401/400 for a bad one. An API key
+   * already in the cache is answered synchronously (no promise on the hot path).
+   */
+  authenticate(apiKeyHeader: string | string[] | undefined, authorization: string | undefined): Principal | null | Promise<Principal | null> {
     const apiKey = Array.isArray(apiKeyHeader) ? apiKeyHeader[0] : apiKeyHeader;
     const bearer = authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
     if (authorization && !bearer) throw httpProblem(401, 'the Authorization header must be "Bearer <access token>"', { headers: { 'www-authenticate': 'Bearer' } });
     if (apiKey && bearer) throw httpProblem(400, 'send one credential: either X-Api-Key or Authorization, not both');
-    if (apiKey) return this.byApiKey(apiKey);
+    if (apiKey) {
+      // Keyed by the secret itself (held in memory at most 30 s): a cache hit costs no hashing.
+      const entry = this.keys.get(apiKey);
+      return entry ? this.admitKey(entry) : this.loadApiKey(apiKey);
+    }
     if (bearer) return this.byAccessToken(bearer);
     return null;
   }
 
-  private async byApiKey(secret: string): Promise<Principal> {
-    // Keyed by the secret itself (held in memory at most 30 s): a cache hit costs no hashing.
-    let entry = this.keys.get(secret);
-    if (!entry) {
-      const hash = sha256hex(secret);
-      const prefix = parseKeySecret(secret);
-      const row = prefix ? await keysStore.byPrefix(this.db, prefix) : null;
-      const a = Buffer.from(hash, 'hex');
-      const b = Buffer.from(row?.secret_hash ?? '0'.repeat(64), 'hex');
-      if (!row || !crypto.timingSafeEqual(a, b)) throw httpProblem(401, 'the API key is not valid (unknown, revoked or rotated)');
-      entry = {
-        expiresAt: row.expires_at?.getTime() ?? null,
-        principal: {
-          userId: row.user_id,
-          email: row.email,
-          tier: row.tier,
-          via: 'api_key',
-          scopes: new Set(row.scopes as Scope[]),
-          keyId: row.id,
-          sessionId: null,
-          allowStructureSearch: row.allow_structure_search,
-          spendCeilingMicros: row.spend_ceiling_micros,
-        },
-      };
-      this.keys.set(secret, entry);
-    }
+  private async loadApiKey(secret: string): Promise<Principal> {
+    const hash = sha256hex(secret);
+    const prefix = parseKeySecret(secret);
+    const row = prefix ? await keysStore.byPrefix(this.db, prefix) : null;
+    const a = Buffer.from(hash, 'hex');
+    const b = Buffer.from(row?.secret_hash ?? '0'.repeat(64), 'hex');
+    if (!row || !crypto.timingSafeEqual(a, b)) throw httpProblem(401, 'the API key is not valid (unknown, revoked or rotated)');
+    const entry: KeyEntry = {
+      expiresAt: row.expires_at?.getTime() ?? null,
+      principal: {
+        userId: row.user_id,
+        email: row.email,
+        tier: row.tier,
+        via: 'api_key',
+        scopes: new Set(row.scopes as Scope[]),
+        keyId: row.id,
+        sessionId: null,
+        allowStructureSearch: row.allow_structure_search,
+        spendCeilingMicros: row.spend_ceiling_micros,
+      },
+    };
+    this.keys.set(secret, entry);
+    return this.admitKey(entry);
+  }
+
+  private admitKey(entry: KeyEntry): Principal {
     if (entry.expiresAt !== null && entry.expiresAt <= Date.now()) throw problem('token-expired', 'the API key has expired');
     this.touch(entry.principal.keyId!);
     return entry.principal;
