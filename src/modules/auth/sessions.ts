@@ -2,9 +2,9 @@
 import type { Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/database.js';
 import { problem } from '../../http/problems.js';
-import { rateHeaders } from '../../http/rate-limit.js';
 import { usersStore } from '../users/store.js';
 import { notifyAuthChange } from './auth-events.js';
+import { markLoginSucceeded, reserveLoginAttempt } from './login-attempts.js';
 import { dummyPasswordHash, verifyPassword } from './passwords.js';
 import { newRefreshToken, sha256hex, type TokenSigner } from './tokens.js';
 
@@ -35,46 +35,18 @@ export class SessionService {
     return { access_token: token, expires_at: exp, expires_in: this.signer.ttlSec, refresh_token: refresh, token_type: 'bearer' };
   }
 
-  /** Per-IP and per-account limits, counted before the password is checked. */
-  private async checkLoginLimits(emailLower: string, ip: string): Promise<void> {
-    const l = this.config.loginLimits;
-    const { rows } = await this.db.query<{ ip_attempts: number; ip_oldest: Date | null; failures: number; fail_oldest: Date | null }>(
-      `SELECT
-         (SELECT count(*)::int FROM login_attempts WHERE ip = $1 AND created_at > now() - make_interval(secs => $3)) AS ip_attempts,
-         (SELECT min(created_at) FROM login_attempts WHERE ip = $1 AND created_at > now() - make_interval(secs => $3)) AS ip_oldest,
-         (SELECT count(*)::int FROM login_attempts WHERE email_lower = $2 AND NOT succeeded AND created_at > now() - make_interval(secs => $4)) AS failures,
-         (SELECT min(created_at) FROM login_attempts WHERE email_lower = $2 AND NOT succeeded AND created_at > now() - make_interval(secs => $4)) AS fail_oldest`,
-      [ip, emailLower, l.perIpWindowSec, l.perAccountWindowSec],
-    );
-    const r = rows[0];
-    const retryAfter = (oldest: Date | null, windowSec: number) =>
-      Math.max(1, Math.ceil(((oldest?.getTime() ?? Date.now()) + windowSec * 1000 - Date.now()) / 1000));
-    if (r.ip_attempts >= l.perIpAttempts) {
-      const ra = retryAfter(r.ip_oldest, l.perIpWindowSec);
-      throw problem('rate-limited', `too many login attempts from this address: at most ${l.perIpAttempts} per minute`, {
-        headers: rateHeaders(l.perIpAttempts, 0, ra),
-      });
-    }
-    if (r.failures >= l.perAccountFailures) {
-      const ra = retryAfter(r.fail_oldest, l.perAccountWindowSec);
-      throw problem('rate-limited', `too many failed logins for this account: at most ${l.perAccountFailures} per 15 minutes`, {
-        headers: rateHeaders(l.perAccountFailures, 0, ra),
-      });
-    }
-  }
-
   async login(email: string, password: string, ip: string): Promise<TokenPair> {
     const emailLower = email.trim().toLowerCase();
-    await this.checkLoginLimits(emailLower, ip);
+    // Counted (as a failure) before the password is checked, serialised per IP and per email.
+    const attemptId = await reserveLoginAttempt(this.db, this.config.loginLimits, emailLower, ip);
     const user = await usersStore.byEmail(this.db, emailLower);
     // Same work whether or not the account exists: no enumeration by timing.
     const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), password);
-    const succeeded = ok && user !== null;
-    await this.db.query('INSERT INTO login_attempts (email_lower, ip, succeeded) VALUES ($1, $2, $3)', [emailLower, ip, succeeded]);
-    if (!succeeded) throw problem('invalid-credentials', 'wrong email or password');
+    if (!ok || user === null) throw problem('invalid-credentials', 'wrong email or password');
+    await markLoginSucceeded(this.db, attemptId);
     return this.db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ id: string }>('INSERT INTO sessions (user_id) VALUES ($1) RETURNING id', [user!.id]);
-      return this.issue(tx, user!.id, rows[0].id);
+      const { rows } = await tx.query<{ id: string }>('INSERT INTO sessions (user_id) VALUES ($1) RETURNING id', [user.id]);
+      return this.issue(tx, user.id, rows[0].id);
     });
   }
 
