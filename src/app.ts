@@ -1,6 +1,5 @@
 // Builds the Fastify application: shared HTTP concerns first, then one plugin per API area.
 import crypto from 'node:crypto';
-import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TSchema } from '@sinclair/typebox';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
@@ -65,9 +64,9 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
   }
 
   installErrorHandling(app);
-  // JSON everywhere (plus forms for login, multipart for uploads): a text/plain body is a 415.
+  // JSON everywhere (plus forms for login only, see auth/routes.ts, and multipart for uploads):
+  // a text/plain or form body is a 415.
   app.removeContentTypeParser('text/plain');
-  await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
 
   // While shutting down, connections that become idle are closed at once, so keep-alive
   // clients cannot hold the process open.

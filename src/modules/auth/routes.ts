@@ -1,3 +1,4 @@
+import formbody from '@fastify/formbody';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../http/auth.js';
@@ -10,26 +11,31 @@ const FORM = 'application/x-www-form-urlencoded';
 export const authRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const { sessions, config } = services;
 
-  app.post(
-    '/auth/login-email',
-    {
-      config: { auth: 'none' },
-      preValidation: async (request) => {
-        const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-        if (type !== FORM) throw httpProblem(415, `login takes a form body (Content-Type: ${FORM}) with username and password, not "${type || 'no content type'}"`);
+  // Only login takes a form body: the form parser lives in this route's own plugin context, so a
+  // form sent to any other route is a 415 like every other content type but JSON.
+  await app.register(async (login) => {
+    await login.register(formbody, { bodyLimit: config.bodyLimitBytes });
+    login.post(
+      '/auth/login-email',
+      {
+        config: { auth: 'none' },
+        preValidation: async (request) => {
+          const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+          if (type !== FORM) throw httpProblem(415, `login takes a form body (Content-Type: ${FORM}) with username and password, not "${type || 'no content type'}"`);
+        },
+        schema: {
+          tags: ['auth'],
+          summary: 'Log in with email and password (form body)',
+          body: { content: { [FORM]: { schema: LoginForm } } },
+          response: { 200: Type.Ref(TokenResponse) },
+        },
       },
-      schema: {
-        tags: ['auth'],
-        summary: 'Log in with email and password (form body)',
-        body: { content: { [FORM]: { schema: LoginForm } } },
-        response: { 200: Type.Ref(TokenResponse) },
+      async (request) => {
+        const form = request.body as { username: string; password: string };
+        return sessions.login(form.username, form.password, request.ip);
       },
-    },
-    async (request) => {
-      const form = request.body as { username: string; password: string };
-      return sessions.login(form.username, form.password, request.ip);
-    },
-  );
+    );
+  });
 
   app.get(
     '/auth/check',
