@@ -1,13 +1,15 @@
 // Builds the Fastify application: shared HTTP concerns first, then one plugin per API area.
-import crypto from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TSchema } from '@sinclair/typebox';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { makeAuthHook } from './http/auth.js';
+import { drainingServer } from './http/draining.js';
+import { clientErrorHandler, frameworkErrors } from './http/edge-errors.js';
 import { installErrorHandling } from './http/errors.js';
 import { makeIdempotencyHooks } from './http/idempotency.js';
 import { lazyChildLoggerFactory } from './http/lazy-logger.js';
 import { markDocsPublic, registerOpenApi } from './http/openapi.js';
+import { requestIdFrom } from './http/request-id.js';
 import { SHARED_SCHEMAS } from './http/schemas.js';
 import { addSharedSchema, validatorCompiler } from './http/validation.js';
 import { ARTIFACT_SCHEMAS, artifactRoutes } from './modules/artifacts/routes.js';
@@ -25,7 +27,6 @@ import { WalletResponse, walletRoutes } from './modules/wallet/routes.js';
 import type { Services } from './services.js';
 import { readVersion } from './version.js';
 
-const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 export const API_PREFIX = '/api/v1';
 
 /** Headers whose values never reach a log line. */
@@ -41,18 +42,21 @@ export interface BuildOptions {
 
 export async function buildApp(services: Services, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const { config } = services;
+  const draining = drainingServer();
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, ...(opts.logStream ? { stream: opts.logStream } : {}) },
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
-    genReqId: (req) => {
-      const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID_RE.test(incoming) ? incoming : crypto.randomUUID();
-    },
+    genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
     // Request logs carry method and path only: query strings may hold secrets (GET /auth/refresh).
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: lazyChildLoggerFactory,
-    return503OnClosing: true,
+    // Problems (application/problem+json with X-Request-Id) also for bad URLs, requests the HTTP
+    // parser rejects (e.g. 431) and requests that arrive while shutting down (draining.ts).
+    frameworkErrors,
+    clientErrorHandler,
+    serverFactory: draining.serverFactory,
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -68,9 +72,10 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
   // a text/plain or form body is a 415.
   app.removeContentTypeParser('text/plain');
 
-  // While shutting down, connections that become idle are closed at once, so keep-alive
-  // clients cannot hold the process open.
+  // While shutting down, new requests get 503 and connections that become idle are closed at
+  // once, so keep-alive clients cannot hold the process open.
   app.addHook('preClose', (done) => {
+    draining.start();
     const sweep = setInterval(() => app.server.closeIdleConnections(), 100).unref();
     app.server.once('close', () => clearInterval(sweep));
     done();
