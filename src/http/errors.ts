@@ -27,12 +27,18 @@ function fromFastifyError(err: FastifyError, request: FastifyRequest): ApiError 
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return httpProblem(400, 'the body is empty but Content-Type says application/json; send a JSON document');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return httpProblem(400, `the body is not valid JSON: ${err.message}`);
+      return httpProblem(400, `the body is not valid JSON: ${jsonErrorDetail(err.message)}`);
   }
-  if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON') return httpProblem(400, `the body is not valid JSON: ${err.message}`);
+  if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON') return httpProblem(400, `the body is not valid JSON: ${jsonErrorDetail(err.message)}`);
   const status = err.statusCode ?? 500;
   if (status >= 400 && status < 500) return httpProblem(status, err.message);
   return httpProblem(500, 'an unexpected error occurred; quote the request_id to support');
+}
+
+/** V8 quotes a piece of the body in some parse errors (`Unexpected token 'M', ..."word": MyPa"... is not valid JSON`): never echo it. */
+function jsonErrorDetail(message: string): string {
+  if (!/is not valid JSON$/.test(message)) return message;
+  return message.startsWith('Unexpected token') ? 'unexpected token' : 'unexpected input';
 }
 
 function partData(request: FastifyRequest, context: string | undefined): unknown {

@@ -1,5 +1,6 @@
 // RFC 7807 problems: errors are values with a slug; the error handler turns them into
 // application/problem+json. Every slug the API answers with is declared here.
+import { redactIssueInput } from './redact.js';
 
 export type RetryHint = 'validation' | 'auth' | 'quota' | 'conflict' | 'upstream' | 'timeout' | 'terminal';
 
@@ -149,6 +150,7 @@ export function problemBody(err: ApiError, instance: string, requestId: string):
     instance,
     request_id: requestId,
     retry: err.retry,
-    ...(err.errors ? { errors: err.errors } : {}),
+    // Inputs are redacted here, where every problem is rendered: no secret goes back out.
+    ...(err.errors ? { errors: err.errors.map((e) => ({ ...e, input: redactIssueInput(e.type, e.loc, e.input) })) } : {}),
   };
 }

@@ -56,4 +56,37 @@ describe('no secret in any log line or in a later response', () => {
     }
     assert.ok(!responses.some((r) => r.includes(next)), 'a response after the refresh shows its token');
   });
+
+  it('never echoes a secret in a 422 input or a 400 detail', async () => {
+    const secret = 'MyRealPassw0rd';
+    const u = await h.user();
+    const key = (await h.req('POST', '/api/v1/auth/api-keys', { token: u.token, body: { name: 'echo' } })).body.api_key as string;
+    const LOGIN = '/api/v1/auth/login-email';
+    const cases: [string, Promise<{ status: number; text: string; body: any }>][] = [
+      ['login without username', h.req('POST', LOGIN, { form: { password: secret } })],
+      ['login with a too-long password', h.req('POST', LOGIN, { form: { username: u.email, password: secret + 'x'.repeat(1100) } })],
+      ['login with a too-long client_secret', h.req('POST', LOGIN, { form: { username: u.email, password: 'p', client_secret: secret + 'y'.repeat(300) } })],
+      ['login with an unknown field beside the password', h.req('POST', LOGIN, { form: { password: secret, nonsense: '1' } })],
+      ['refresh with an extra field', h.req('POST', '/api/v1/auth/refresh', { body: { refresh_token: secret, other: 1 } })],
+      ['refresh with a too-long token', h.req('POST', '/api/v1/auth/refresh', { body: { refresh_token: secret + 'z'.repeat(600) } })],
+      ['refresh in the query with an extra parameter', h.req('GET', `/api/v1/auth/refresh?refresh_token=${secret}&x=1`)],
+      ['a key name holding an API key', h.req('POST', '/api/v1/auth/api-keys', { token: u.token, body: { name: `${key} ${'n'.repeat(80)}` } })],
+    ];
+    for (const [what, p] of cases) {
+      const r = await p;
+      assert.equal(r.status, 422, what);
+      assert.ok(!r.text.includes(secret), `${what}: the response shows the secret: ${r.text}`);
+      assert.ok(!r.text.includes(key.slice(13)), `${what}: the response shows the API key`);
+    }
+    const missing = await h.req('POST', LOGIN, { form: { password: secret } });
+    assert.deepEqual(missing.body.errors[0].loc, ['body', 'username']);
+    assert.deepEqual(missing.body.errors[0].input, { password: '[redacted]' }, 'the other fields stay visible, the secret is redacted');
+    const long = await h.req('POST', LOGIN, { form: { username: u.email, password: secret + 'x'.repeat(1100) } });
+    assert.equal(long.body.errors[0].type, 'string_too_long');
+    assert.equal(long.body.errors[0].input, '[redacted]');
+    // V8 quotes a piece of the text in some JSON parse errors.
+    const bad = await h.req('POST', '/api/v1/auth/refresh', { raw: { body: `{"refresh_token": ${secret}}`, type: 'application/json' } });
+    assert.equal(bad.status, 400);
+    assert.ok(!bad.text.includes(secret.slice(0, 6)), `a parse error shows part of the body: ${bad.text}`);
+  });
 });
