@@ -4,11 +4,20 @@ import type { Queryable } from '../db/database.js';
 import type { JobOutput } from './job-type.js';
 
 export interface JobArtifacts {
-  /** Writes a job's output as its result artifact (file and row, or neither); returns the artifact id. */
-  writeResult(o: { userId: string; jobId: string; jobType: string; output: JobOutput }): Promise<string>;
+  /**
+   * Writes a job's output as its result artifact: the file first (atomically), then ONE
+   * transaction holding the artifact row and `finish(tx, artifactId)` (the terminal
+   * transition, its settlement and its event). When finish returns null (the job is no longer
+   * this attempt's) or anything fails, the transaction rolls back and this attempt's file is
+   * removed. Returns finish's value (null: lost the job, nothing kept).
+   */
+  writeResult<T>(o: { userId: string; jobId: string; jobType: string; output: JobOutput; finish: (tx: Queryable, artifactId: string) => Promise<T | null> }): Promise<T | null>;
   /** The JSON document of GET /jobs/result, read from the result artifact. */
   readResult(userId: string, artifactId: string): Promise<unknown>;
-  deleteForJob(userId: string, jobId: string): Promise<void>;
+  /** Deletes the rows of a job's artifacts in the caller's transaction; returns their storage keys for removeObjects after commit. */
+  deleteRowsForJob(tx: Queryable, userId: string, jobId: string): Promise<string[]>;
+  /** Removes stored objects whose rows were deleted (and committed). */
+  removeObjects(keys: string[]): Promise<void>;
   countMolecules(userId: string, artifactId: string, port?: string): Promise<number>;
   readMolecules(userId: string, artifactId: string, port?: string): AsyncIterable<{ id: string; smiles: string; name?: string }>;
 }

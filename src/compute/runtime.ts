@@ -170,17 +170,21 @@ export class JobRuntime {
         if (Date.now() - lastBeat > this.o.heartbeatMs) void beat().catch(() => undefined);
       });
       if (controller.signal.aborted) throw controller.signal.reason;
-      let artifactId: string;
+      // The result row and the job's end (settlement, event) commit together; an attempt that
+      // lost the job meanwhile (cancel, sweep) rolls back and removes only its own file.
       try {
-        artifactId = await this.artifacts.writeResult({ userId: job.user_id, jobId: job.id, jobType: job.job_type, output });
+        await this.artifacts.writeResult({
+          userId: job.user_id,
+          jobId: job.id,
+          jobType: job.job_type,
+          output,
+          finish: (tx, artifactId) => finishJob(tx, this.transitions, job.id, { status: 'completed', message: '', chargeable: true, resultArtifactId: artifactId, worker }),
+        });
       } catch (err) {
         this.o.log?.error({ err, jobId: job.id }, 'writing the job result failed');
         outcome = { status: 'error', message: 'the result could not be stored (platform fault; not charged)', chargeable: false, worker };
         return;
       }
-      outcome = { status: 'completed', message: '', chargeable: true, resultArtifactId: artifactId, worker };
-      const done = await this.finish(job.id, outcome);
-      if (!done) await this.artifacts.deleteForJob(job.user_id, job.id).catch(() => undefined); // lost a race with cancel
       outcome = undefined;
     } catch (err) {
       const reason = err instanceof JobAborted ? err : controller.signal.reason instanceof JobAborted ? (controller.signal.reason as JobAborted) : null;

@@ -137,11 +137,46 @@ for (const backend of BACKENDS) {
       const u = await h.user();
       const ja = jobArtifactsFrom(svc);
       const result = { items: [{ smiles: 'CCO', mw: 46.07 }], note: 'ünïcödé' };
-      const id = await ja.writeResult({ userId: u.userId, jobId: crypto.randomUUID(), jobType: 'properties', output: { result, ports: { svgs: { format: 'svg', kind: 'depictions', records: [svgRecord(1)] } } } });
+      const finish = async (_tx: unknown, artifactId: string) => artifactId;
+      const id = (await ja.writeResult({ userId: u.userId, jobId: crypto.randomUUID(), jobType: 'properties', output: { result, ports: { svgs: { format: 'svg', kind: 'depictions', records: [svgRecord(1)] } } }, finish }))!;
       assert.deepEqual(await ja.readResult(u.userId, id), result);
       const other = await h.user();
       await assert.rejects(ja.readResult(other.userId, id), (e: any) => e.status === 404);
-      await assert.rejects(ja.writeResult({ userId: u.userId, jobId: crypto.randomUUID(), jobType: 'x', output: { result: 1, ports: { result: { format: 'json', kind: 'x', records: [] } } } }), /must not be named "result"/);
+      await assert.rejects(ja.writeResult({ userId: u.userId, jobId: crypto.randomUUID(), jobType: 'x', output: { result: 1, ports: { result: { format: 'json', kind: 'x', records: [] } } }, finish }), /must not be named "result"/);
+    });
+
+    it('jobArtifactsFrom: the row commits with finish(tx); a finish that loses (null) or fails leaves no row and no file', async () => {
+      const u = await h.user();
+      const ja = jobArtifactsFrom(svc);
+      const before = await storedObjects(h);
+      const jobId = crypto.randomUUID();
+      // finish sees the row inside its transaction, under the id it is handed.
+      let seenInTx = 0;
+      const kept = await ja.writeResult({
+        userId: u.userId,
+        jobId,
+        jobType: 'wait',
+        output: { result: { ok: true } },
+        finish: async (tx, artifactId) => {
+          seenInTx = (await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM artifacts WHERE id = $1', [artifactId])).rows[0].n;
+          return { artifactId };
+        },
+      });
+      assert.equal(seenInTx, 1);
+      assert.equal((await h.req('GET', `/api/v1/artifacts/${kept!.artifactId}`, { token: u.token })).status, 200);
+      // A second attempt of the same job that lost it: nothing of it stays, the first result is untouched.
+      let lostId = '';
+      const lost = await ja.writeResult({ userId: u.userId, jobId, jobType: 'wait', output: { result: { ok: false } }, finish: async (_tx, artifactId) => ((lostId = artifactId), null) });
+      assert.equal(lost, null);
+      assert.equal((await h.req('GET', `/api/v1/artifacts/${lostId}`, { token: u.token })).status, 404);
+      await assert.rejects(
+        ja.writeResult({ userId: u.userId, jobId, jobType: 'wait', output: { result: 3 }, finish: async () => Promise.reject(new Error('settlement failed')) }),
+        /settlement failed/,
+      );
+      const rows = await h.services.db.query<{ id: string }>('SELECT id FROM artifacts WHERE job_id = $1', [jobId]);
+      assert.deepEqual(rows.rows.map((r) => r.id), [kept!.artifactId], 'only the winning result row');
+      assert.equal((await storedObjects(h)).length, before.length + 1, 'only the winning result file (no temp files either)');
+      assert.deepEqual(await ja.readResult(u.userId, kept!.artifactId), { ok: true });
     });
 
     it('countMolecules and readMolecules: 404 for a missing artifact, 422 for a port that is not a molecule set', async () => {

@@ -5,6 +5,11 @@
 // lock). A failure before the insert deletes the file; a crash between the two leaves only
 // a file without a row, which sweepOrphans() removes after an hour. Delete removes the row
 // first, then the file. So a row never points at a missing or half-written file.
+//
+// A job's result row commits in the same transaction as the job's terminal transition
+// (createFromRecords' `inTx` hook, used by jobArtifactsFrom().writeResult): the artifact is
+// visible exactly when the job is `completed`, and an attempt that loses the job (cancel,
+// sweep) rolls its row back and removes only its own file.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -67,6 +72,11 @@ export interface CreateFromRecordsInput {
   expiresAt?: Date | null;
   /** Refuse (403 storage-quota-exceeded) when the archive would pass the account's quota. Default false: job results are always kept and count toward usage. */
   enforceQuota?: boolean;
+  /**
+   * Runs in the transaction that inserts the row, after the insert. When it throws, the
+   * transaction rolls back and the stored object is removed: neither row nor file remains.
+   */
+  inTx?: (tx: Queryable, artifactId: string) => Promise<void>;
 }
 
 export interface MoleculeItem {
@@ -437,6 +447,7 @@ export class ArtifactService {
       uploadMode: null,
       expiresAt: input.expiresAt ?? null,
       enforceQuota: input.enforceQuota ?? false,
+      onCommit: input.inTx ? (tx, response) => input.inTx!(tx, response.id) : undefined,
     });
     return { artifactId: row.id, sizeBytes: row.size_bytes };
   }
@@ -675,12 +686,27 @@ export class ArtifactService {
     await this.removeObject(gone.storage_key);
   }
 
-  /** Deletes every artifact of a job (its result); returns how many. */
+  /** Deletes every artifact of a job (its result) in one transaction, then their files; returns how many. */
   async deleteForJob(userId: string, jobId: string): Promise<number> {
     if (!UUID_RE.test(jobId)) return 0;
-    const rows = await artifactsStore.deleteForJob(this.db, userId, jobId);
-    for (const r of rows) await this.removeObject(r.storage_key);
-    return rows.length;
+    const keys = await this.db.transaction((tx) => this.deleteRowsForJob(tx, userId, jobId));
+    await this.removeObjects(keys);
+    return keys.length;
+  }
+
+  /**
+   * Deletes the rows of a job's artifacts in the caller's transaction and returns their
+   * storage keys: the caller removes the files (removeObjects) once the transaction commits,
+   * so a rollback leaves every row with its file.
+   */
+  async deleteRowsForJob(tx: Queryable, userId: string, jobId: string): Promise<string[]> {
+    if (!UUID_RE.test(jobId)) return [];
+    return (await artifactsStore.deleteForJob(tx, userId, jobId)).map((r) => r.storage_key);
+  }
+
+  /** Removes the objects of rows already deleted (a file that stays behind is an orphan for the sweep). */
+  async removeObjects(keys: string[]): Promise<void> {
+    for (const key of keys) await this.removeObject(key);
   }
 
   private async removeObject(key: string): Promise<void> {
@@ -926,34 +952,58 @@ export const RESULT_RECORD = 'result';
  */
 export function jobArtifactsFrom(a: ArtifactService) {
   return {
-    async writeResult(o: {
+    /**
+     * Streams the output into the store (atomic: temp file, rename), then in ONE transaction
+     * inserts the artifact row and runs `finish(tx, artifactId)`, the job's terminal
+     * transition. When finish returns null (the attempt lost the job to a cancel or a sweep)
+     * or throws, the transaction rolls back and this attempt's file is removed: no row, no
+     * file, and no other attempt's artifact is touched. Returns finish's value.
+     */
+    async writeResult<T>(o: {
       userId: string;
       jobId: string;
       jobType: string;
       output: { result: unknown; ports?: Record<string, ArtifactPortInput>; warnings?: unknown[] };
-    }): Promise<string> {
+      finish: (tx: Queryable, artifactId: string) => Promise<T | null>;
+    }): Promise<T | null> {
       if (o.output.ports && Object.prototype.hasOwnProperty.call(o.output.ports, RESULT_PORT)) throw new Error(`job output ports must not be named "${RESULT_PORT}"`);
-      const { artifactId } = await a.createFromRecords({
-        userId: o.userId,
-        jobId: o.jobId,
-        jobType: o.jobType,
-        ports: {
-          [RESULT_PORT]: {
-            format: 'json',
-            kind: 'result',
-            records: [{ id: RESULT_RECORD, files: { primary: { name: 'result.json', content: JSON.stringify(o.output.result ?? null), contentType: 'application/json' } } }],
+      let finished: T | null = null;
+      try {
+        await a.createFromRecords({
+          userId: o.userId,
+          jobId: o.jobId,
+          jobType: o.jobType,
+          ports: {
+            [RESULT_PORT]: {
+              format: 'json',
+              kind: 'result',
+              records: [{ id: RESULT_RECORD, files: { primary: { name: 'result.json', content: JSON.stringify(o.output.result ?? null), contentType: 'application/json' } } }],
+            },
+            ...(o.output.ports ?? {}),
           },
-          ...(o.output.ports ?? {}),
-        },
-        warnings: o.output.warnings,
-      });
-      return artifactId;
+          warnings: o.output.warnings,
+          inTx: async (tx, artifactId) => {
+            finished = await o.finish(tx, artifactId);
+            if (finished === null) throw new LostJob();
+          },
+        });
+      } catch (err) {
+        if (err instanceof LostJob) return null;
+        throw err;
+      }
+      return finished;
     },
     readResult: (userId: string, artifactId: string): Promise<unknown> => a.readPrimaryJson(userId, artifactId, RESULT_PORT, RESULT_RECORD),
-    async deleteForJob(userId: string, jobId: string): Promise<void> {
-      await a.deleteForJob(userId, jobId);
-    },
+    deleteRowsForJob: (tx: Queryable, userId: string, jobId: string): Promise<string[]> => a.deleteRowsForJob(tx, userId, jobId),
+    removeObjects: (keys: string[]): Promise<void> => a.removeObjects(keys),
     countMolecules: (userId: string, artifactId: string, port?: string) => a.countMolecules(userId, artifactId, port),
     readMolecules: (userId: string, artifactId: string, port?: string) => a.readMolecules(userId, artifactId, port),
   };
+}
+
+/** Rolls back a result write whose job was no longer the writer's to finish. */
+class LostJob extends Error {
+  constructor() {
+    super('the job was no longer this attempt\'s to finish');
+  }
 }

@@ -275,10 +275,18 @@ export class JobService {
   }
 
   async delete(userId: string, processId: string) {
-    const j = await this.own(userId, processId);
-    if (ACTIVE_STATUSES.includes(j.status)) throw problem('job-active', `job ${processId} is ${j.status}; cancel it before deleting it`);
-    await this.artifacts.deleteForJob(userId, j.id);
-    await this.db.transaction(async (tx) => jobsStore.delete(tx, userId, j.id));
+    await this.own(userId, processId);
+    // The job row and its artifact rows go in one transaction; the files after it commits
+    // (a file left by a crash then is an orphan for the sweep, never a visible artifact).
+    const keys = await this.db.transaction(async (tx) => {
+      const j = await jobsStore.get(tx, userId, processId, true);
+      if (!j) throw notFound(`job ${processId}`);
+      if (ACTIVE_STATUSES.includes(j.status)) throw problem('job-active', `job ${processId} is ${j.status}; cancel it before deleting it`);
+      const removed = await this.artifacts.deleteRowsForJob(tx, userId, j.id);
+      await jobsStore.delete(tx, userId, j.id);
+      return removed;
+    });
+    await this.artifacts.removeObjects(keys);
     return { message: `job ${processId} and its result deleted` };
   }
 }
