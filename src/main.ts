@@ -21,11 +21,38 @@ const USAGE = `usage: crucible <command>
   worker                                  run compute workers only (shares DATABASE_URL with the API)
 Configuration comes from the environment (see README).`;
 
-class UsageError extends Error {}
+class UsageError extends Error {
+  /** brief: one line only (the message points to --help) instead of the whole usage. */
+  constructor(
+    message: string,
+    readonly brief = false,
+  ) {
+    super(message);
+  }
+}
+
+const ADMIN_OPTIONS = { email: { type: 'string' }, password: { type: 'string' }, tier: { type: 'string' }, usd: { type: 'string' } } as const;
+
+/** parseArgs, with its errors (unknown option, missing or ambiguous value such as `--usd -1`) as a one-line usage error. */
+function parseAdminArgs(group: string, action: string, args: string[]) {
+  try {
+    return parseArgs({ args, options: ADMIN_OPTIONS, strict: true }).values;
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? '';
+    if (!code.startsWith('ERR_PARSE_ARGS_')) throw err;
+    const message = (err as Error).message;
+    const option = /^Option '(--[\w-]+)/.exec(message)?.[1];
+    let detail = message.split('\n')[0];
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
+      detail = /ambiguous/.test(message) ? `${option} needs a value; for a value that starts with "-" write ${option}=VALUE (e.g. ${option}=-1)` : `${option} needs a value`;
+    }
+    throw new UsageError(`${group} ${action}: ${detail} (crucible --help shows the usage)`, true);
+  }
+}
 
 function adminCommand(argv: string[]): AdminCommand {
   const [group, action, ...rest] = argv;
-  const { values } = parseArgs({ args: rest, options: { email: { type: 'string' }, password: { type: 'string' }, tier: { type: 'string' }, usd: { type: 'string' } }, strict: true });
+  const values = parseAdminArgs(group, action ?? '', rest);
   const need = (k: 'email' | 'password' | 'tier' | 'usd') => {
     const v = values[k];
     if (!v) throw new UsageError(`${group} ${action} needs --${k}`);
@@ -100,7 +127,7 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof UsageError) {
-    process.stderr.write(`crucible: ${err.message}\n${USAGE}\n`);
+    process.stderr.write(err.brief ? `crucible: ${err.message}\n` : `crucible: ${err.message}\n${USAGE}\n`);
     process.exit(2);
   }
   if (err instanceof ConfigError || err instanceof UserInputError) {

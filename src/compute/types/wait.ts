@@ -1,4 +1,5 @@
 // `wait`: a diagnostic job that sleeps, for probes and integration tests.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Type, type Static } from '@sinclair/typebox';
 import { JobAborted, type JobType } from '../job-type.js';
 
@@ -16,12 +17,11 @@ export const waitJob: JobType<Static<typeof Payload>> = {
     const total = ctx.payload.seconds * 1000;
     while (Date.now() - started < total) {
       if (ctx.signal.aborted) throw new JobAborted((ctx.signal.reason as JobAborted | undefined)?.reason ?? 'cancelled');
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, Math.min(100, total - (Date.now() - started)));
-        ctx.signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-      });
+      // timers/promises removes its abort listener when the timer ends (no listener piles up).
+      await sleep(Math.min(100, total - (Date.now() - started)), undefined, { signal: ctx.signal }).catch(() => undefined);
       ctx.progress(Math.min(1, (Date.now() - started) / total));
     }
+    if (ctx.signal.aborted) throw new JobAborted((ctx.signal.reason as JobAborted | undefined)?.reason ?? 'cancelled');
     return { result: { slept_seconds: ctx.payload.seconds } };
   },
 };
