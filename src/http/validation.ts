@@ -119,6 +119,22 @@ function issueFor(e: ErrorObject, prefix: (string | number)[], data: unknown): V
   }
 }
 
+/**
+ * For a nullable field (anyOf [T, null]) with a bad value, Ajv reports both branches: the
+ * specific failure of T (e.g. date-time format) and "must be null". Only the first helps, so the
+ * null branch's error is dropped whenever another branch of the same anyOf/oneOf failed too.
+ */
+function withoutNullBranches(errors: ErrorObject[]): ErrorObject[] {
+  const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  if (unions.length === 0) return errors;
+  const inUnion = (e: ErrorObject, u: ErrorObject) => e !== u && e.schemaPath.startsWith(`${u.schemaPath}/`) && e.instancePath.startsWith(u.instancePath);
+  return errors.filter((e) => {
+    if (e.keyword !== 'type' || (e.params as { type?: unknown }).type !== 'null') return true;
+    const union = unions.find((u) => u.instancePath === e.instancePath && inUnion(e, u));
+    return !union || !errors.some((o) => o !== e && inUnion(o, union));
+  });
+}
+
 /** Turns Ajv errors for one request part into a 422 problem. */
 export function validationProblem(errors: ErrorObject[], context: string, data: unknown): ApiError {
   return problemFromIssues(validationIssues(errors, [PART_NAMES[context] ?? context], data));
@@ -128,7 +144,7 @@ export function validationProblem(errors: ErrorObject[], context: string, data: 
 export function validationIssues(errors: ErrorObject[], prefix: (string | number)[], data: unknown): ValidationIssue[] {
   const seen = new Set<string>();
   const issues: ValidationIssue[] = [];
-  for (const e of errors) {
+  for (const e of withoutNullBranches(errors)) {
     const issue = issueFor(e, prefix, data);
     if (!issue) continue;
     const key = `${issue.type}|${JSON.stringify(issue.loc)}`;

@@ -97,6 +97,25 @@ for (const backend of BACKENDS) {
       assert.equal(many.body.errors[0].type, 'too_long');
     });
 
+    it('422 for a nullable field with a bad value: one issue at its loc, not a second "none_type" one', async () => {
+      for (const [body, type] of [
+        [{ name: 'n1', expires_at: '2030-01-01T00:00:00' }, 'datetime_parsing'],
+        [{ name: 'n2', expires_at: 5 }, 'string_type'],
+        [{ name: 'n3', spend_ceiling_usd: -1 }, 'greater_than_equal'],
+        [{ name: 'n4', scopes: ['admin'] }, 'enum'],
+      ] as const) {
+        const r = await h.req('POST', '/api/v1/auth/api-keys', { token, body });
+        assertProblem(r, 422, 'http-422');
+        const field = Object.keys(body)[1];
+        const at = r.body.errors.filter((e: any) => e.loc[1] === field);
+        assert.equal(at.length, 1, `${JSON.stringify(body)}: ${JSON.stringify(r.body.errors)}`);
+        assert.equal(at[0].type, type);
+        assert.ok(!r.body.errors.some((e: any) => e.type === 'none_type'));
+      }
+      const keys = await h.req('GET', '/api/v1/auth/api-keys', { token });
+      assert.equal(keys.body.keys.length, 0, 'nothing written');
+    });
+
     it('500 without internals', async () => {
       const r = await h.req('GET', '/api/v1/test/boom', { token });
       assertProblem(r, 500, 'http-500');
