@@ -14,6 +14,11 @@ function securityFor(mode: AuthMode): Record<string, string[]>[] {
   return [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
 }
 
+/** A problem response: served as application/problem+json, so documented under that media type. */
+function problemResponse(description: string): Record<string, unknown> {
+  return { description, content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } } };
+}
+
 /** onRoute hook: the browsable reference at /docs is public, like /openapi.json. */
 export function markDocsPublic(route: RouteOptions): void {
   if (route.url === '/docs' || route.url.startsWith('/docs/')) route.config = { ...(route.config ?? {}), auth: 'none' };
@@ -49,9 +54,13 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       }
       if (cfg.deprecated) out.deprecated = true;
       const responses: Record<string, unknown> = { ...((out.response as Record<string, unknown>) ?? {}) };
-      const problemRef = { description: 'Problem (application/problem+json)', $ref: 'Problem#' };
       for (const s of [...PROBLEM_STATUSES_ALL, ...(mode === 'none' ? [] : PROBLEM_STATUSES_AUTH), ...(cfg.idempotency ? ['409'] : [])]) {
-        if (!responses[s]) responses[s] = problemRef;
+        if (!responses[s]) responses[s] = problemResponse('Problem (application/problem+json)');
+      }
+      // Problems a route declares itself (`{ description, $ref: 'Problem#' }`) get the same media type.
+      for (const [s, r] of Object.entries(responses)) {
+        const declared = r as { $ref?: string; description?: string };
+        if (declared && declared.$ref === 'Problem#') responses[s] = problemResponse(declared.description ?? 'Problem');
       }
       out.response = responses;
       if (cfg.idempotency) {

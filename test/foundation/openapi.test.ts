@@ -81,6 +81,22 @@ describe('OpenAPI document and the credential walk', () => {
     assert.ok(walked >= 8, `walked ${walked} protected operations`);
   });
 
+  it('declares every problem response as application/problem+json', () => {
+    let checked = 0;
+    for (const [path, ops] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(ops)) {
+        for (const [status, resp] of Object.entries<any>(op.responses ?? {})) {
+          if (Number(status) < 400) continue;
+          const id = `${method.toUpperCase()} ${path} ${status}`;
+          assert.deepEqual(Object.keys(resp.content ?? {}), ['application/problem+json'], id);
+          assert.equal(resp.content['application/problem+json'].schema.$ref, '#/components/schemas/Problem', id);
+          checked++;
+        }
+      }
+    }
+    assert.ok(checked > 50, `checked ${checked} problem responses`);
+  });
+
   it('serves a browsable reference at /docs', async () => {
     const r = await h.req('GET', '/docs/');
     assert.equal(r.status, 200);
