@@ -113,12 +113,32 @@ for (const backend of BACKENDS) {
     it('enforces scopes: a read-only key gets 403 insufficient-scope on writes', async () => {
       const u = await h.user();
       const ro = await h.key(u.token, { scopes: ['read'] });
-      assert.equal((await h.req('GET', '/api/v1/auth/check', { key: ro.secret })).status, 200);
+      assert.equal((await h.req('GET', '/api/v1/auth/check', { key: ro.secret })).status, 200, 'reads work');
+      const submit = { job_type: 'wait', payload: { seconds: 1 } };
+      for (const [method, path, opts] of [
+        ['POST', '/api/v1/jobs/submit', { body: submit, headers: { 'idempotency-key': 'ro-1' } }],
+        ['POST', '/api/v1/jobs/submit', { body: submit }],
+        ['DELETE', '/api/v1/artifacts/00000000-0000-4000-8000-000000000000', {}],
+        ['DELETE', '/api/v1/jobs/cancel?process_id=00000000-0000-4000-8000-000000000000', {}],
+      ] as const) {
+        const r = await h.req(method, path, { key: ro.secret, ...opts });
+        assert.equal(r.status, 403, `${method} ${path}`);
+        assert.equal(r.body.type, '/api/v1/problems/insufficient-scope');
+        assert.equal(r.body.retry, 'auth');
+        assert.match(r.body.detail, /"write" scope/);
+      }
+      const { rows } = await h.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs WHERE user_id = $1', [u.userId]);
+      assert.equal(rows[0].n, 0, 'nothing submitted');
+    });
+
+    it('enforces scopes: a write-only key gets 403 insufficient-scope on reads', async () => {
+      const u = await h.user();
       const wo = await h.key(u.token, { scopes: ['write'] });
       const r = await h.req('GET', '/api/v1/auth/check', { key: wo.secret });
       assert.equal(r.status, 403);
       assert.equal(r.body.type, '/api/v1/problems/insufficient-scope');
       assert.equal(r.body.retry, 'auth');
+      assert.match(r.body.detail, /"read" scope/);
     });
 
     it('enforces the tier key limit with 403 api-key-limit-exceeded', async () => {
