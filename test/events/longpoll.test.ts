@@ -15,7 +15,8 @@ import { startHarness, type Harness } from '../helpers/harness.js';
 
 const uuid = () => crypto.randomUUID();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-// Generous for loaded CI machines; the benchmark (bench/events.ts) records the real figures.
+// The contract's 100 ms is the benchmark's target (npm run bench:events, figures in
+// docs/performance.md); here the bound is loose for loaded 2-core CI machines (docs/events.md).
 // The safety-net poll is slowed to 10 minutes in these tests, so every wake-up measured
 // below comes from LISTEN/NOTIFY (without it the polls would sleep their full `wait`).
 const WAKE_BOUND_MS = 1500;
