@@ -63,12 +63,14 @@ export async function createServices(config: Config, db?: Database, opts: Create
     // One chemistry pool per instance: the API's /depict and /describe and the job types (services.chem).
     const chem = new ChemPool({ threads: config.chemThreads, cacheEntries: config.chemCache, itemTimeoutMs: config.chemTimeoutMs });
     const transitions = { wallet, events: { append: appendEvent } };
+    const sessions = new SessionService(db, signer, config, invalidate);
+    if (opts.queue) sessions.retention.start();
     return {
       config,
       db,
       authenticator,
       limiter: new RateLimiter(),
-      sessions: new SessionService(db, signer, config, invalidate),
+      sessions,
       keys: new KeyService(db, config, wallet, invalidate),
       users: new UserService(db, invalidate),
       lookups: new LookupService({ urls: config.lookups.urls, disabled: config.lookups.disabled, cache: new DbLookupCache(db) }),
@@ -111,6 +113,7 @@ export async function bootstrapAdmin(services: Services): Promise<BootstrapResul
 
 export async function closeServices(services: Services): Promise<void> {
   await services.artifacts.stopSweeper().catch(() => undefined);
+  await services.sessions.retention.stop().catch(() => undefined);
   await services.chem.close().catch(() => undefined);
   await services.events.stop().catch(() => undefined);
   await services.queue.stop().catch(() => undefined);
