@@ -3,6 +3,7 @@
 import type { DepictOptions, DepictOutcome } from './depict.js';
 import type { DescribeOptions, DescribeOutcome } from './describe.js';
 import type { JobKindMap } from './jobs/types.js';
+import type { MessagePort } from 'node:worker_threads';
 import type { WasmModule } from './wasm.js';
 
 /** The compute-job kinds (src/chem/jobs/types.ts) are merged in. */
@@ -25,18 +26,30 @@ export interface TaskMessage {
   kind: string;
   items: unknown[];
   options: unknown;
-  /**
-   * Int32Array view, shared with the pool's watchdog: [0] index of the item being worked on
-   * (-1 before the first, items.length when done), [1] when it started (ms after `base`).
-   */
+  /** Int32Array view of PROGRESS_SLOTS slots, shared with the pool's watchdog (see PROGRESS_SLOTS). */
   progress: SharedArrayBuffer;
   base: number;
+  /**
+   * Retries after a failure: the worker posts each item's result here as `[index, result]`
+   * when it is done (and the reply's `results` stays empty), so that the items finished before
+   * the task died or was given up on keep their results.
+   */
+  port?: MessagePort;
 }
+
+/**
+ * Slots of a task's shared progress array: [0] index of the item being worked on (-1 before
+ * the first, items.length when done), [1] when it started (ms after `base`), [2] when the task's
+ * first item started (-1 before), both written by the worker; [3] set to 1 by the pool to ask
+ * the worker to stop before its next item (the task's caller has been answered).
+ */
+export const PROGRESS_SLOTS = 4;
 
 /** One item's result from a worker: the kind's output, or a caught exception. */
 export type WorkerItemResult = { ok: true; value: unknown } | { ok: false; error: string };
 
 export interface TaskReply {
+  /** One per item in order; empty when the results went through the task's `port`. */
   results: WorkerItemResult[];
   /** Time the worker spent on the items, ms. */
   busyMs: number;
@@ -55,6 +68,10 @@ export interface FaultInjection {
 export interface WorkerConfig {
   /** The compiled RDKit module, shared by every worker so each one skips compiling it. */
   wasmModule: WasmModule | null;
-  warmup: boolean;
+  /**
+   * Int32Array of one slot: warm-up passes left. A starting thread takes one if any is left
+   * (the pool's first threads); threads started later skip the warm-up. Null: no warm-up.
+   */
+  warmupTickets: SharedArrayBuffer | null;
   faults: FaultInjection | null;
 }

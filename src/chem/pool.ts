@@ -1,21 +1,47 @@
 // The chemistry worker pool: RDKit MinimalLib (WASM) in piscina worker threads, so RDKit never
 // runs on the event loop.
 //
-// - Threads are started on first use (or by start()), each loading RDKit once from a module
-//   compiled once per process.
+// - Threads are started on first use (or by start()), each loading RDKit from a module
+//   compiled once per process. The first `threads` threads run a warm-up pass; threads that
+//   replace a dead one only prepare what a task's kind needs (the alert SMARTS for `describe`)
+//   before its first item, outside the item's time limit.
 // - A request's items go out in a few batches (tasks); each item's result is independent.
 // - Before each item a worker writes the item's index and start time to shared memory. A
 //   watchdog terminates a worker whose current item has run longer than the item timeout
 //   (piscina replaces the thread). When a task dies (timeout, crash, WASM abort), the item that
 //   was running is reported failed and the other items of the batch are run again, so one bad
-//   molecule never fails its neighbours and costs one timeout at most.
+//   molecule never fails its neighbours.
+// - Bounded cost of bad inputs:
+//   - an input that timed out or killed its thread is remembered (bounded LRU, 10 minutes by
+//     default) and answered at once with the same failure, without a worker;
+//   - the items retried after a failure share a retry budget of worker time (half the item
+//     timeout): past it, the items not done fail at once (`timeout`), so N hanging items in one
+//     request cost about 1.5 item timeouts, not N;
+//   - tasks are dispatched by the pool, at most one per thread. While a thread's current item
+//     has run longer than a quarter of the item timeout (at most 1 s), a stand-in thread (a
+//     second piscina pool of up to `threads` threads, started on demand, ended when idle)
+//     takes a task in its place, so other requests are served while a hang is timed out.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { LRUCache } from 'lru-cache';
 import { Piscina } from 'piscina';
 import { RUNNING_FROM_SOURCE, siblingModule } from '../paths.js';
 import { ChemCache } from './cache.js';
 import { Wasm } from './wasm.js';
-import type { FaultInjection, KindInput, KindOptions, KindOutput, TaskKind, TaskMessage, TaskReply, WorkerConfig } from './kinds.js';
+import {
+  PROGRESS_SLOTS,
+  type FaultInjection,
+  type KindInput,
+  type KindOptions,
+  type KindOutput,
+  type TaskKind,
+  type TaskMessage,
+  type TaskReply,
+  type WorkerConfig,
+  type WorkerItemResult,
+} from './kinds.js';
 
 /** Kinds whose items are one string and whose output carries a canonical cache key. */
 export type CachedKind = { [K in TaskKind]: KindInput<K> extends string ? (KindOutput<K> extends { key: string | null } ? K : never) : never }[TaskKind];
@@ -31,8 +57,12 @@ export interface ChemPoolOptions {
   maxBatch?: number;
   /** Cache entries (0 = no cache). */
   cacheEntries?: number;
-  /** Run a few molecules through each kind when a thread starts (default true). */
+  /** Run a few molecules through each kind when one of the first `threads` threads starts (default true). */
   warmup?: boolean;
+  /** Inputs that timed out or crashed a thread, remembered and answered without a worker (default 1,000; 0 = off). */
+  failureMemoryEntries?: number;
+  /** How long such an input is remembered, ms (default 10 minutes). */
+  failureMemoryMs?: number;
   /** Tests only: make workers hang, crash or abort on given inputs. */
   faults?: FaultInjection;
 }
@@ -44,18 +74,55 @@ export interface ChemPoolStats {
   timeouts: number;
   crashes: number;
   retriedItems: number;
+  /** Items answered from the failure memory (an input that hung or crashed a thread before). */
+  rememberedFailures: number;
+  /** Items failed without finishing because their retry budget ran out. */
+  budgetFailures: number;
+  /** Tasks waiting for a thread (the pool's queue and piscina's). */
   queued: number;
   /** Time workers spent on items of completed tasks, ms (for the benchmark's breakdown). */
   workerBusyMs: number;
 }
 
+type Lane = 'main' | 'standby';
+
 interface Running {
+  lane: Lane;
   progress: Int32Array;
   base: number;
   size: number;
   abort: AbortController;
   /** Index of the item that timed out, or -1. */
   timedOut: number;
+  /** Worker time this task may use, from its first item on (retries after a failure); Infinity otherwise. */
+  budgetMs: number;
+  /** Answers the task's caller before the task ends (the budget ran out); null once used. */
+  giveUp: (() => void) | null;
+  /** Counted in the pool's `stuck` (its current item has run longer than stuckMs). */
+  stuck: boolean;
+}
+
+/** What ended a task, for runBatch. */
+type TaskEnd = { kind: 'reply'; reply: TaskReply } | { kind: 'died'; at: number; failure: 'timeout' | 'crashed'; message: string; spentMs: number } | { kind: 'closed' } | { kind: 'given-up' };
+
+interface Call<K extends TaskKind> {
+  kind: K;
+  items: KindInput<K>[];
+  options: KindOptions<K>;
+  out: ItemOutcome<KindOutput<K>>[];
+  /** Prefix of the failure-memory keys of this call's inputs (kind and options), or null. */
+  scope: string | null;
+}
+
+interface Waiter {
+  resolve: (lane: Lane) => void;
+}
+
+interface Pools {
+  /** `threads` threads, always there. */
+  main: Piscina;
+  /** Stand-ins for stuck threads: none until needed, at most `threads`, ended after a minute idle. */
+  standby: Piscina;
 }
 
 const require = createRequire(import.meta.url);
@@ -69,19 +136,39 @@ function workerFilename(): string {
   return RUNNING_FROM_SOURCE ? new URL('./worker-tsx.mjs', import.meta.url).href : siblingModule(import.meta.url, 'worker').href;
 }
 
+/** The options that shape an item's result (not `key`, which only adds the cache key), hashed. */
+function optionsDigest(options: unknown): string {
+  let shape = options;
+  if (options && typeof options === 'object' && !Array.isArray(options) && 'key' in options) {
+    const { key: _key, ...rest } = options as Record<string, unknown>;
+    shape = rest;
+  }
+  return crypto.createHash('sha1').update(JSON.stringify(shape) ?? '').digest('base64url');
+}
+
 export class ChemPool {
   readonly threads: number;
   readonly itemTimeoutMs: number;
   readonly maxBatch: number;
   readonly cache: ChemCache;
+  /** An item running longer than this no longer holds its thread's place (a stand-in may start). */
+  readonly stuckMs: number;
+  /** Worker time the items retried after a failure get, together, before they fail unrun. */
+  readonly retryBudgetMs: number;
   private readonly warmup: boolean;
   private readonly faults: FaultInjection | null;
-  private piscina: Piscina | null = null;
-  private starting: Promise<Piscina> | null = null;
+  private readonly failures: LRUCache<string, { failure: 'timeout' | 'crashed'; message: string }> | null;
+  private pools: Pools | null = null;
+  private starting: Promise<Pools> | null = null;
   private closed = false;
   private readonly running = new Set<Running>();
+  private readonly waiting: Waiter[] = [];
+  /** Tasks handed to each pool and not yet ended. */
+  private readonly inFlight: Record<Lane, number> = { main: 0, standby: 0 };
+  /** Running tasks whose current item has run longer than stuckMs (updated by the watchdog). */
+  private stuck = 0;
   private watchdog: NodeJS.Timeout | null = null;
-  private readonly counters = { tasks: 0, items: 0, timeouts: 0, crashes: 0, retriedItems: 0, workerBusyMs: 0 };
+  private readonly counters = { tasks: 0, items: 0, timeouts: 0, crashes: 0, retriedItems: 0, rememberedFailures: 0, budgetFailures: 0, workerBusyMs: 0 };
 
   constructor(opts: ChemPoolOptions) {
     this.threads = Math.max(1, Math.floor(opts.threads));
@@ -90,32 +177,46 @@ export class ChemPool {
     this.warmup = opts.warmup ?? true;
     this.faults = opts.faults ?? null;
     this.cache = new ChemCache(opts.cacheEntries ?? 0);
+    this.stuckMs = Math.min(1_000, this.itemTimeoutMs / 4);
+    this.retryBudgetMs = this.itemTimeoutMs / 2;
+    const entries = Math.max(0, Math.floor(opts.failureMemoryEntries ?? 1_000));
+    this.failures = entries > 0 ? new LRUCache({ max: entries, ttl: Math.max(1, opts.failureMemoryMs ?? 600_000) }) : null;
   }
 
   /** Compiles RDKit once and starts the threads; called by the first task otherwise. */
-  start(): Promise<Piscina> {
+  async start(): Promise<Piscina> {
+    return (await this.startPools()).main;
+  }
+
+  private startPools(): Promise<Pools> {
     if (this.closed) return Promise.reject(new Error('the chemistry pool is closed'));
     this.starting ??= (async () => {
       const bytes = await fs.promises.readFile(require.resolve('@rdkit/rdkit/RDKit_minimal.wasm'));
       const wasmModule = await Wasm.compile(bytes);
-      const workerData: WorkerConfig = { wasmModule, warmup: this.warmup, faults: this.faults };
-      const piscina = new Piscina({
+      // One warm-up ticket per initial thread: threads started later (replacements, stand-ins)
+      // find none and skip the warm-up pass.
+      const warmupTickets = new SharedArrayBuffer(4);
+      new Int32Array(warmupTickets)[0] = this.warmup ? this.threads : 0;
+      const workerData: WorkerConfig = { wasmModule, warmupTickets, faults: this.faults };
+      const common = {
         filename: workerFilename(),
-        minThreads: this.threads,
-        maxThreads: this.threads,
-        idleTimeout: Infinity,
         workerData,
         // RDKit's WASM heap lives outside V8's; these bound the JS side of each thread.
         resourceLimits: { maxOldGenerationSizeMb: 512 },
-      });
+      };
+      const pools: Pools = {
+        main: new Piscina({ ...common, minThreads: this.threads, maxThreads: this.threads, idleTimeout: Infinity }),
+        standby: new Piscina({ ...common, minThreads: 0, maxThreads: this.threads, idleTimeout: 60_000 }),
+      };
       // A thread that dies between tasks is replaced by piscina; nothing to report.
-      piscina.on('error', () => undefined);
+      pools.main.on('error', () => undefined);
+      pools.standby.on('error', () => undefined);
       if (this.closed) {
-        await piscina.destroy();
+        await Promise.all([pools.main.destroy(), pools.standby.destroy()]);
         throw new Error('the chemistry pool is closed');
       }
-      this.piscina = piscina;
-      return piscina;
+      this.pools = pools;
+      return pools;
     })();
     return this.starting;
   }
@@ -130,8 +231,16 @@ export class ChemPool {
     const out = new Array<ItemOutcome<KindOutput<K>>>(items.length);
     if (items.length === 0) return out;
     this.counters.items += items.length;
-    const indices = items.map((_, i) => i);
-    await Promise.all(this.batches(indices).map((b) => this.runBatch(kind, items, options, b, out, 0)));
+    const call: Call<K> = { kind, items, options, out, scope: this.failures ? `${kind}\u0000${optionsDigest(options)}\u0000` : null };
+    const todo: number[] = [];
+    for (let i = 0; i < items.length; i++) {
+      const known = this.rememberedFailure(call, i);
+      if (known) {
+        out[i] = { ok: false, failure: known.failure, message: `${known.message} (this input failed the same way recently; not run again)` };
+        this.counters.rememberedFailures++;
+      } else todo.push(i);
+    }
+    if (todo.length) await Promise.all(this.batches(todo).map((b) => this.runBatch(call, b, Infinity, 0)));
     return out;
   }
 
@@ -163,6 +272,18 @@ export class ChemPool {
     return out;
   }
 
+  private rememberedFailure<K extends TaskKind>(call: Call<K>, i: number) {
+    const input = call.items[i];
+    if (!this.failures || call.scope === null || typeof input !== 'string') return undefined;
+    return this.failures.get(call.scope + input);
+  }
+
+  private rememberFailure<K extends TaskKind>(call: Call<K>, i: number, failure: 'timeout' | 'crashed', message: string): void {
+    const input = call.items[i];
+    if (!this.failures || call.scope === null || typeof input !== 'string') return;
+    this.failures.set(call.scope + input, { failure, message });
+  }
+
   /** Splits a request over the threads: one request alone uses them all, and tasks stay few. */
   private batches(indices: number[]): number[][] {
     const count = Math.max(Math.ceil(indices.length / this.maxBatch), Math.min(this.threads, Math.ceil(indices.length / 4)));
@@ -172,100 +293,224 @@ export class ChemPool {
     return out;
   }
 
-  private async runBatch<K extends TaskKind>(
-    kind: K,
-    items: KindInput<K>[],
-    options: KindOptions<K>,
-    indices: number[],
-    out: ItemOutcome<KindOutput<K>>[],
-    attempt: number,
-  ): Promise<void> {
+  /**
+   * Runs one batch as a task. `budgetMs` is Infinity on a first attempt; retries after a
+   * failure carry what is left of the retry budget (worker time from their first item on).
+   */
+  private async runBatch<K extends TaskKind>(call: Call<K>, indices: number[], budgetMs: number, attempt: number): Promise<void> {
     const fill = (failure: ItemFailure, message: string, which = indices) => {
-      for (const i of which) out[i] = { ok: false, failure, message };
+      for (const i of which) call.out[i] ??= { ok: false, failure, message };
     };
-    let piscina: Piscina;
+    const settle = (k: number, res: WorkerItemResult) => {
+      call.out[indices[k]] = res.ok ? { ok: true, value: res.value as KindOutput<K> } : { ok: false, failure: 'failed', message: res.error };
+    };
+    if (budgetMs <= 0) {
+      this.counters.budgetFailures += indices.length;
+      return fill('timeout', 'not run: other items of the request hung or crashed and used up its retry time');
+    }
+    let pools: Pools;
     try {
-      piscina = await this.start();
+      pools = await this.startPools();
     } catch (err) {
       return fill('unavailable', (err as Error).message);
     }
-    const progress = new SharedArrayBuffer(8);
+    // Retries go ahead of new requests: they belong to a request already waiting.
+    const lane = await this.acquire(budgetMs !== Infinity);
+    if (this.closed) {
+      this.release(lane);
+      return fill('unavailable', 'the chemistry pool is closed');
+    }
+    const progress = new SharedArrayBuffer(PROGRESS_SLOTS * 4);
     const p32 = new Int32Array(progress);
     p32[0] = -1;
-    const r: Running = { progress: p32, base: Date.now(), size: indices.length, abort: new AbortController(), timedOut: -1 };
-    const task: TaskMessage = { kind, items: indices.map((i) => items[i]), options, progress, base: r.base };
-    this.running.add(r);
-    this.armWatchdog();
+    p32[2] = -1;
+    const r: Running = { lane, progress: p32, base: Date.now(), size: indices.length, abort: new AbortController(), timedOut: -1, budgetMs, giveUp: null, stuck: false };
+    const task: TaskMessage = { kind: call.kind, items: indices.map((i) => call.items[i]), options: call.options, progress, base: r.base };
+    // A retry streams each item's result back, so that what it finished counts even if it is
+    // given up on or dies; a first attempt returns its results in one reply (fewer messages).
+    let port: MessagePort | null = null;
+    const collect = () => {
+      if (!port) return;
+      for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) {
+        const [k, res] = m.message as [number, WorkerItemResult];
+        settle(k, res);
+      }
+      port.close();
+      port = null;
+    };
+    if (budgetMs !== Infinity) {
+      const channel = new MessageChannel();
+      port = channel.port1;
+      task.port = channel.port2;
+    }
     this.counters.tasks++;
-    let reply: TaskReply;
+    const gaveUp = new Promise<TaskEnd>((resolve) => {
+      r.giveUp = () => resolve({ kind: 'given-up' });
+    });
+    this.running.add(r);
+    const ended = this.dispatch(pools[lane], r, task, call, indices, task.port ? [task.port] : []);
+    this.armWatchdog();
+    const end = await Promise.race([ended, gaveUp]);
+    r.giveUp = null;
+    collect(); // the streamed results of the items done, if any
+    const outOfBudget = () => {
+      const unfinished = indices.filter((i) => call.out[i] === undefined);
+      this.counters.budgetFailures += unfinished.length;
+      fill('timeout', 'not finished: other items of the request hung or crashed and used up its retry time', unfinished);
+    };
+    switch (end.kind) {
+      case 'reply':
+        end.reply.results.forEach((res, k) => settle(k, res));
+        // A task told to stop (its budget ran out just as it replied) has items not done.
+        return outOfBudget();
+      case 'closed':
+        return fill('unavailable', 'the chemistry pool is closed');
+      case 'given-up':
+        return outOfBudget();
+      case 'died': {
+        const left = budgetMs === Infinity ? this.retryBudgetMs : budgetMs - end.spentMs;
+        if (end.at >= 0 && end.at < indices.length) {
+          fill(end.failure, end.message, [indices[end.at]]);
+          // Items done before it (streamed, on a retry) keep their results.
+          const rest = indices.filter((i, k) => k !== end.at && call.out[i] === undefined);
+          this.counters.retriedItems += rest.length;
+          if (rest.length) await this.runBatch(call, rest, left, attempt);
+        } else if (attempt === 0) {
+          // Died before its first item or after its last: run the whole batch once more.
+          const rest = indices.filter((i) => call.out[i] === undefined);
+          this.counters.retriedItems += rest.length;
+          if (rest.length) await this.runBatch(call, rest, left, 1);
+        } else {
+          fill('crashed', end.message);
+        }
+      }
+    }
+  }
+
+  /**
+   * Hands a task to piscina and does the bookkeeping when it ends, whether or not its caller
+   * still waits for it (a task given up on keeps its thread until its current item ends).
+   */
+  private async dispatch<K extends TaskKind>(piscina: Piscina, r: Running, task: TaskMessage, call: Call<K>, indices: number[], transferList: MessagePort[]): Promise<TaskEnd> {
     try {
-      reply = (await piscina.run(task, { signal: r.abort.signal })) as TaskReply;
+      const reply = (await piscina.run(task, { signal: r.abort.signal, transferList })) as TaskReply;
+      this.counters.workerBusyMs += reply.busyMs;
+      // A task told to stop (its budget ran out) returns fewer results; its caller has moved on.
+      return { kind: 'reply', reply };
     } catch (err) {
-      if (this.closed) return fill('unavailable', 'the chemistry pool is closed');
-      const at = r.timedOut >= 0 ? r.timedOut : Atomics.load(p32, 0);
-      const failure: ItemFailure = r.timedOut >= 0 ? 'timeout' : 'crashed';
+      if (this.closed) return { kind: 'closed' };
+      const at = r.timedOut >= 0 ? r.timedOut : Atomics.load(r.progress, 0);
+      const failure = r.timedOut >= 0 ? 'timeout' : 'crashed';
       if (failure === 'timeout') this.counters.timeouts++;
       else this.counters.crashes++;
-      if (at >= 0 && at < indices.length) {
-        const message = failure === 'timeout' ? `item ran longer than ${this.itemTimeoutMs} ms` : `worker died: ${(err as Error).message}`;
-        fill(failure, message, [indices[at]]);
-        const rest = indices.filter((_, k) => k !== at);
-        this.counters.retriedItems += rest.length;
-        if (rest.length) await this.runBatch(kind, items, options, rest, out, attempt);
-      } else if (attempt === 0) {
-        // Died before its first item or after its last: run the whole batch once more.
-        this.counters.retriedItems += indices.length;
-        await this.runBatch(kind, items, options, indices, out, 1);
-      } else {
-        fill('crashed', `worker died: ${(err as Error).message}`);
-      }
-      return;
+      const message = failure === 'timeout' ? `item ran longer than ${this.itemTimeoutMs} ms` : `worker died: ${(err as Error).message}`;
+      if (at >= 0 && at < indices.length) this.rememberFailure(call, indices[at], failure, message);
+      const startedAt = Atomics.load(r.progress, 2);
+      const spentMs = startedAt >= 0 ? Date.now() - (r.base + startedAt) : 0;
+      return { kind: 'died', at, failure, message, spentMs };
     } finally {
       this.running.delete(r);
+      if (r.stuck) {
+        r.stuck = false;
+        this.stuck--;
+      }
+      this.release(r.lane);
     }
-    this.counters.workerBusyMs += reply.busyMs;
-    reply.results.forEach((res, k) => {
-      out[indices[k]] = res.ok ? { ok: true, value: res.value as KindOutput<K> } : { ok: false, failure: 'failed', message: res.error };
+  }
+
+  /**
+   * Waits for a place: a main thread, or while tasks are stuck, a stand-in (one per stuck task,
+   * at most `threads`). `front`: ahead of the tasks already waiting.
+   */
+  private acquire(front: boolean): Promise<Lane> {
+    return new Promise<Lane>((resolve) => {
+      const w: Waiter = { resolve };
+      if (front) this.waiting.unshift(w);
+      else this.waiting.push(w);
+      this.drain();
+      if (this.waiting.length) this.armWatchdog();
     });
+  }
+
+  private release(lane: Lane): void {
+    this.inFlight[lane]--;
+    this.drain();
+  }
+
+  private drain(): void {
+    while (this.waiting.length) {
+      let lane: Lane;
+      if (this.closed || this.inFlight.main < this.threads) lane = 'main';
+      else if (this.inFlight.standby < Math.min(this.threads, this.stuck)) lane = 'standby';
+      else return;
+      this.inFlight[lane]++;
+      this.waiting.shift()!.resolve(lane);
+    }
   }
 
   private armWatchdog(): void {
     if (this.watchdog) return;
     const every = Math.max(10, Math.min(250, Math.floor(this.itemTimeoutMs / 4)));
-    this.watchdog = setInterval(() => {
-      if (this.running.size === 0) {
-        clearInterval(this.watchdog!);
-        this.watchdog = null;
-        return;
-      }
-      const now = Date.now();
-      for (const r of this.running) {
-        if (r.timedOut >= 0) continue;
-        // Read the index before the start time: the worker writes them in the other order, so
-        // a racing read can only see a later start (never a false timeout).
-        const at = Atomics.load(r.progress, 0);
-        if (at < 0 || at >= r.size) continue;
-        const started = r.base + Atomics.load(r.progress, 1);
-        if (now - started > this.itemTimeoutMs) {
-          r.timedOut = at;
-          r.abort.abort(new Error('chemistry item timed out'));
-        }
-      }
-    }, every);
+    this.watchdog = setInterval(() => this.patrol(), every);
     this.watchdog.unref();
   }
 
+  /** The watchdog's round: item timeouts, retry budgets, stuck threads, and the queue. */
+  private patrol(): void {
+    if (this.running.size === 0 && this.waiting.length === 0) {
+      clearInterval(this.watchdog!);
+      this.watchdog = null;
+      this.stuck = 0;
+      return;
+    }
+    const now = Date.now();
+    let stuck = 0;
+    for (const r of this.running) {
+      r.stuck = false;
+      if (r.timedOut >= 0) continue;
+      // Read the index before the start time: the worker writes them in the other order, so
+      // a racing read can only see a later start (never a false timeout).
+      const at = Atomics.load(r.progress, 0);
+      if (at >= 0 && at < r.size) {
+        const ran = now - (r.base + Atomics.load(r.progress, 1));
+        if (ran > this.itemTimeoutMs) {
+          r.timedOut = at;
+          r.abort.abort(new Error('chemistry item timed out'));
+          continue;
+        }
+        if (ran > this.stuckMs) {
+          r.stuck = true;
+          stuck++;
+        }
+      }
+      if (r.giveUp && r.budgetMs !== Infinity) {
+        const startedAt = Atomics.load(r.progress, 2);
+        if (startedAt >= 0 && now - (r.base + startedAt) > r.budgetMs) {
+          // Tell the worker to stop before its next item, and answer the caller now; the
+          // current item still ends by itself or by its timeout.
+          Atomics.store(r.progress, 3, 1);
+          r.giveUp();
+          r.giveUp = null;
+        }
+      }
+    }
+    this.stuck = stuck;
+    this.drain();
+  }
+
   stats(): ChemPoolStats {
-    return { threads: this.threads, queued: this.piscina?.queueSize ?? 0, ...this.counters };
+    const piscinaQueued = this.pools ? this.pools.main.queueSize + this.pools.standby.queueSize : 0;
+    return { threads: this.threads, queued: this.waiting.length + piscinaQueued, ...this.counters };
   }
 
   async close(): Promise<void> {
     this.closed = true;
     if (this.watchdog) clearInterval(this.watchdog);
     this.watchdog = null;
+    this.drain(); // waiting tasks see the pool closed
     const p = this.starting;
     this.starting = null;
-    this.piscina = null;
-    if (p) await p.then((pool) => pool.destroy()).catch(() => undefined);
+    this.pools = null;
+    if (p) await p.then((pools) => Promise.all([pools.main.destroy(), pools.standby.destroy()])).catch(() => undefined);
   }
 }

@@ -2,12 +2,14 @@
 // once per thread, from the module the pool compiled once for the whole process, and every
 // task is a batch of items of one kind, dispatched through the registry below.
 //
-// Progress is written to shared memory before each item, so that the pool's watchdog can
-// time out the one item that hangs, and tell which item was running when the thread died.
+// Progress is written to shared memory before each item (kinds.ts, PROGRESS_SLOTS), so that the
+// pool's watchdog can time out the one item that hangs, and tell which item was running when
+// the thread died; the pool can also ask the task to stop before its next item.
 import { workerData } from 'node:worker_threads';
 import initRDKit from '@rdkit/rdkit';
 import { depictMolecule, depictReaction, type RDKitModule } from './depict.js';
 import { describeItem } from './describe.js';
+import { warmUp } from './properties/index.js';
 import { JOB_HANDLERS } from './jobs/handlers.js';
 import { isWasmFatal, Wasm, type WasmImports, type WasmInstance, type WasmModule } from './wasm.js';
 import type { KindMap, TaskKind, TaskMessage, TaskReply, WorkerConfig, WorkerItemResult } from './kinds.js';
@@ -22,7 +24,7 @@ const HANDLERS: { [K in TaskKind]: Handler<K> } = {
   ...JOB_HANDLERS, // compute-job kinds (src/chem/jobs)
 };
 
-const config = (workerData ?? { wasmModule: null, warmup: false, faults: null }) as WorkerConfig;
+const config = (workerData ?? { wasmModule: null, warmupTickets: null, faults: null }) as WorkerConfig;
 
 type Factory = (opts?: unknown) => Promise<RDKitModule>;
 const factory = initRDKit as unknown as Factory;
@@ -45,17 +47,32 @@ rdkit.disable_logging(); // parse errors are per-item results, not log lines
 rdkit.prefer_coordgen(false); // RDKit's own depictor, as native RDKit draws by default
 
 const WARMUP = ['CC(=O)Oc1ccccc1C(=O)O', 'CN1C=NC2=C1C(=O)N(C(=O)N2C)C', 'CC(C)Cc1ccc(cc1)[C@@H](C)C(=O)O', 'c1ccc2[nH]ccc2c1', 'O=C([O-])CC[NH3+].[Na+]'];
-if (config.warmup) {
-  // Once through each kind, so the first real request does not pay for RDKit's lazy
-  // initialisation (the alert catalogs' SMARTS are compiled on first use) and the first tier of
-  // WASM code. The pool's item timeout starts only after this.
-  {
-    for (const s of WARMUP) {
-      depictMolecule(rdkit, s, { width: 300, height: 220, key: true });
-      describeItem(rdkit, s, { key: true });
-    }
-    depictReaction(rdkit, 'CC(=O)O.OCC>[H+]>CC(=O)OCC.O', { width: 600, height: 220, key: true });
+
+/** Kinds whose one-off preparation has been done in this thread. */
+const prepared = new Set<string>();
+
+/**
+ * One-off work a kind needs before its first item, run outside the items' time limit: the
+ * alert catalogs' and QED's SMARTS for `describe` (parsed once per RDKit instance).
+ */
+function prepare(kind: string): void {
+  if (prepared.has(kind)) return;
+  if (kind === 'describe') warmUp(rdkit);
+  prepared.add(kind);
+}
+
+const tickets = config.warmupTickets ? new Int32Array(config.warmupTickets) : null;
+if (tickets && Atomics.sub(tickets, 0, 1) > 0) {
+  // The pool's first threads: once through each kind, so the first real requests do not pay
+  // for RDKit's lazy initialisation (the alert catalogs' SMARTS are compiled on first use) and
+  // the first tier of WASM code. Threads that replace a dead one, or stand in for a stuck one,
+  // skip this (it took seconds on a loaded machine): they only prepare() a kind on first use.
+  prepare('describe');
+  for (const s of WARMUP) {
+    depictMolecule(rdkit, s, { width: 300, height: 220, key: true });
+    describeItem(rdkit, s, { key: true });
   }
+  depictReaction(rdkit, 'CC(=O)O.OCC>[H+]>CC(=O)OCC.O', { width: 600, height: 220, key: true });
 }
 
 function healthy(): boolean {
@@ -81,21 +98,29 @@ export default function runTask(task: TaskMessage): TaskReply {
   const handler = HANDLERS[task.kind as TaskKind] as Handler<TaskKind> | undefined;
   if (!handler) throw new Error(`unknown chemistry task kind "${task.kind}"`);
   const progress = new Int32Array(task.progress);
+  prepare(task.kind); // before the first item's clock starts
   const started = performance.now();
   const results: WorkerItemResult[] = [];
+  Atomics.store(progress, 2, Date.now() - task.base);
   for (let i = 0; i < task.items.length; i++) {
+    // The pool gave up on this task (its caller has been answered): stop here.
+    if (Atomics.load(progress, 3) !== 0) break;
     Atomics.store(progress, 1, Date.now() - task.base);
     Atomics.store(progress, 0, i);
+    let result: WorkerItemResult;
     try {
       injectFaults(task.items[i]);
-      results.push({ ok: true, value: handler(rdkit, task.items[i] as never, task.options as never) });
+      result = { ok: true, value: handler(rdkit, task.items[i] as never, task.options as never) };
     } catch (err) {
       // A WASM trap or abort leaves the RDKit instance unusable: end this thread (the pool
       // blames this item, retries the others and starts a fresh thread).
       if (isWasmFatal(err) || !healthy()) process.exit(70);
-      results.push({ ok: false, error: err instanceof Error ? err.message : String(err) });
+      result = { ok: false, error: err instanceof Error ? err.message : String(err) };
     }
+    if (task.port) task.port.postMessage([i, result]);
+    else results.push(result);
   }
+  task.port?.close();
   Atomics.store(progress, 0, task.items.length);
   return { results, busyMs: performance.now() - started };
 }

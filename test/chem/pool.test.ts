@@ -1,11 +1,13 @@
 // The chemistry worker pool: real RDKit in worker threads, per-item isolation of hangs,
-// crashes and WASM aborts, batching, ordering, the cache, and closing.
+// crashes and WASM aborts, the bounded cost of bad inputs (failure memory, retry budget,
+// stand-in threads), batching, ordering, the cache, and closing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ChemPool } from '../../src/chem/pool.js';
 import { assertSafeSvg } from './svg-check.js';
 
 const HANG = 'C1CC1 hang';
+const HANG2 = 'C1CC1 hang again';
 const CRASH = 'C1CC1 crash';
 const ABORT = 'C1CC1 abort';
 const size = { width: 300, height: 220, key: true };
@@ -13,7 +15,7 @@ const size = { width: 300, height: 220, key: true };
 describe('chemistry pool', () => {
   let pool: ChemPool;
   before(async () => {
-    pool = new ChemPool({ threads: 2, itemTimeoutMs: 2_000, cacheEntries: 100, faults: { hang: [HANG], crash: [CRASH], abort: [ABORT] } });
+    pool = new ChemPool({ threads: 2, itemTimeoutMs: 2_000, cacheEntries: 100, faults: { hang: [HANG, HANG2], crash: [CRASH], abort: [ABORT] } });
     await pool.start();
   });
   after(async () => pool?.close());
@@ -58,7 +60,7 @@ describe('chemistry pool', () => {
   });
 
   it('the event loop stays free while a worker hangs', async () => {
-    const pending = pool.run('depict', HANG, size);
+    const pending = pool.run('depict', HANG2, size);
     const ticks: number[] = [];
     const started = Date.now();
     await new Promise<void>((resolve) => {
@@ -86,6 +88,30 @@ describe('chemistry pool', () => {
     const formulas = r.map((x) => (x.ok ? x.value.properties?.formula : null));
     assert.deepEqual(formulas, ['C2H6O', null, 'C6H6O', null, 'C2H4O2', 'H3N']);
     assert.equal(pool.stats().crashes - before.crashes, 2);
+  });
+
+  it('remembers an input that hung or crashed a thread, and answers it again without a worker', async () => {
+    // HANG timed out (depict) and CRASH crashed a thread (describe) in the tests above.
+    const before = pool.stats();
+    const t0 = Date.now();
+    const r = await pool.runItems('depict', ['CCO', HANG], size);
+    const c = await pool.runItems('describe', [CRASH, 'CCN'], { key: false });
+    const ms = Date.now() - t0;
+    assert.ok(r[0].ok && r[0].value.svg);
+    assert.equal(!r[1].ok && r[1].failure, 'timeout');
+    assert.match(!r[1].ok ? r[1].message : '', /^item ran longer than 2000 ms \(this input failed the same way recently; not run again\)$/);
+    assert.equal(!c[0].ok && c[0].failure, 'crashed');
+    assert.ok(c[1].ok && c[1].value.properties?.formula === 'C2H7N');
+    const s = pool.stats();
+    assert.equal(s.timeouts, before.timeouts, 'no thread hung again');
+    assert.equal(s.crashes, before.crashes, 'no thread crashed again');
+    assert.equal(s.rememberedFailures - before.rememberedFailures, 2);
+    assert.equal(s.tasks - before.tasks, 2, 'one task each, for the good molecules only');
+    assert.ok(ms < 1_500, `answered at once (${ms} ms)`);
+    // The memory is per kind (and options): the same text as a describe item runs.
+    const d = await pool.run('describe', HANG, { key: false });
+    assert.equal(!d.ok && d.failure, 'timeout');
+    assert.equal(pool.stats().timeouts - before.timeouts, 1);
   });
 
   it('splits a request over the threads in a few batches', async () => {
@@ -122,6 +148,50 @@ describe('chemistry pool', () => {
     assert.ok(a[0].ok && b[0].ok);
     assert.match(a[0].ok ? a[0].value.svg! : '', /width="300"/);
     assert.match(b[0].ok ? b[0].value.svg! : '', /width="400"/);
+  });
+});
+
+describe('chemistry pool: many hanging items', () => {
+  // 4 s item timeout: stand-ins start once an item has run 1 s; retries get 2 s of worker time.
+  const TIMEOUT = 4_000;
+  const HANGS = Array.from({ length: 12 }, (_, i) => `C1CC1 hang ${i}`);
+  let pool: ChemPool;
+  before(async () => {
+    pool = new ChemPool({ threads: 2, itemTimeoutMs: TIMEOUT, faults: { hang: HANGS } });
+    await pool.run('describe', 'C', { key: false }); // threads up and warm
+  });
+  after(async () => pool?.close());
+
+  it('costs about 1.5 timeouts for a request of many hanging items, and serves other calls meanwhile', async () => {
+    assert.equal(pool.stuckMs, 1_000);
+    assert.equal(pool.retryBudgetMs, 2_000);
+    const t0 = Date.now();
+    // Two tasks of seven: [CCO, 6 hangs] and [6 hangs, CCN]: every thread hangs.
+    const hanging = pool.runItems('describe', ['CCO', ...HANGS, 'CCN'], { key: false });
+    let hangingDone = 0;
+    void hanging.then(() => (hangingDone = Date.now()));
+    await new Promise((r) => setTimeout(r, 200));
+    // Another call while both threads hang: a stand-in thread serves it before any timeout.
+    const t1 = Date.now();
+    const other = await pool.runItems('describe', ['c1ccccc1O', 'CC(=O)O', 'N'], { key: false });
+    const otherMs = Date.now() - t1;
+    assert.deepEqual(
+      other.map((x) => x.ok && x.value.properties?.formula),
+      ['C6H6O', 'C2H4O2', 'H3N'],
+    );
+    assert.equal(pool.stats().timeouts, 0, `served while the hangs were in progress (${otherMs} ms)`);
+    assert.equal(hangingDone, 0);
+
+    const r = await hanging;
+    const ms = Date.now() - t0;
+    assert.ok(r[0].ok && r[0].value.properties?.formula === 'C2H6O', 'the item before the hangs');
+    const failures = r.slice(1).map((x) => !x.ok && x.failure);
+    assert.deepEqual(failures, Array(13).fill('timeout'), 'hanging items, and CCN behind six of them, fail as timeouts');
+    const s = pool.stats();
+    assert.equal(s.timeouts, 2, 'two items timed out before the request was answered: one per thread');
+    assert.equal(s.budgetFailures, 11, 'the rest failed when the retry budget ran out');
+    // One timeout, a thread start, the retry budget: not 6 timeouts one after the other.
+    assert.ok(ms < TIMEOUT + pool.retryBudgetMs + 3_500, `answered in ${ms} ms`);
   });
 });
 
