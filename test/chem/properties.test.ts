@@ -16,6 +16,7 @@ import {
   type MolecularProperties,
   type RDKitModule,
 } from '../../src/chem/properties/index.js';
+import { ELEMENTS } from '../../src/chem/properties/data.js';
 import { ELECTRON_MASS } from '../../src/chem/properties/mass.js';
 import { PROPERTIES_SCHEMAS } from '../../src/chem/properties/schema.js';
 import { Ajv } from 'ajv';
@@ -359,6 +360,65 @@ describe('mass spectrometry', () => {
     // iron: 54Fe (5.845%) shows as M-2 against 56Fe (91.754%)
     const fe = props('[Fe]');
     assert.ok(Math.abs(ratio(fe, 'M-2') - (100 * 5.845) / 91.754) < 0.01);
+  });
+
+  test('vanadium: M is 51V, the monoisotopic mass; 50V shows as M-1', () => {
+    // RDKit 2022.09's table calls 50V (0.25 %) vanadium's most common isotope; MinimalLib
+    // 2026.09 (monoisotopic_mass) and the hints use 51V (99.75 %).
+    const V51 = 50.9439595;
+    const V50 = 49.9471585;
+    const v = props('[V]');
+    assert.ok(Math.abs(v.monoisotopic_mass - V51) < 1e-9);
+    assert.deepEqual(
+      v.ms!.isotopes.map((x) => x.label),
+      ['M-1', 'M'],
+    );
+    assert.ok(Math.abs(peak(v, 'M')!.mass - V51) < 1e-9);
+    assert.equal(peak(v, 'M')!.relative_abundance, 100);
+    // M-1/M = 0.25 / 99.75 = 0.2506 %
+    assert.ok(Math.abs(peak(v, 'M-1')!.mass - V50) < 1e-9);
+    assert.ok(Math.abs(ratio(v, 'M-1') - (100 * 0.25) / 99.75) < 1e-6);
+    // [M+H]+ = 50.9439595 + 1.007825032 - 0.000548580 = 51.951235952
+    assert.ok(Math.abs(adduct(v, '[M+H]+')!.mz - (V51 + H - e)) < 1e-9);
+    // metavanadic acid HVO3: M = 50.9439595 + 3 * 15.99491462 + 1.007825032 = 99.936528392
+    const hvo3 = props('O=[V](=O)O');
+    const M = V51 + 3 * O + H;
+    assert.ok(Math.abs(M - 99.936528392) < 1e-9);
+    assert.ok(Math.abs(hvo3.monoisotopic_mass - M) < 1e-6);
+    assert.equal(peak(hvo3, 'M')!.relative_abundance, 100);
+    // M is the monoisotopic mass (isotopologues with 50V and one heavier atom weigh in at 1e-7)
+    assert.ok(Math.abs(peak(hvo3, 'M')!.mass - M) < 1e-6);
+    const labels = hvo3.ms!.isotopes.map((x) => x.label);
+    assert.deepEqual(labels, ['M-1', 'M', 'M+1', 'M+2']);
+    assert.deepEqual(
+      hvo3.ms!.isotopes.map((x) => x.mass),
+      [...hvo3.ms!.isotopes.map((x) => x.mass)].sort((a, b) => a - b),
+      'peaks in mass order, one nominal mass apart',
+    );
+    // [M+H]+ = 99.936528392 + 1.007825032 - 0.000548580 = 100.943804844
+    assert.ok(Math.abs(adduct(hvo3, '[M+H]+')!.mz - 100.943804844) < 1e-6);
+    assert.ok(Math.abs(adduct(hvo3, '[M-H]-')!.mz - (M - H + e)) < 1e-6);
+    // orthovanadate VO4(3-): its own ion, m/z = (M + 3e) / 3
+    const vo4 = props('[O-][V](=O)([O-])[O-]');
+    assert.equal(vo4.ms!.adducts[0].adduct, '[M]3-');
+    assert.ok(Math.abs(vo4.ms!.adducts[0].mz - vo4.monoisotopic_mass / 3) < 1e-9);
+    assert.ok(Math.abs(vo4.ms!.adducts[0].mz - (V51 + 4 * O + 3 * e) / 3) < 1e-9);
+  });
+
+  test('every element: M and the adducts are built on the isotope of monoisotopic_mass', () => {
+    // Covers the three elements whose "most common isotope" RDKit 2026.09 changed (V, Rn, Ra),
+    // and fails if a MinimalLib upgrade changes another (then rerun scripts/rdkit/export_monoisotopic.ts).
+    let n = 0;
+    for (let z = 1; z <= 118; z++) {
+      const sym = ELEMENTS[z].symbol;
+      const p = props(`[${sym}]`);
+      const m = peak(p, 'M')!;
+      assert.ok(Math.abs(m.mass - p.monoisotopic_mass) < 1e-9, `${sym}: M ${m.mass} vs monoisotopic_mass ${p.monoisotopic_mass}`);
+      assert.equal(m.relative_abundance, 100, `${sym}: M is the most abundant isotope`);
+      assert.ok(Math.abs(adduct(p, '[M+H]+')!.mz - (p.monoisotopic_mass + H - e)) < 1e-9, sym);
+      n++;
+    }
+    assert.equal(n, 118);
   });
 });
 

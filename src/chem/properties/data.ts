@@ -1,8 +1,10 @@
-// Typed views of the data exported from native RDKit by scripts/rdkit/export_catalogs.py.
-// Nothing here is typed in by hand: regenerate the JSON with the script.
+// Typed views of the data exported from native RDKit by scripts/rdkit/export_catalogs.py, and
+// from RDKit MinimalLib by scripts/rdkit/export_monoisotopic.ts. Nothing here is typed in by
+// hand: regenerate the JSON with the scripts.
 import catalogsJson from '../data/filter_catalogs.json' with { type: 'json' };
 import qedJson from '../data/qed.json' with { type: 'json' };
 import elementsJson from '../data/elements.json' with { type: 'json' };
+import monoisotopicJson from '../data/monoisotopic.json' with { type: 'json' };
 
 /**
  * Exact prefilter of a query (scripts/rdkit/export_catalogs.py, prefilter()): the query has
@@ -53,8 +55,15 @@ export interface ElementData {
   z: number;
   symbol: string;
   atomic_weight: number;
+  /** RDKit 2022.09's "most common isotope" (wrong for V, Rn, Ra; not used for masses) */
   most_common_isotope: number;
   most_common_isotope_mass: number;
+  /**
+   * The isotope `monoisotopic_mass` (MinimalLib's ExactMolWt) weighs an atom of natural
+   * composition at, and its exact mass (monoisotopic.json): the mass-spectrometry hints use it.
+   */
+  monoisotopic_isotope: number;
+  monoisotopic_mass: number;
   /** [mass number, exact mass, abundance in percent] of the naturally occurring isotopes */
   natural_isotopes: [number, number, number][];
   /** [mass number, exact mass] of every isotope RDKit knows */
@@ -63,7 +72,14 @@ export interface ElementData {
 
 export const CATALOG_ENTRIES: readonly CatalogEntry[] = catalogsJson.entries as unknown as CatalogEntry[];
 export const QED_DATA: QedData = qedJson as unknown as QedData;
-export const ELEMENTS: readonly ElementData[] = elementsJson.elements as unknown as ElementData[];
+const MONOISOTOPIC = new Map<number, [number, number]>((monoisotopicJson.elements as unknown as [number, string, number, number][]).map(([z, , a, m]) => [z, [a, m]]));
+
+export const ELEMENTS: readonly ElementData[] = (elementsJson.elements as unknown as Omit<ElementData, 'monoisotopic_isotope' | 'monoisotopic_mass'>[]).map((e) => {
+  const [a, m] = MONOISOTOPIC.get(e.z) ?? [e.most_common_isotope, e.most_common_isotope_mass];
+  return { ...e, monoisotopic_isotope: a, monoisotopic_mass: m };
+});
+/** MinimalLib version the monoisotopic isotopes were read from. */
+export const MONOISOTOPIC_RDKIT_VERSION: string = monoisotopicJson.rdkit_version;
 export const DATA_RDKIT_VERSION: string = catalogsJson.rdkit_version;
 
 const bySymbol = new Map<string, ElementData>(ELEMENTS.map((e) => [e.symbol, e]));
@@ -81,7 +97,7 @@ export function elementBySymbol(symbol: string): ElementData {
 export function isotopeMass(z: number, massNumber: number): number {
   const e = ELEMENTS[z];
   if (!e) return massNumber;
-  if (massNumber === e.most_common_isotope) return e.most_common_isotope_mass;
+  if (massNumber === e.monoisotopic_isotope) return e.monoisotopic_mass;
   for (const [a, m] of e.isotope_masses) if (a === massNumber) return m;
   return massNumber;
 }

@@ -1,6 +1,8 @@
 // Molecular formula (RDKit CalcMolFormula notation), ESI adduct m/z and natural isotope
 // patterns. Element symbols, isotope masses and abundances come from RDKit's periodic table
-// (src/chem/data/elements.json, exported by scripts/rdkit/export_catalogs.py).
+// (src/chem/data/elements.json, exported by scripts/rdkit/export_catalogs.py); the monoisotopic
+// isotope of each element is the one MinimalLib's ExactMolWt uses (monoisotopic.json, from
+// scripts/rdkit/export_monoisotopic.ts), so that M is `monoisotopic_mass` for every element.
 import { ELEMENTS, elementBySymbol, isotopeMass } from './data.js';
 import { components, type MolGraph } from './molgraph.js';
 import type { IsotopePeak, MassSpecHints, MsAdduct } from './schema.js';
@@ -145,22 +147,22 @@ function power(d: Dist, n: number): Dist {
 
 const elementDistCache = new Map<number, Dist>();
 
-/** One atom of element z with natural isotopic composition; shifts relative to the most common isotope. */
+/** One atom of element z with natural isotopic composition; shifts relative to its monoisotopic isotope. */
 function elementDist(z: number): Dist {
   let d = elementDistCache.get(z);
   if (d) return d;
   const e = ELEMENTS[z];
   const iso = e.natural_isotopes;
   if (iso.length === 0) {
-    d = delta(e.most_common_isotope_mass);
+    d = delta(e.monoisotopic_mass);
   } else {
-    const lo = Math.min(...iso.map(([a]) => a)) - e.most_common_isotope;
-    const hi = Math.max(...iso.map(([a]) => a)) - e.most_common_isotope;
+    const lo = Math.min(...iso.map(([a]) => a)) - e.monoisotopic_isotope;
+    const hi = Math.max(...iso.map(([a]) => a)) - e.monoisotopic_isotope;
     const p = new Float64Array(hi - lo + 1);
     const mp = new Float64Array(hi - lo + 1);
     const total = iso.reduce((s, [, , ab]) => s + ab, 0);
     for (const [a, mass, ab] of iso) {
-      const k = a - e.most_common_isotope - lo;
+      const k = a - e.monoisotopic_isotope - lo;
       p[k] += ab / total;
       mp[k] += (ab / total) * mass;
     }
@@ -195,7 +197,7 @@ export function species(g: MolGraph, atoms: ArrayLike<number>): Species {
   if (hs) natural.set(1, (natural.get(1) ?? 0) + hs);
   const charge = chargeOf(g, atoms);
   let mass = labelledMass - charge * ELECTRON_MASS;
-  for (const [z, n] of natural) mass += n * ELEMENTS[z].most_common_isotope_mass;
+  for (const [z, n] of natural) mass += n * ELEMENTS[z].monoisotopic_mass;
   return { counts: composition(g, atoms), charge, mass, natural, labelledMass };
 }
 
@@ -237,7 +239,7 @@ const NEUTRAL_ADDUCTS: AdductRule[] = [
 ];
 
 function monoMass(symbol: string): number {
-  return elementBySymbol(symbol).most_common_isotope_mass;
+  return elementBySymbol(symbol).monoisotopic_mass;
 }
 
 export function adducts(sp: Species): MsAdduct[] {
