@@ -13,7 +13,7 @@ import { RateLimiterRegistry, sharedRateLimiters } from './rate-limit.js';
 import { DEFAULT_PROPERTIES, LIMITS, OPERATIONS, PROPERTY_NAMES } from './schemas.js';
 import type { LookupParams, SourceClient, SourceDefinition } from './source.js';
 import { SOURCES } from './sources/index.js';
-import { looksLikeStructure } from './structure.js';
+import { containsInchi, hasStructureInText, looksLikeStructure } from './structure.js';
 import {
   DEFAULT_HOSTS,
   LookupRequestError,
@@ -58,9 +58,10 @@ export interface LookupServiceOptions {
   /** Queries of one request looked up at once, default 8. */
   concurrency?: number;
   /**
-   * Is a compound name really a structure (InChI, or SMILES of >= 2 atoms)? Default: the
-   * syntactic check of structure.ts. The lead may back it with the RDKit pool. A throw
-   * counts as "structure" (fail closed).
+   * Is a compound name really a structure (InChI, or SMILES of >= 2 atoms)? Default:
+   * `looksLikeStructure` of structure.ts, held to RDKit's verdict by a reference table. An
+   * RDKit-backed check may be injected (off the event loop); the built-in InChI and free-text
+   * rules apply on top of it. A throw counts as "structure" (fail closed).
    */
   isStructure?: (name: string) => boolean | Promise<boolean>;
   fetch?: FetchLike;
@@ -181,7 +182,7 @@ export class LookupService {
     type Outcome = { status: ItemStatus } & Omit<SourceResult, 'status'>;
     const results = await mapPool(norm.queries, this.concurrency, (q, i): Promise<Outcome> => {
       const key = keys[i];
-      if (key === null) return Promise.resolve({ status: 'structure_egress_not_allowed' });
+      if (key === null) return Promise.resolve({ status: held[i] ?? 'structure_egress_not_allowed' });
       const hit = cached.get(key);
       return hit ? Promise.resolve(hit) : this.lookupOne(def, client, norm, q, key);
     });
@@ -230,19 +231,34 @@ export class LookupService {
     return r;
   }
 
-  private async holdBack(def: SourceDefinition, operation: string, query: string, allowStructures: boolean): Promise<boolean> {
-    if (def.structureOperations?.includes(operation)) return !allowStructures;
+  /**
+   * Whether a query must not be sent, and the item status it gets instead (null: send it).
+   * The privacy rule (CONTRACT.md section 7; docs/lookups.md, Privacy):
+   *  - an InChI is never sent, in any operation, whoever asks (no operation takes one);
+   *  - structure operations (ChEMBL similarity, substructure) send their SMILES only with
+   *    allowStructures (an API key with allow_structure_search);
+   *  - compound-name operations never send a name that is a structure (RDKit's reading of it,
+   *    `isStructure`), with or without permission: only names are sent there;
+   *  - every other operation (free text and IDs) sends a query that carries a structure
+   *    (`hasStructureInText`: InChI, or SMILES of >= 2 atoms with SMILES-only syntax) only with
+   *    allowStructures. All-uppercase organic-subset strings (CS, CNP, CCO) are gene symbols and
+   *    identifiers as often as SMILES and are sent there.
+   */
+  private async holdBack(def: SourceDefinition, operation: string, query: string, allowStructures: boolean): Promise<ItemStatus | null> {
+    const q = query.trim();
+    const held: ItemStatus = 'structure_egress_not_allowed';
+    if (containsInchi(q)) return held;
+    if (def.structureOperations?.includes(operation)) return allowStructures ? null : held;
     if (def.compoundNameOperations?.includes(operation)) {
-      // A structure given where a name is expected is never sent (the reference: "only names
-      // are sent"), with or without permission.
+      if (hasStructureInText(q)) return held;
       try {
-        return await this.isStructure(query.trim());
+        return (await this.isStructure(q)) ? held : null;
       } catch (err) {
         this.logger?.warn({ err: (err as Error).message }, 'lookups: structure check failed; holding the query back');
-        return true;
+        return held;
       }
     }
-    return false;
+    return !allowStructures && hasStructureInText(q) ? held : null;
   }
 
   /** Cached answers for these keys (a cache failure is logged and counts as a miss). */

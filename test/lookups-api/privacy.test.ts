@@ -117,6 +117,54 @@ for (const backend of BACKENDS) {
       assert.equal(standIn.requests.length, 0);
     });
 
+    it('compound names with a trailing name, CXSMILES, reaction SMILES or a lower-case InChI are never sent', async () => {
+      const names = ['CC(=O)Oc1ccccc1C(=O)O aspirin', 'Cc1ccccc1 |c:1|', 'CCO>>CC=O', 'inchi=1S/C9H8O4/c1-6(10)13-8-5-3-2-4-7(8)9(11)12/h2-5H,1H3,(H,11,12)'];
+      for (const cred of [{ key: who.key }, { key: who.structureKey }, { token: who.token }]) {
+        const r = await lookup(h, 'compounds', { names }, cred);
+        assert.equal(r.status, 200, r.text);
+        assert.deepEqual(
+          r.body.compounds.map((c: any) => c.status),
+          names.map(() => 'structure_egress_not_allowed'),
+        );
+        const p = await lookup(h, 'properties', { operation: 'experimental', queries: names }, cred);
+        assert.ok(p.body.results.every((i: any) => i.status === 'structure_egress_not_allowed'));
+      }
+      assert.equal(standIn.requests.length, 0, sent());
+    });
+
+    // Every source's free-text operation, counted at the stand-in.
+    const freeText: [endpoint: string, operation: string, gene: string][] = [
+      ['bioactivity', 'target', 'CS'],
+      ['targets', 'target_associations', 'CNP'],
+      ['proteins', 'search', 'CS'],
+      ['structures', 'search', 'CNP'],
+    ];
+    for (const [endpoint, operation, gene] of freeText) {
+      it(`free text (${endpoint} ${operation}): no InChI, and no SMILES without allow_structure_search; gene symbols go out`, async () => {
+        const structures = [ASPIRIN_INCHI, 'inchi=1S/CH4/h1H4', BENZOIC_SMILES, `${ASPIRIN_SMILES} aspirin`];
+        for (const cred of [{ key: who.key }, { token: who.token }]) {
+          const r = await lookup(h, endpoint, { operation, queries: structures }, cred);
+          assert.equal(r.status, 200, r.text);
+          assert.deepEqual(
+            r.body.results.map((i: any) => [i.status, i.data]),
+            structures.map(() => ['structure_egress_not_allowed', null]),
+          );
+        }
+        assert.equal(standIn.requests.length, 0, `zero upstream requests: ${sent()}`);
+        const g = await lookup(h, endpoint, { operation, queries: [gene] }, { key: who.key });
+        assert.notEqual(g.body.results[0].status, 'structure_egress_not_allowed');
+        assert.equal(standIn.requests.length, 1, 'the gene symbol went out once');
+        standIn.reset();
+        const allowed = await lookup(h, endpoint, { operation, queries: [ASPIRIN_INCHI, BENZOIC_SMILES] }, { key: who.structureKey });
+        assert.deepEqual(
+          allowed.body.results.map((i: any) => i.status === 'structure_egress_not_allowed'),
+          [true, false],
+        );
+        assert.equal(standIn.requests.length, 1, 'with allow_structure_search the SMILES (only) went out');
+        assert.ok(!leaked('InChI=1S'), 'no InChI reached the source');
+      });
+    }
+
     it('turning allow_structure_search off (PATCH) takes effect on the next request', async () => {
       const u = await h.user();
       const k = await h.key(u.token, { allow_structure_search: true });

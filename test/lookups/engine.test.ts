@@ -71,6 +71,96 @@ describe('privacy: structures leave only with permission', () => {
     assert.equal(standIn.requests.length, 0);
   });
 
+  test('compound names: a SMILES with a trailing name, CXSMILES, reaction SMILES and a lower-case InChI are held back', async () => {
+    const names = [
+      'CC(=O)Oc1ccccc1C(=O)O aspirin',
+      'Cc1ccccc1 |c:1|',
+      'CCO>>CC=O',
+      'inchi=1S/C9H8O4/c1-6(10)13-8-5-3-2-4-7(8)9(11)12/h2-5H,1H3,(H,11,12)',
+      'aspirin CC(=O)Oc1ccccc1C(=O)O',
+      'CS gas',
+      'CNP',
+      'vitamin C',
+    ];
+    for (const allowStructures of [false, true]) {
+      standIn.reset();
+      const res = await serviceFor(standIn).run('compounds', { names }, { allowStructures });
+      assert.deepEqual(
+        res.compounds.map((c) => [c.name, c.status]),
+        [...names.slice(0, 7).map((n) => [n, 'structure_egress_not_allowed']), ['vitamin C', 'not_found']],
+      );
+      assert.deepEqual(
+        standIn.requests.map((r) => decodeURIComponent(r.path)),
+        ['/rest/pug/compound/name/vitamin C/property/Title,SMILES/JSON'],
+        'only the real name went out',
+      );
+    }
+  });
+
+  // Each source's free-text operation, counted at the stand-in: an InChI never leaves; a SMILES
+  // with SMILES-only syntax leaves only with permission; gene symbols that happen to parse as
+  // SMILES (CS, CNP) are sent.
+  const freeText: { name: string; endpoint: any; operation: string; sent: string; path: RegExp }[] = [
+    { name: 'ChEMBL target search', endpoint: 'bioactivity', operation: 'target', sent: 'CS', path: /^\/chembl\/api\/data\/target\/search\.json$/ },
+    { name: 'ChEMBL target_activities (name resolved by search)', endpoint: 'bioactivity', operation: 'target_activities', sent: 'CNP', path: /^\/chembl\/api\/data\/target\/search\.json$/ },
+    { name: 'Open Targets search (target_associations)', endpoint: 'targets', operation: 'target_associations', sent: 'CNP', path: /^\/api\/v4\/graphql$/ },
+    { name: 'Open Targets search (disease_drugs)', endpoint: 'targets', operation: 'disease_drugs', sent: 'CS', path: /^\/api\/v4\/graphql$/ },
+    { name: 'UniProt search', endpoint: 'proteins', operation: 'search', sent: 'CS', path: /^\/uniprotkb\/search$/ },
+    { name: 'RCSB full-text search', endpoint: 'structures', operation: 'search', sent: 'CNP', path: /^\/rcsbsearch\/v2\/query$/ },
+  ];
+  for (const f of freeText) {
+    test(`free text, ${f.name}: InChI and SMILES held back (zero requests), gene symbol sent`, async () => {
+      const held = [ASPIRIN_INCHI, 'inchi=1S/CH4/h1H4', ASPIRIN_SMILES, 'CC(=O)Oc1ccccc1C(=O)O aspirin', 'c1ccccc1', 'CCO>>CC=O', '[Na+].[Cl-]'];
+      const svc = serviceFor(standIn);
+      const res = await svc.run(f.endpoint, { operation: f.operation, queries: held }, { allowStructures: false });
+      assert.deepEqual(
+        res.results.map((r: any) => r.status),
+        held.map(() => 'structure_egress_not_allowed'),
+      );
+      assert.equal(standIn.requests.length, 0, 'zero upstream requests');
+      const sent = await svc.run(f.endpoint, { operation: f.operation, queries: [f.sent] }, { allowStructures: false });
+      assert.notEqual(sent.results[0].status, 'structure_egress_not_allowed');
+      assert.equal(standIn.requests.length, 1, `${f.sent} was sent once`);
+      assert.match(standIn.requests[0].path, f.path);
+      assert.ok(standIn.requests[0].query.toString().includes(f.sent) || standIn.requests[0].body.includes(f.sent));
+    });
+  }
+
+  test('free text with allow_structure_search: a SMILES is sent, an InChI still is not', async () => {
+    const svc = serviceFor(standIn);
+    const res = await svc.run('structures', { operation: 'search', queries: ['c1ccccc1', ASPIRIN_INCHI] }, { allowStructures: true });
+    assert.deepEqual(
+      res.results.map((r) => r.status),
+      ['not_found', 'structure_egress_not_allowed'],
+    );
+    assert.equal(standIn.requests.length, 1);
+    assert.equal(JSON.parse(standIn.requests[0].body).query.parameters.value, 'c1ccccc1');
+    const sim = await svc.run('bioactivity', { operation: 'similarity', queries: [ASPIRIN_INCHI] }, { allowStructures: true });
+    assert.equal(sim.results[0].status, 'structure_egress_not_allowed');
+    assert.equal(standIn.requests.length, 1, 'an InChI goes nowhere, not even to similarity');
+  });
+
+  test('ID operations: a query shaped like an ID but written as a SMILES is held back; real IDs go out', async () => {
+    const svc = serviceFor(standIn);
+    // C1CCC1 (cyclobutane) matches the UniProt accession pattern [A-NR-Z][0-9][A-Z][A-Z0-9]{2}[0-9].
+    const p = await svc.run('proteins', { operation: 'entry', queries: ['C1CCC1', 'P00533'] }, { allowStructures: false });
+    assert.deepEqual(
+      p.results.map((r) => r.status),
+      ['structure_egress_not_allowed', 'found'],
+    );
+    const t = await svc.run('targets', { operation: 'target_drugs', queries: [ASPIRIN_INCHI, 'ENSG00000146648'] }, { allowStructures: false });
+    assert.deepEqual(
+      t.results.map((r) => r.status),
+      ['structure_egress_not_allowed', 'found'],
+    );
+    const s = await svc.run('structures', { operation: 'entry', queries: ['4HHB'] }, { allowStructures: false });
+    assert.equal(s.results[0].status, 'found');
+    assert.deepEqual(
+      standIn.requests.map((r) => r.path),
+      ['/uniprotkb/P00533', '/api/v4/graphql', '/rest/v1/core/entry/4HHB'],
+    );
+  });
+
   test('an injected isStructure decides (e.g. backed by RDKit); a throwing one fails closed', async () => {
     const seen: string[] = [];
     const svc = serviceFor(standIn, {
