@@ -9,7 +9,8 @@
 // Both are bounded by entries, and results also by approximate bytes.
 import { LRUCache } from 'lru-cache';
 
-const MAX_RESULT_BYTES = 256 * 1024 * 1024;
+/** Default bound on the approximate size of the cached results. */
+export const MAX_RESULT_BYTES = 256 * 1024 * 1024;
 
 export interface CacheStats {
   enabled: boolean;
@@ -25,8 +26,8 @@ export class ChemCache {
   private hits = 0;
   private misses = 0;
 
-  /** `entries` = 0 switches the cache off. */
-  constructor(entries: number) {
+  /** `entries` = 0 switches the cache off; `maxBytes` bounds the results' approximate size. */
+  constructor(entries: number, maxBytes = MAX_RESULT_BYTES) {
     this.capacity = Math.max(0, Math.floor(entries));
     if (this.capacity === 0) {
       this.results = null;
@@ -35,7 +36,7 @@ export class ChemCache {
     }
     this.results = new LRUCache<string, object>({
       max: this.capacity,
-      maxSize: MAX_RESULT_BYTES,
+      maxSize: maxBytes,
       // Strings are UTF-16 in memory; results are mostly one SVG or a small properties object.
       sizeCalculation: (v) => 2 * approxLength(v) + 64,
     });

@@ -179,6 +179,7 @@ describe('structure drawings API', () => {
     }
     const rxCases: [unknown, (string | number)[], string][] = [
       [{ reactions: [] }, ['body', 'reactions'], 'too_short'],
+      [{ reactions: Array.from({ length: 21 }, () => 'CC>>C') }, ['body', 'reactions'], 'too_long'],
       [{ reactions: ['CC>>C', {}] }, ['body', 'reactions', 1], 'string_type'],
       [{ reactions: ['CC>>C'], width: 199 }, ['body', 'width'], 'greater_than_equal'],
       [{ reactions: ['CC>>C'], width: 901 }, ['body', 'width'], 'less_than_equal'],
@@ -228,7 +229,9 @@ describe('structure drawings API', () => {
     const other = await depict({ smiles: ['CCCCBr'], width: 320 });
     assert.ok(chem.stats().tasks > tasks0);
     assertSafeSvg(other.body.items[0].svg!, 320, 220);
-    // A new spelling is computed once and gets the same picture (drawn from canonical SMILES).
+    // A new spelling is computed once (the worker canonicalises it), then gets the cached
+    // picture: the one drawn from the spelling sent first, as given (drawings are made from the
+    // input as given, not from canonical SMILES), returned through the cache entry both share.
     const respelled = await depict({ smiles: ['BrCCCC'], width: 310 });
     assert.equal(respelled.body.items[0].svg, first.body.items[1].svg);
   });

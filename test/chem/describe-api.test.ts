@@ -148,11 +148,19 @@ describe('molecular properties API', () => {
     }
   });
 
-  it('documents MolecularProperties, MsAdduct and IsotopePeak in the OpenAPI document', async () => {
+  it('documents MolecularProperties, MassSpecHints, MsAdduct and IsotopePeak in the OpenAPI document', async () => {
     const doc = (await h.req('GET', '/openapi.json')).body;
     assert.ok(doc.paths['/api/v1/describe']?.post);
-    for (const name of ['DescribeRequest', 'Description', 'DescribeResponse', 'MolecularProperties', 'MsAdduct', 'IsotopePeak', 'RuleCheck']) {
-      assert.ok(doc.components.schemas[name], name);
+    const schemas = doc.components.schemas;
+    for (const name of ['DescribeRequest', 'Description', 'DescribeResponse', 'MolecularProperties', 'MassSpecHints', 'MsAdduct', 'IsotopePeak', 'RuleCheck']) {
+      assert.ok(schemas[name], name);
     }
+    // Named components, referenced rather than inlined.
+    const refs = (x: unknown): string[] => JSON.stringify(x).match(/"\$ref":"[^"]+"/g) ?? [];
+    assert.ok(refs(schemas.MolecularProperties.properties.ms).some((r) => r.endsWith('/MassSpecHints"')), JSON.stringify(schemas.MolecularProperties.properties.ms));
+    assert.ok(refs(schemas.MassSpecHints.properties.adducts).some((r) => r.endsWith('/MsAdduct"')));
+    assert.ok(refs(schemas.MassSpecHints.properties.isotopes).some((r) => r.endsWith('/IsotopePeak"')));
+    assert.deepEqual(Object.keys(schemas.MsAdduct.properties).sort(), ['adduct', 'charge', 'formula', 'mz']);
+    assert.deepEqual(Object.keys(schemas.IsotopePeak.properties).sort(), ['label', 'mass', 'relative_abundance']);
   });
 });

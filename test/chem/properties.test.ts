@@ -424,9 +424,16 @@ describe('mass spectrometry', () => {
 
 describe('schemas', () => {
   test('ids and references', () => {
-    assert.deepEqual(PROPERTIES_SCHEMAS.map((s) => s.$id), ['RuleCheck', 'MsAdduct', 'IsotopePeak', 'MolecularProperties']);
-    const mp = PROPERTIES_SCHEMAS[3] as unknown as { properties: Record<string, { $ref?: string; description?: string }> };
+    assert.deepEqual(PROPERTIES_SCHEMAS.map((s) => s.$id), ['RuleCheck', 'MsAdduct', 'IsotopePeak', 'MassSpecHints', 'MolecularProperties']);
+    const mp = PROPERTIES_SCHEMAS[4] as unknown as { properties: Record<string, { $ref?: string; description?: string; anyOf?: { $ref?: string }[] }> };
     assert.equal(mp.properties.lipinski.$ref, 'RuleCheck');
+    assert.deepEqual(
+      mp.properties.ms.anyOf!.map((x) => x.$ref ?? null),
+      ['MassSpecHints', null],
+    );
+    const hints = PROPERTIES_SCHEMAS[3] as unknown as { properties: Record<string, { items: { $ref: string } }> };
+    assert.equal(hints.properties.adducts.items.$ref, 'MsAdduct');
+    assert.equal(hints.properties.isotopes.items.$ref, 'IsotopePeak');
     for (const [k, v] of Object.entries(mp.properties)) assert.ok(v.description, `${k} has a description`);
   });
 

@@ -1,6 +1,7 @@
 // TypeBox schemas of the molecular-properties result (POST /api/v1/describe, `properties`
 // job results). Register PROPERTIES_SCHEMAS with app.addSchema (in this order) and reference
-// them by $id: MolecularProperties refers to RuleCheck, MsAdduct and IsotopePeak by $ref.
+// them by $id: MolecularProperties refers to RuleCheck and MassSpecHints, and MassSpecHints to
+// MsAdduct and IsotopePeak, by $ref.
 // Field definitions: docs/chemistry.md.
 import { Type, type Static } from '@sinclair/typebox';
 
@@ -21,7 +22,10 @@ export const MsAdductSchema = Type.Object(
         "Ion notation: '[M+H]+', '[M+Na]+', '[M+K]+', '[M+NH4]+', '[M-H]-', '[M+Cl]-', '[M+HCOO]-' for a neutral species; '[M]+', '[M]2+', '[M]-', ... for a species that carries a net charge",
     }),
     charge: Type.Integer({ description: 'Charge of the ion (signed), e.g. 1 or -1' }),
-    mz: Type.Number({ description: 'm/z of the monoisotopic ion: (exact mass of the ion, electron mass included) / |charge|' }),
+    mz: Type.Number({
+      description:
+        'm/z of the monoisotopic ion: (exact mass of the ion, electron mass included) / |charge|, built on the isotopes monoisotopic_mass uses (the most abundant natural isotope of each element)',
+    }),
     formula: Type.String({ description: "Molecular formula of the ion in RDKit's notation, e.g. 'C9H9O4+'" }),
   },
   { $id: 'MsAdduct', additionalProperties: false, description: 'A common electrospray ion of the mass-spectrometry species and its monoisotopic m/z' },
@@ -29,10 +33,12 @@ export const MsAdductSchema = Type.Object(
 
 export const IsotopePeakSchema = Type.Object(
   {
-    label: Type.String({ description: "Nominal mass shift from the monoisotopic peak: 'M', 'M+1', 'M+2', ... ('M-2' for elements whose most common isotope is not the lightest)" }),
+    label: Type.String({
+      description: "Nominal mass shift from the monoisotopic peak: 'M', 'M+1', 'M+2', ... ('M-1', 'M-2' for elements with a natural isotope lighter than the monoisotopic one: 10B, 50V, 54Fe)",
+    }),
     mass: Type.Number({
       description:
-        'Abundance-weighted mean exact mass (Da) of the isotopologues at this nominal shift; the M peak equals the exact monoisotopic mass of the species (electron mass included for ions, as in RDKit ExactMolWt)',
+        "Abundance-weighted mean exact mass (Da) of the isotopologues at this nominal shift (electron mass included for ions, as in RDKit ExactMolWt). The M peak is the species' monoisotopic mass (monoisotopic_mass for a one-fragment input), give or take a few micro-daltons where an element with a lighter natural isotope (B, V, Fe...) adds isotopologues of the same nominal mass",
     }),
     relative_abundance: Type.Number({ description: 'Intensity relative to the most intense peak of the pattern (= 100); peaks below 0.1 are left out' }),
   },
@@ -45,6 +51,7 @@ export const MassSpecHintsSchema = Type.Object(
     isotopes: Type.Array(Type.Ref(IsotopePeakSchema), { description: 'Isotope pattern of the species, in mass order' }),
   },
   {
+    $id: 'MassSpecHints',
     additionalProperties: false,
     description:
       'Mass-spectrometry hints for the species: the whole input when it is one fragment, otherwise its largest fragment (most heavy atoms). Null when the input has dummy atoms (*)',
@@ -80,13 +87,13 @@ export const MolecularPropertiesSchema = Type.Object(
       },
       { additionalProperties: false, description: 'Structural alerts, in RDKit catalog order' },
     ),
-    ms: Type.Optional(Type.Union([MassSpecHintsSchema, Type.Null()], { description: `${MassSpecHintsSchema.description}. Always present in responses` })),
+    ms: Type.Optional(Type.Union([Type.Ref(MassSpecHintsSchema), Type.Null()], { description: `${MassSpecHintsSchema.description}. Always present in responses` })),
   },
   { $id: 'MolecularProperties', additionalProperties: false, description: 'Molecular properties computed with RDKit from one SMILES' },
 );
 
 /** Register with app.addSchema in this order. */
-export const PROPERTIES_SCHEMAS = [RuleCheckSchema, MsAdductSchema, IsotopePeakSchema, MolecularPropertiesSchema];
+export const PROPERTIES_SCHEMAS = [RuleCheckSchema, MsAdductSchema, IsotopePeakSchema, MassSpecHintsSchema, MolecularPropertiesSchema];
 
 export type RuleCheck = Static<typeof RuleCheckSchema>;
 export type MsAdduct = Static<typeof MsAdductSchema>;
