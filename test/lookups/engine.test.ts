@@ -100,7 +100,7 @@ describe('privacy: structures leave only with permission', () => {
   // Each source's free-text operation, counted at the stand-in: an InChI never leaves; a SMILES
   // with SMILES-only syntax leaves only with permission; gene symbols that happen to parse as
   // SMILES (CS, CNP) are sent.
-  const freeText: { name: string; endpoint: any; operation: string; sent: string; path: RegExp }[] = [
+  const freeText: { name: string; endpoint: 'bioactivity' | 'targets' | 'proteins' | 'structures'; operation: string; sent: string; path: RegExp }[] = [
     { name: 'ChEMBL target search', endpoint: 'bioactivity', operation: 'target', sent: 'CS', path: /^\/chembl\/api\/data\/target\/search\.json$/ },
     { name: 'ChEMBL target_activities (name resolved by search)', endpoint: 'bioactivity', operation: 'target_activities', sent: 'CNP', path: /^\/chembl\/api\/data\/target\/search\.json$/ },
     { name: 'Open Targets search (target_associations)', endpoint: 'targets', operation: 'target_associations', sent: 'CNP', path: /^\/api\/v4\/graphql$/ },
@@ -114,7 +114,7 @@ describe('privacy: structures leave only with permission', () => {
       const svc = serviceFor(standIn);
       const res = await svc.run(f.endpoint, { operation: f.operation, queries: held }, { allowStructures: false });
       assert.deepEqual(
-        res.results.map((r: any) => r.status),
+        res.results.map((r) => r.status),
         held.map(() => 'structure_egress_not_allowed'),
       );
       assert.equal(standIn.requests.length, 0, 'zero upstream requests');
