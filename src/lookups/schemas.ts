@@ -22,27 +22,41 @@ export type OperationOf<E extends EndpointName> = (typeof OPERATIONS)[E][number]
 /** Bioactivity operations whose queries are SMILES (sent only with allow_structure_search). */
 export const STRUCTURE_OPERATIONS: readonly string[] = ['similarity', 'substructure'];
 
-/** Property names accepted in `properties` of /lookup/properties, with their PUG-View heading. */
+/**
+ * Property names accepted in `properties` of /lookup/properties, each with the PUG-View
+ * headings (TOCHeading under "Chemical and Physical Properties" > "Experimental Properties")
+ * whose values it collects, in this order. Heading names as PubChem spells them (see
+ * docs/lookups.md for their provenance). `other` holds the critical constants and the other
+ * measured values that have no name of their own here.
+ */
 export const PROPERTY_HEADINGS = {
-  boiling_point: 'Boiling Point',
-  melting_point: 'Melting Point',
-  density: 'Density',
-  vapor_pressure: 'Vapor Pressure',
-  heat_of_vaporization: 'Heat of Vaporization',
-  viscosity: 'Viscosity',
-  surface_tension: 'Surface Tension',
-  other: 'Other Experimental Properties',
-  flash_point: 'Flash Point',
-  autoignition_temperature: 'Autoignition Temperature',
-  solubility: 'Solubility',
-  logp: 'LogP',
-  vapor_density: 'Vapor Density',
-  refractive_index: 'Refractive Index',
-  heat_of_combustion: 'Heat of Combustion',
-  dissociation_constants: 'Dissociation Constants',
-  henrys_law_constant: "Henry's Law Constant",
-  decomposition: 'Decomposition',
-} as const;
+  boiling_point: ['Boiling Point'],
+  melting_point: ['Melting Point'],
+  density: ['Density'],
+  vapor_pressure: ['Vapor Pressure'],
+  heat_of_vaporization: ['Heat of Vaporization'],
+  viscosity: ['Viscosity'],
+  surface_tension: ['Surface Tension'],
+  other: [
+    'Critical Temperature & Pressure',
+    'Enthalpy of Sublimation',
+    'Dielectric Constant',
+    'Ionization Potential',
+    'Relative Evaporation Rate',
+    'Optical Rotation',
+    'Other Experimental Properties',
+  ],
+  flash_point: ['Flash Point'],
+  autoignition_temperature: ['Autoignition Temperature'],
+  solubility: ['Solubility'],
+  logp: ['LogP'],
+  vapor_density: ['Vapor Density'],
+  refractive_index: ['Refractive Index'],
+  heat_of_combustion: ['Heat of Combustion'],
+  dissociation_constants: ['Dissociation Constants'],
+  henrys_law_constant: ["Henry's Law Constant"],
+  decomposition: ['Decomposition'],
+} as const satisfies Record<string, readonly string[]>;
 export type PropertyName = keyof typeof PROPERTY_HEADINGS;
 export const PROPERTY_NAMES = Object.keys(PROPERTY_HEADINGS) as PropertyName[];
 /** The reference's default set. `other` (critical constants and other measured values) and the rest are opt-in. */
@@ -236,6 +250,7 @@ const PropertyValue = obj(
     value: S,
     number: Type.Optional(NN),
     unit: Type.Optional(NS),
+    heading: Type.String({ description: 'The PUG-View heading the value was found under (for `other`: e.g. "Critical Temperature & Pressure")' }),
     reference: obj({
       source_name: NS,
       source_id: NS,

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { CompoundItem, EndpointName, LookupItem } from '../../src/lookups/types.js';
 import { Ajv } from 'ajv';
-import { CompoundsResponseSchema, lookupResponseSchema } from '../../src/lookups/schemas.js';
+import { CompoundsResponseSchema, lookupResponseSchema, PROPERTY_HEADINGS, PROPERTY_NAMES } from '../../src/lookups/schemas.js';
 import { serviceFor, StandIn } from './stand-in.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -533,6 +533,60 @@ describe('source details', () => {
     );
     // melting point: DrugBank and Good Scents; other: DrugBank.
     assert.equal(d.excluded, 3);
+  });
+
+  test('properties: `other` collects the critical constants and the other measured values, each under its PUG-View heading', async () => {
+    standIn.reset();
+    const res = await serviceFor(standIn).run('properties', { operation: 'experimental', queries: ['benzene'], properties: ['other', 'boiling_point'], limit: 10 }, { allowStructures: false });
+    const item = res.results[0];
+    assert.equal(item.status, 'found');
+    assert.equal(item.record_id, '241');
+    assert.deepEqual(
+      standIn.requests.map((r) => r.path),
+      ['/rest/pug/compound/name/benzene/cids/JSON', '/rest/pug_view/data/compound/241/JSON'],
+    );
+    const d = item.data as any;
+    assert.deepEqual(
+      d.properties.other.map((v: any) => [v.heading, v.value, v.reference.license]),
+      [
+        ['Critical Temperature & Pressure', 'Critical temperature: 288.9 °C; critical pressure: 4.89 MPa', 'US-government'],
+        ['Enthalpy of Sublimation', '44.7 kJ/mol', 'US-government'],
+        ['Dielectric Constant', '2.2825 at 20 °C', 'US-government'],
+        ['Ionization Potential', '9.24 eV', 'US-government'],
+        ['Ionization Potential', '9.24 eV', 'US-government'],
+        ['Relative Evaporation Rate', '2.8 (Butyl acetate = 1)', 'US-government'],
+        ['Other Experimental Properties', 'Forms an azeotrope with water (91.17% benzene), bp 69.25 °C', 'US-government'],
+      ],
+    );
+    assert.equal(d.properties.other[0].reference.source_name, 'Hazardous Substances Data Bank (HSDB)');
+    assert.match(d.properties.other[0].reference.citation, /CRC Handbook of Chemistry and Physics/);
+    assert.equal(d.properties.other[3].reference.source_name, 'The National Institute for Occupational Safety and Health (NIOSH)');
+    assert.deepEqual(
+      d.properties.boiling_point.map((v: any) => [v.heading, v.value]),
+      [
+        ['Boiling Point', '176.2 °F at 760 mmHg (NTP, 1992)'],
+        ['Boiling Point', '80.08 °C'],
+        ['Boiling Point', '80 °C'],
+      ],
+    );
+    // The Good Scents Company (no licence): its critical temperature and its odour note.
+    assert.equal(d.excluded, 2);
+    // `limit` counts values per property over all its headings.
+    standIn.reset();
+    const two = await serviceFor(standIn).run('properties', { operation: 'experimental', queries: ['241'], properties: ['other'], limit: 2 }, { allowStructures: false });
+    assert.deepEqual(
+      (two.results[0].data as any).properties.other.map((v: any) => v.heading),
+      ['Critical Temperature & Pressure', 'Enthalpy of Sublimation'],
+    );
+    assert.equal((two.results[0].data as any).excluded, 2);
+  });
+
+  test('properties: every accepted name maps to PUG-View headings; `other` covers the critical constants', () => {
+    for (const name of PROPERTY_NAMES) assert.ok(PROPERTY_HEADINGS[name].length >= 1, name);
+    assert.ok((PROPERTY_HEADINGS.other as readonly string[]).includes('Critical Temperature & Pressure'));
+    assert.ok((PROPERTY_HEADINGS.other as readonly string[]).includes('Other Experimental Properties'));
+    const all = PROPERTY_NAMES.flatMap((n) => [...PROPERTY_HEADINGS[n]]);
+    assert.equal(new Set(all).size, all.length, 'no heading is collected by two names');
   });
 
   test('properties: an unknown CID is not_found', async () => {

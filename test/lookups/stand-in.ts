@@ -47,7 +47,11 @@ function pubchem(method: string, p: string, q: URLSearchParams, body: string): A
   }
   if (name !== null && what) {
     const key = name.toLowerCase();
-    if (what === 'cids') return key === 'aspirin' ? { status: 200, body: fixture('pubchem/name-aspirin.cids.json') } : { status: 404, body: fixture('pubchem/notfound.json') };
+    if (what === 'cids') {
+      if (key === 'aspirin') return { status: 200, body: fixture('pubchem/name-aspirin.cids.json') };
+      if (key === 'benzene') return { status: 200, body: fixture('pubchem/name-benzene.cids.json') };
+      return { status: 404, body: fixture('pubchem/notfound.json') };
+    }
     if (key === 'aspirin') return { status: 200, body: fixture('pubchem/name-aspirin.property.json') };
     if (key === 'glucose') return { status: 200, body: fixture('pubchem/name-glucose.property.json') };
     if (key === 'd/l-glucose') return { status: 200, body: fixture('pubchem/name-glucose.property.json') };
@@ -57,6 +61,7 @@ function pubchem(method: string, p: string, q: URLSearchParams, body: string): A
   if (m && method === 'GET') {
     if (q.get('heading') !== 'Experimental Properties') return { status: 400, body: { Fault: { Code: 'PUGVIEW.BadRequest', Message: 'Invalid heading' } } };
     if (m[1] === '2244') return { status: 200, body: fixture('pubchem/pugview-2244-experimental.json') };
+    if (m[1] === '241') return { status: 200, body: fixture('pubchem/pugview-241-experimental.json') };
     return { status: 404, body: fixture('pubchem/pugview-notfound.json') };
   }
   return null;

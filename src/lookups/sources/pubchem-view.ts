@@ -21,6 +21,8 @@ export interface PropertyValueData {
   value: string;
   number?: number | null;
   unit?: string | null;
+  /** The PUG-View heading of the value (a property such as `other` collects several). */
+  heading: string;
   reference: {
     source_name: string | null;
     source_id: string | null;
@@ -82,9 +84,9 @@ export function parseExperimental(body: unknown, wanted: readonly string[], limi
   const properties: Record<string, PropertyValueData[]> = {};
   let excluded = 0;
   for (const name of wanted) {
-    const heading = PROPERTY_HEADINGS[name as PropertyName];
     const values: PropertyValueData[] = [];
-    for (const section of byHeading.get(heading) ?? []) {
+    const sections = (PROPERTY_HEADINGS[name as PropertyName] ?? []).flatMap((heading) => (byHeading.get(heading) ?? []).map((section) => ({ heading, section })));
+    for (const { heading, section } of sections) {
       for (const info of arr(section.Information)) {
         if (!isObj(info)) continue;
         const v = valueOf(info.Value);
@@ -99,6 +101,7 @@ export function parseExperimental(body: unknown, wanted: readonly string[], limi
         const citations = arr(info.Reference).filter((c): c is string => typeof c === 'string');
         values.push({
           ...v,
+          heading,
           reference: {
             source_name: str(ref?.SourceName),
             source_id: str(ref?.SourceID),
@@ -127,6 +130,8 @@ export const pubchemViewSource: SourceDefinition = {
   hosts: ['pubchem'],
   ratePerSecond: 5,
   compoundNameOperations: ['experimental'],
+  // 2: a property may collect several headings (`other`: critical constants...), values carry `heading`.
+  cacheVersion: 2,
   create(ctx) {
     const pubchem = hostOf(ctx, 'pubchem');
     return {
