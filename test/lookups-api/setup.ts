@@ -13,7 +13,7 @@ import { closeServices, createServices } from '../../src/instance.js';
 import type { Services } from '../../src/services.js';
 import type { Backend } from '../helpers/backends.js';
 import { startHarness, type Harness, type Res } from '../helpers/harness.js';
-import { StandIn } from '../lookups/stand-in.js';
+import { assertLocalUrls, LOOKUP_URL_VARS, StandIn } from '../lookups/stand-in.js';
 
 export { StandIn };
 
@@ -87,6 +87,7 @@ export interface Instance {
  * config names (PGlite in its data dir).
  */
 export async function startInstance(config: Config, db?: Database): Promise<Instance> {
+  assertLocalUrls(config.lookups.urls);
   const services = await createServices(config, db);
   const app = await buildApp(services, { logger: false });
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -124,7 +125,10 @@ export async function secondInstance(dbUrl: string, config: Config): Promise<Ins
 }
 
 export async function withHarness(backend: Backend, standIn: StandIn, env: Record<string, string> = {}): Promise<Harness> {
-  return startHarness(backend, standInEnv(standIn, env));
+  const e = standInEnv(standIn, env);
+  // Checked before the instance starts: every lookup host is set, and local.
+  assertLocalUrls(Object.fromEntries(LOOKUP_URL_VARS.map((v) => [v, e[v] ?? 'https://unset.invalid'])));
+  return startHarness(backend, e);
 }
 
 /** Rows of the cache table. */

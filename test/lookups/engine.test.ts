@@ -7,7 +7,7 @@ import { RateLimiterRegistry } from '../../src/lookups/rate-limit.js';
 import { LookupService } from '../../src/lookups/service.js';
 import { LookupRequestError, SourceDisabledError, type LookupCache } from '../../src/lookups/types.js';
 import { loadConfig } from '../../src/config.js';
-import { serviceFor, StandIn } from './stand-in.js';
+import { assertLocalUrls, closedPortBase, LOOKUP_URL_VARS, serviceFor, StandIn } from './stand-in.js';
 
 let standIn: StandIn;
 before(async () => {
@@ -287,8 +287,12 @@ describe('disabled sources', () => {
   });
 
   test('the config list works as is: pubchem disables compounds and properties; rcsb disables structures', async () => {
-    const config = loadConfig({ CRUCIBLE_LOOKUPS_DISABLED: 'pubchem,rcsb', CRUCIBLE_CHEMBL_URL: standIn.base });
-    const svc = new LookupService({ urls: config.lookups.urls, disabled: config.lookups.disabled, rateLimiters: new RateLimiterRegistry() });
+    // Every host on a closed local port, ChEMBL on the stand-in: no public default can be reached.
+    const closed = await closedPortBase();
+    const env: Record<string, string> = Object.fromEntries(LOOKUP_URL_VARS.map((v) => [v, closed]));
+    const config = loadConfig({ ...env, CRUCIBLE_LOOKUPS_DISABLED: 'pubchem,rcsb', CRUCIBLE_CHEMBL_URL: standIn.base });
+    assertLocalUrls(config.lookups.urls);
+    const svc = new LookupService({ urls: config.lookups.urls, disabled: config.lookups.disabled, rateLimiters: new RateLimiterRegistry(), retries: 0 });
     for (const e of ['compounds', 'properties', 'structures'] as const) assert.equal(svc.isDisabled(e), true, e);
     for (const e of ['bioactivity', 'targets', 'proteins'] as const) assert.equal(svc.isDisabled(e), false, e);
     await assert.rejects(() => svc.run('properties', { operation: 'experimental', queries: ['aspirin'] }, { allowStructures: false }), SourceDisabledError);
@@ -296,6 +300,9 @@ describe('disabled sources', () => {
     const res = await svc.run('bioactivity', { operation: 'molecule', queries: ['CHEMBL25'] }, { allowStructures: false });
     assert.equal(res.results[0].status, 'found');
     assert.ok(standIn.requests.some((r) => r.path === '/chembl/api/data/molecule/CHEMBL25.json'));
+    // An enabled source on a closed port fails fast and locally.
+    const t = await svc.run('proteins', { operation: 'entry', queries: ['P00533'] }, { allowStructures: false });
+    assert.equal(t.results[0].status, 'upstream_error');
   });
 });
 

@@ -227,10 +227,32 @@ export class StandIn {
   }
 }
 
+/** A local URL nothing listens on (a port just bound and released): a request there fails at once. */
+export async function closedPortBase(): Promise<string> {
+  const srv = http.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return `http://127.0.0.1:${port}`;
+}
+
+/** The CRUCIBLE_*_URL variable of every lookup host. */
+export const LOOKUP_URL_VARS = ['CRUCIBLE_PUBCHEM_URL', 'CRUCIBLE_CHEMBL_URL', 'CRUCIBLE_OPENTARGETS_URL', 'CRUCIBLE_UNIPROT_URL', 'CRUCIBLE_RCSB_SEARCH_URL', 'CRUCIBLE_RCSB_DATA_URL'] as const;
+
+/** Tests never reach a public service: every lookup URL must be a loopback address. */
+export function assertLocalUrls(urls: Record<string, string>): void {
+  for (const [host, url] of Object.entries(urls)) {
+    const h = new URL(url).hostname;
+    if (h !== '127.0.0.1' && h !== 'localhost' && h !== '[::1]') throw new Error(`test set-up: lookup host ${host} points at ${url}, not at a local stand-in`);
+  }
+}
+
 /** A service wired to the stand-in with fast test settings; fresh cache and rate limiters. */
 export function serviceFor(standIn: StandIn, o: Partial<LookupServiceOptions> = {}): LookupService {
+  // Every host explicitly (a missing one would fall back to the public default).
+  const urls = { ...standIn.urls(), ...(o.urls ?? {}) };
+  assertLocalUrls(urls);
   return new LookupService({
-    urls: standIn.urls(),
     cache: new MemoryLookupCache(),
     rateLimiters: new RateLimiterRegistry(),
     rateLimits: { pubchem: 1000, chembl: 1000, opentargets: 1000, uniprot: 1000, rcsb: 1000 },
@@ -239,5 +261,6 @@ export function serviceFor(standIn: StandIn, o: Partial<LookupServiceOptions> = 
     backoffBaseMs: 5,
     backoffMaxMs: 20,
     ...o,
+    urls,
   });
 }
