@@ -75,13 +75,10 @@ describe('crucible wallet credit: argument errors', () => {
     assert.equal(r.stderr, 'crucible: wallet credit: --usd needs a value; for a value that starts with "-" write --usd=VALUE (e.g. --usd=-1) (crucible --help shows the usage)\n');
   });
 
-  it('an unknown option or a missing value is one line too', () => {
+  it('an unknown option is one line too', () => {
     const unknown = crucible(['wallet', 'credit', '--email', 'a@example.com', '--dollars', '5']);
     assert.equal(unknown.status, 2);
     assert.equal(unknown.stderr, "crucible: wallet credit: Unknown option '--dollars' (crucible --help shows the usage)\n");
-    const missing = crucible(['wallet', 'credit', '--email', 'a@example.com', '--usd']);
-    assert.equal(missing.status, 2);
-    assert.equal(missing.stderr, 'crucible: wallet credit: --usd needs a value (crucible --help shows the usage)\n');
-    for (const r of [unknown, missing]) assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+    assert.doesNotMatch(unknown.stderr, /\n\s+at /, 'no stack trace');
   });
 });
