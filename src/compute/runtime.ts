@@ -1,5 +1,6 @@
 // The worker runtime: claims queued jobs, runs them with heartbeats, cancel checks and the
-// runtime limit, writes the result artifact and ends the job through finishJob. Runs inside
+// runtime limit, writes the result file and then, in one transaction, the result artifact row
+// and the job's end through finishJob (docs/jobs.md). Runs inside
 // `crucible serve` (CRUCIBLE_WORKERS slots) and in `crucible worker` processes; any number
 // of them share one database. A sweeper returns the jobs of dead workers to the queue.
 import crypto from 'node:crypto';
