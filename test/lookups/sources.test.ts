@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import type { CompoundItem, EndpointName, LookupItem } from '../../src/lookups/types.js';
 import { Ajv } from 'ajv';
 import { CompoundsResponseSchema, lookupResponseSchema, PROPERTY_HEADINGS, PROPERTY_NAMES } from '../../src/lookups/schemas.js';
+import { chemblSearchByPost, pythonQuote } from '../../src/lookups/sources/chembl.js';
 import { serviceFor, StandIn } from './stand-in.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -461,6 +462,54 @@ describe('source details', () => {
     assert.equal((res.results[0].data as any).threshold, 85);
     assert.ok(standIn.requests.some((r) => r.path.endsWith('/85.json')));
     assert.equal(res.results[1].status, 'invalid_query');
+  });
+
+  test('ChEMBL: a SMILES with "/" or "\\" goes as the official client sends it (POST, X-HTTP-Method-Override: GET), never as %2F in the path', async () => {
+    standIn.reset();
+    const svc = serviceFor(standIn);
+    const sub = await svc.run('bioactivity', { operation: 'substructure', queries: ['C/C=C/c1ccccc1C(=O)O'], limit: 5 }, { allowStructures: true });
+    assert.equal(sub.results[0].status, 'found');
+    const calls = standIn.requests.filter((q) => q.path !== '/chembl/api/data/status.json');
+    assert.equal(calls.length, 1);
+    const r = calls[0];
+    assert.equal(r.method, 'POST');
+    assert.equal(r.path, '/chembl/api/data/substructure.json');
+    assert.equal(r.headers['x-http-method-override'], 'GET');
+    assert.match(String(r.headers['content-type']), /^application\/json/);
+    assert.deepEqual(JSON.parse(r.body), [
+      ['smiles', 'C/C%3DC/c1ccccc1C%28%3DO%29O'],
+      ['limit', 5],
+      ['offset', 0],
+    ]);
+    assert.ok(!/%2F/i.test(r.rawUrl));
+
+    standIn.reset();
+    const sim = await svc.run('bioactivity', { operation: 'similarity', queries: ['F/C=C\\F', 'CC(=O)Oc1ccccc1C(=O)O'], threshold: 90 }, { allowStructures: true });
+    assert.deepEqual(
+      sim.results.map((i) => i.status),
+      ['not_found', 'found'],
+    );
+    const post = standIn.requests.find((q) => q.method === 'POST')!;
+    assert.equal(post.path, '/chembl/api/data/similarity.json');
+    assert.deepEqual(JSON.parse(post.body), [
+      ['smiles', 'F/C%3DC%5CF'],
+      ['similarity', 90],
+      ['limit', 10],
+      ['offset', 0],
+    ]);
+    // A plain SMILES keeps the documented path form.
+    assert.ok(standIn.requests.some((q) => q.method === 'GET' && decodeURIComponent(q.path) === '/chembl/api/data/similarity/CC(=O)Oc1ccccc1C(=O)O/90.json'));
+    assert.ok(standIn.requests.every((q) => !/%2F|%5C/i.test(q.rawUrl.split('?')[0])));
+  });
+
+  test('ChEMBL: a URL over 2000 characters would go as POST too (a 500-character SMILES stays below that)', () => {
+    assert.equal(chemblSearchByPost('CCO', 'https://www.ebi.ac.uk/chembl/api/data/substructure/CCO.json?limit=10'), false);
+    assert.equal(chemblSearchByPost('C/C=C/C', 'https://www.ebi.ac.uk/chembl/api/data/substructure/C%2FC%3DC%2FC.json'), true);
+    assert.equal(chemblSearchByPost('CC', 'https://www.ebi.ac.uk/' + 'x'.repeat(1980)), true);
+  });
+
+  test('pythonQuote is urllib.parse.quote with safe "/"', () => {
+    assert.equal(pythonQuote("CC(=O)O/C=C\\[C@@H]#N%12!*'~_.-+ x"), 'CC%28%3DO%29O/C%3DC%5C%5BC%40%40H%5D%23N%2512%21%2A%27~_.-%2B%20x');
   });
 
   test('UniProt: a string that is no accession is invalid_query and is not sent', async () => {

@@ -16,6 +16,9 @@ export const fixture = (rel: string): any => JSON.parse(fs.readFileSync(path.joi
 export interface LoggedRequest {
   method: string;
   path: string;
+  /** The request target as sent (path and query, still percent-encoded). */
+  rawUrl: string;
+  headers: http.IncomingHttpHeaders;
   query: URLSearchParams;
   body: string;
   at: number;
@@ -30,7 +33,14 @@ interface Answer {
 }
 
 const ASPIRIN_SMILES = new Set(['CC(=O)Oc1ccccc1C(=O)O', 'CC(=O)OC1=CC=CC=C1C(=O)O']);
-const BENZOIC_SMILES = new Set(['c1ccccc1C(=O)O', 'O=C(O)c1ccccc1', 'OC(=O)c1ccccc1']);
+// (E)-2-(prop-1-enyl)benzoic acid contains benzoic acid: the stand-in reuses that answer for it.
+const BENZOIC_SMILES = new Set(['c1ccccc1C(=O)O', 'O=C(O)c1ccccc1', 'OC(=O)c1ccccc1', 'C/C=C/c1ccccc1C(=O)O']);
+
+function similarityAnswer(smiles: string, threshold: number): Answer {
+  if (smiles.includes('(((')) return { status: 400, body: { error_message: 'Invalid SMILES' } };
+  return { status: 200, body: fixture(ASPIRIN_SMILES.has(smiles) && threshold <= 100 ? 'chembl/similarity-aspirin-70.json' : 'chembl/molecule-search-empty.json') };
+}
+const substructureAnswer = (smiles: string): Answer => ({ status: 200, body: fixture(BENZOIC_SMILES.has(smiles) ? 'chembl/substructure-benzoic.json' : 'chembl/molecule-search-empty.json') });
 
 function pubchem(method: string, p: string, q: URLSearchParams, body: string): Answer | null {
   let m = /^\/rest\/pug\/compound\/name\/(.+)\/(property\/Title,SMILES|cids)\/JSON$/.exec(p);
@@ -67,9 +77,30 @@ function pubchem(method: string, p: string, q: URLSearchParams, body: string): A
   return null;
 }
 
-function chembl(method: string, p: string, q: URLSearchParams): Answer | null {
-  if (method !== 'GET' || !p.startsWith('/chembl/api/data/')) return null;
+function chembl(method: string, p: string, q: URLSearchParams, rawUrl: string, headers: http.IncomingHttpHeaders, body: string): Answer | null {
+  if (!p.startsWith('/chembl/api/data/')) return null;
   const r = p.slice('/chembl/api/data/'.length);
+  // Like EBI's front end (encoded slashes not allowed in paths): %2F or %5C in the path is refused.
+  if (/%2F|%5C/i.test(rawUrl.split('?')[0])) return { status: 404, body: '<html><body>Not Found</body></html>', headers: { 'content-type': 'text/html' } };
+  if (method === 'POST') {
+    // The official client's list queries: POST {resource}.json, X-HTTP-Method-Override: GET,
+    // a JSON body of [key, value] pairs with percent-quoted string values.
+    const m = /^(similarity|substructure)\.json$/.exec(r);
+    if (!m || String(headers['x-http-method-override'] ?? '').toUpperCase() !== 'GET') return { status: 405, body: '' };
+    let pairs: unknown;
+    try {
+      pairs = JSON.parse(body);
+    } catch {
+      return { status: 400, body: { error_message: 'body is not JSON' } };
+    }
+    const f = new Map<string, string>(
+      (Array.isArray(pairs) ? pairs : Object.entries(pairs as object)).map(([k, v]: [string, unknown]) => [k, typeof v === 'string' ? decodeURIComponent(v) : String(v)]),
+    );
+    const smiles = f.get('smiles');
+    if (!smiles) return { status: 400, body: { error_message: 'Structure or identifier required.' } };
+    return m[1] === 'similarity' ? similarityAnswer(smiles, Number(f.get('similarity'))) : substructureAnswer(smiles);
+  }
+  if (method !== 'GET') return null;
   if (r === 'status.json') return { status: 200, body: fixture('chembl/status.json') };
   let m = /^molecule\/(CHEMBL\d+)\.json$/.exec(r);
   if (m) return m[1] === 'CHEMBL25' ? { status: 200, body: fixture('chembl/molecule-CHEMBL25.json') } : { status: 404, body: '' };
@@ -84,13 +115,9 @@ function chembl(method: string, p: string, q: URLSearchParams): Answer | null {
     return { status: 200, body: fixture('chembl/activity-empty.json') };
   }
   m = /^similarity\/(.+)\/(\d+)\.json$/.exec(r);
-  if (m) {
-    const smiles = decodeURIComponent(m[1]);
-    if (smiles.includes('(((')) return { status: 400, body: { error_message: 'Invalid SMILES' } };
-    return { status: 200, body: fixture(ASPIRIN_SMILES.has(smiles) && Number(m[2]) <= 100 ? 'chembl/similarity-aspirin-70.json' : 'chembl/molecule-search-empty.json') };
-  }
+  if (m) return similarityAnswer(decodeURIComponent(m[1]), Number(m[2]));
   m = /^substructure\/(.+)\.json$/.exec(r);
-  if (m) return { status: 200, body: fixture(BENZOIC_SMILES.has(decodeURIComponent(m[1])) ? 'chembl/substructure-benzoic.json' : 'chembl/molecule-search-empty.json') };
+  if (m) return substructureAnswer(decodeURIComponent(m[1]));
   return { status: 404, body: '' };
 }
 
@@ -203,7 +230,7 @@ export class StandIn {
   private handle(req: http.IncomingMessage, res: http.ServerResponse, body: string): void {
     const u = new URL(req.url ?? '/', 'http://stand-in');
     const method = req.method ?? 'GET';
-    this.requests.push({ method, path: u.pathname, query: u.searchParams, body, at: Date.now() });
+    this.requests.push({ method, path: u.pathname, rawUrl: req.url ?? '/', headers: req.headers, query: u.searchParams, body, at: Date.now() });
     const send = (a: Answer) => {
       if (res.destroyed) return;
       const headers: Record<string, string> = { ...(a.headers ?? {}) };
@@ -222,7 +249,7 @@ export class StandIn {
     }
     if (this.mode === 'error500') return send({ status: 500, body: { error: 'stand-in: internal error' } });
     if (this.mode === 'status429') return send({ status: 429, body: '', headers: this.retryAfter ? { 'retry-after': this.retryAfter } : {} });
-    const a = pubchem(method, u.pathname, u.searchParams, body) ?? chembl(method, u.pathname, u.searchParams) ?? opentargets(method, u.pathname, body) ?? uniprot(method, u.pathname, u.searchParams) ?? rcsb(method, u.pathname, body);
+    const a = pubchem(method, u.pathname, u.searchParams, body) ?? chembl(method, u.pathname, u.searchParams, req.url ?? '/', req.headers, body) ?? opentargets(method, u.pathname, body) ?? uniprot(method, u.pathname, u.searchParams) ?? rcsb(method, u.pathname, body);
     send(a ?? { status: 404, body: { error: `stand-in: no route for ${method} ${u.pathname}` } });
   }
 }

@@ -5,10 +5,17 @@
 //   target_activities   GET activity.json?target_chembl_id=<ID>&limit=N   (a name is resolved first)
 //   similarity          GET similarity/{SMILES}/{threshold}.json?limit=N
 //   substructure        GET substructure/{SMILES}.json?limit=N
+//     A SMILES with "/" or "\\" (percent-encoded to %2F/%5C in a path, which front ends such as
+//     EBI's refuse) or a URL over 2000 characters goes the way the official client sends every
+//     list query (chembl_webresource_client query.py + url_query.py get_page): POST
+//     similarity.json | substructure.json with "X-HTTP-Method-Override: GET" and a JSON body of
+//     [key, value] pairs whose string values are percent-quoted as Python's urllib quote() does,
+//     e.g. [["smiles","C%2FC%3DC%2FC"...]] -> the server (chembl_webservices wrap_view) reads the
+//     pairs as the query's filters and unquotes them.
 //   release             GET status.json -> {"chembl_db_version":"ChEMBL_35","chembl_release_date":...}
 // Lists answer {"<collection>":[...],"page_meta":{"limit":..,"next":..,"offset":0,"previous":null,
 // "total_count":N}}; a single record is the bare object; an unknown ID answers 404.
-import { UpstreamFailure, type UpstreamClient } from '../http.js';
+import { UpstreamFailure, type UpstreamClient, type UpstreamResponse } from '../http.js';
 import { arr, hostOf, int, isObj, num, str, type SourceDefinition } from '../source.js';
 import type { SourceResult } from '../types.js';
 
@@ -17,6 +24,20 @@ const ID_RE = /^CHEMBL\d{1,10}$/i;
 export const chemblCompoundUrl = (id: string) => `https://www.ebi.ac.uk/chembl/explore/compound/${id}`;
 export const chemblTargetUrl = (id: string) => `https://www.ebi.ac.uk/chembl/explore/target/${id}`;
 const RELEASE_TTL_MS = 60 * 60 * 1000;
+/** Longer URLs go as POST with X-HTTP-Method-Override (a conservative limit for proxies and front ends). */
+export const CHEMBL_MAX_URL_LENGTH = 2000;
+
+/** Whether a structure search goes as POST: a SMILES with "/" or "\\" (%2F/%5C in a path), or a URL too long for a GET. */
+export function chemblSearchByPost(smiles: string, getUrl: string): boolean {
+  return /[/\\]/.test(smiles) || getUrl.length > CHEMBL_MAX_URL_LENGTH;
+}
+
+/** Python's urllib.parse.quote(s) (safe "/"), as the official client quotes filter values. */
+export function pythonQuote(s: string): string {
+  return encodeURIComponent(s)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%2F/g, '/');
+}
 
 function molecule(m: Record<string, any>) {
   const structures = isObj(m.molecule_structures) ? m.molecule_structures : {};
@@ -81,7 +102,16 @@ class ChemblClient {
   constructor(private readonly http: UpstreamClient) {}
 
   private async get(path: string, query?: Record<string, string | number>): Promise<{ status: number; body: any }> {
-    const res = await this.http.request(`${API}/${path}`, { query });
+    return this.answer(await this.http.request(`${API}/${path}`, { query }));
+  }
+
+  /** A list query as the official client sends it: POST {resource}.json, X-HTTP-Method-Override: GET, [key, value] pairs. */
+  private async getByPost(resource: string, filters: [string, string | number][]): Promise<{ status: number; body: any }> {
+    const pairs = filters.map(([k, v]) => [k, typeof v === 'string' ? pythonQuote(v) : v]);
+    return this.answer(await this.http.request(`${API}/${resource}.json`, { method: 'POST', json: pairs, headers: { 'x-http-method-override': 'GET' } }));
+  }
+
+  private answer(res: UpstreamResponse): { status: number; body: any } {
     if (res.status === 200) return { status: 200, body: res.json() };
     if (res.status === 404 || res.status === 400) return { status: res.status, body: null };
     throw new UpstreamFailure('upstream', `chembl: HTTP ${res.status}`, res.status);
@@ -109,8 +139,8 @@ class ChemblClient {
     return this.releasePending;
   }
 
-  private async list(path: string, collection: string, query: Record<string, string | number>) {
-    const { status, body } = await this.get(path, query);
+  private async list(path: string, collection: string, query: Record<string, string | number>, post?: { resource: string; filters: [string, string | number][] }) {
+    const { status, body } = post ? await this.getByPost(post.resource, post.filters) : await this.get(path, query);
     if (status === 404) return { status: 'not_found' as const };
     if (status === 400) return { status: 'invalid_query' as const };
     const rows = arr(isObj(body) ? body[collection] : null).filter(isObj);
@@ -172,16 +202,22 @@ class ChemblClient {
         return this.found(resolved.id, title, url, { [`${kind}_chembl_id`]: resolved.id, resolution: resolved.resolution, total_count: r.total, activities });
       }
       case 'similarity':
-        return this.moleculeList(`similarity/${encodeURIComponent(q)}/${threshold}.json`, { limit }, { threshold });
-      case 'substructure':
-        return this.moleculeList(`substructure/${encodeURIComponent(q)}.json`, { limit }, {});
+      case 'substructure': {
+        const path = operation === 'similarity' ? `similarity/${encodeURIComponent(q)}/${threshold}.json` : `substructure/${encodeURIComponent(q)}.json`;
+        const extra = operation === 'similarity' ? { threshold } : {};
+        if (!chemblSearchByPost(q, this.http.url(`${API}/${path}`, { limit }))) return this.moleculeList(path, { limit }, extra);
+        const filters: [string, string | number][] = [['smiles', q]];
+        if (operation === 'similarity') filters.push(['similarity', threshold]);
+        filters.push(['limit', limit], ['offset', 0]);
+        return this.moleculeList(path, { limit }, extra, { resource: operation, filters });
+      }
       default:
         return { status: 'invalid_query' };
     }
   }
 
-  private async moleculeList(path: string, query: Record<string, string | number>, extra: Record<string, unknown>): Promise<SourceResult> {
-    const r = await this.list(path, 'molecules', query);
+  private async moleculeList(path: string, query: Record<string, string | number>, extra: Record<string, unknown>, post?: { resource: string; filters: [string, string | number][] }): Promise<SourceResult> {
+    const r = await this.list(path, 'molecules', query, post);
     if (r.status !== 'ok') return { status: r.status };
     if (r.rows.length === 0) return { status: 'not_found' };
     const molecules = r.rows.map(molecule);
