@@ -82,6 +82,8 @@ export interface ChemPoolStats {
   queued: number;
   /** Time workers spent on items of completed tasks, ms (for the benchmark's breakdown). */
   workerBusyMs: number;
+  /** Most tasks running at once so far. */
+  peakRunning: number;
 }
 
 type Lane = 'main' | 'standby';
@@ -168,7 +170,7 @@ export class ChemPool {
   /** Running tasks whose current item has run longer than stuckMs (updated by the watchdog). */
   private stuck = 0;
   private watchdog: NodeJS.Timeout | null = null;
-  private readonly counters = { tasks: 0, items: 0, timeouts: 0, crashes: 0, retriedItems: 0, rememberedFailures: 0, budgetFailures: 0, workerBusyMs: 0 };
+  private readonly counters = { tasks: 0, items: 0, timeouts: 0, crashes: 0, retriedItems: 0, rememberedFailures: 0, budgetFailures: 0, workerBusyMs: 0, peakRunning: 0 };
 
   constructor(opts: ChemPoolOptions) {
     this.threads = Math.max(1, Math.floor(opts.threads));
@@ -226,8 +228,12 @@ export class ChemPool {
     return (await this.runItems(kind, [input], options))[0];
   }
 
-  /** Runs items of one kind in as few tasks as keep every thread busy; one outcome per item, in order. */
-  async runItems<K extends TaskKind>(kind: K, items: KindInput<K>[], options: KindOptions<K>): Promise<ItemOutcome<KindOutput<K>>[]> {
+  /**
+   * Runs items of one kind in as few tasks as keep every thread busy (or at most `parallel`
+   * threads at a time: a compute job uses as many as its resource has vCPUs); one outcome per
+   * item, in order.
+   */
+  async runItems<K extends TaskKind>(kind: K, items: KindInput<K>[], options: KindOptions<K>, parallel = Infinity): Promise<ItemOutcome<KindOutput<K>>[]> {
     const out = new Array<ItemOutcome<KindOutput<K>>>(items.length);
     if (items.length === 0) return out;
     this.counters.items += items.length;
@@ -240,7 +246,14 @@ export class ChemPool {
         this.counters.rememberedFailures++;
       } else todo.push(i);
     }
-    if (todo.length) await Promise.all(this.batches(todo).map((b) => this.runBatch(call, b, Infinity, 0)));
+    if (todo.length) {
+      const lanes = Math.max(1, Math.min(this.threads, parallel));
+      const queue = this.batches(todo, lanes);
+      const lane = async () => {
+        for (let b = queue.shift(); b; b = queue.shift()) await this.runBatch(call, b, Infinity, 0);
+      };
+      await Promise.all(Array.from({ length: Math.min(lanes, queue.length) }, lane));
+    }
     return out;
   }
 
@@ -284,9 +297,9 @@ export class ChemPool {
     this.failures.set(call.scope + input, { failure, message });
   }
 
-  /** Splits a request over the threads: one request alone uses them all, and tasks stay few. */
-  private batches(indices: number[]): number[][] {
-    const count = Math.max(Math.ceil(indices.length / this.maxBatch), Math.min(this.threads, Math.ceil(indices.length / 4)));
+  /** Splits a request over `lanes` threads: one request alone uses them all, and tasks stay few. */
+  private batches(indices: number[], lanes: number): number[][] {
+    const count = Math.max(Math.ceil(indices.length / this.maxBatch), Math.min(lanes, Math.ceil(indices.length / 4)));
     const size = Math.ceil(indices.length / count);
     const out: number[][] = [];
     for (let i = 0; i < indices.length; i += size) out.push(indices.slice(i, i + size));
@@ -348,6 +361,7 @@ export class ChemPool {
       r.giveUp = () => resolve({ kind: 'given-up' });
     });
     this.running.add(r);
+    this.counters.peakRunning = Math.max(this.counters.peakRunning, this.running.size);
     const ended = this.dispatch(pools[lane], r, task, call, indices, task.port ? [task.port] : []);
     this.armWatchdog();
     const end = await Promise.race([ended, gaveUp]);

@@ -35,9 +35,24 @@ export const CALIBRATION = {
 
 export type CostName = keyof typeof CALIBRATION.perMoleculeMs;
 
-/** Expected seconds for `n` molecules at the given per-molecule costs (ms), overhead and safety included. */
-export function linearEstimate(n: number, costs: CostName[], extraSec = 0): number {
-  const perMs = costs.reduce((s, c) => s + CALIBRATION.perMoleculeMs[c], 0);
-  const sec = CALIBRATION.overheadSec + (CALIBRATION.SAFETY * n * perMs) / 1000 + extraSec;
-  return Math.round(sec * 1000) / 1000;
+/**
+ * Costs that run on the chemistry threads, spread over as many of them as the job's resource
+ * has vCPUs; the others (reading the input set, writing result records) run on one.
+ */
+const PARALLEL: ReadonlySet<CostName> = new Set<CostName>(['describe', 'depict', 'fingerprint', 'substructure']);
+
+/**
+ * Expected seconds for `n` molecules at the given per-molecule costs (ms) on a resource with
+ * `vcpu` vCPUs, plus `parallelExtraSec` of work that also spreads over them (clustering's
+ * pairwise pass), overhead and safety included.
+ */
+export function linearEstimate(n: number, costs: CostName[], vcpu: number, parallelExtraSec = 0): number {
+  let serialMs = 0;
+  let parallelMs = 0;
+  for (const c of costs) {
+    if (PARALLEL.has(c)) parallelMs += CALIBRATION.perMoleculeMs[c];
+    else serialMs += CALIBRATION.perMoleculeMs[c];
+  }
+  const workSec = (CALIBRATION.SAFETY * n * (serialMs + parallelMs / vcpu)) / 1000 + parallelExtraSec / vcpu;
+  return Math.round((CALIBRATION.overheadSec + workSec) * 1000) / 1000;
 }

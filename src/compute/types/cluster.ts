@@ -16,7 +16,7 @@ import { butinaOrder, buildTable, rowWork } from '../../chem/jobs/butina.js';
 import type { ButinaAssignOptions, ButinaOptions, RowRange } from '../../chem/jobs/types.js';
 import type { JobType, OutputRecord } from '../job-type.js';
 import { CALIBRATION, linearEstimate } from './calibration.js';
-import { checkAborted, chemPool, countLibrary, ErrorLog, failureCode, inputSummary, libraryFields, loadLibrary, MORGAN, phase, runChunks, type LibraryItem } from './molecule-jobs.js';
+import { checkAborted, chemPool, countLibrary, ErrorLog, failureCode, inputSummary, libraryFields, jobLanes, loadLibrary, MORGAN, phase, runChunks, type LibraryItem } from './molecule-jobs.js';
 
 const Payload = Type.Object(
   {
@@ -65,7 +65,7 @@ export const clusterJob: JobType<Payload> = {
   async estimate(p, ctx) {
     const { n, source } = await countLibrary(p, ctx);
     return {
-      expectedRuntimeSec: linearEstimate(n, source === 'artifact' ? ['readArtifact', 'fingerprint', 'writeRecord'] : ['fingerprint', 'writeRecord'], pairSeconds(n)),
+      expectedRuntimeSec: linearEstimate(n, source === 'artifact' ? ['readArtifact', 'fingerprint', 'writeRecord'] : ['fingerprint', 'writeRecord'], ctx.resource.vcpu, pairSeconds(n)),
       assumptions: { molecules: n, input: source, pairs: (n * (n - 1)) / 2, model: 'overhead + molecules x per-molecule cost + molecules^2 x per-pair cost (docs/jobs.md)' },
     };
   },
@@ -109,11 +109,12 @@ export const clusterJob: JobType<Payload> = {
       const work = rowWork(table, cutoff);
       let allPairs = 0;
       for (const w of work) allPairs += w;
-      let pending = splitRows(work, pool.threads * 8);
+      const lanes = jobLanes(ctx, pool);
+      let pending = splitRows(work, lanes * 8);
       let donePairs = 0;
       while (pending.length) {
         checkAborted(ctx.signal);
-        const now = pending.slice(0, pool.threads);
+        const now = pending.slice(0, lanes);
         const outs = await Promise.all(now.map((r) => pool.run('butina_count', r, base)));
         const next: RowRange[] = [];
         outs.forEach((o, k) => {

@@ -41,7 +41,7 @@ export const depictJob: JobType<Payload> = {
   async estimate(p, ctx) {
     const { n, source } = await countLibrary(p, ctx);
     return {
-      expectedRuntimeSec: linearEstimate(n, source === 'artifact' ? ['readArtifact', 'depict', 'writeRecord'] : ['depict', 'writeRecord']),
+      expectedRuntimeSec: linearEstimate(n, source === 'artifact' ? ['readArtifact', 'depict', 'writeRecord'] : ['depict', 'writeRecord'], ctx.resource.vcpu),
       assumptions: { molecules: n, input: source, model: 'overhead + molecules x per-molecule cost (docs/jobs.md)' },
     };
   },

@@ -176,9 +176,14 @@ export function failureCode(o: ItemOutcome<unknown>): string {
   return o.ok ? 'failed' : o.failure === 'timeout' ? 'timeout' : 'failed';
 }
 
-/** Items per pool call: enough to keep every thread busy, few enough that cancel and API requests are not held up. */
-export function chunkSize(pool: ChemPool): number {
-  return Math.max(8, pool.threads * pool.maxBatch * 2);
+/** Pool threads a job may use at once: its resource's vCPUs, at most the pool's threads. */
+export function jobLanes(ctx: RunContext<unknown>, pool: ChemPool): number {
+  return Math.max(1, Math.min(pool.threads, ctx.resource.vcpu));
+}
+
+/** Items per pool call: enough to keep the job's threads busy, few enough that cancel and API requests are not held up. */
+export function chunkSize(pool: ChemPool, lanes: number): number {
+  return Math.max(8, lanes * pool.maxBatch * 2);
 }
 
 /**
@@ -196,12 +201,13 @@ export async function runChunks<K extends TaskKind, T extends LibraryItem>(
   each: (t: T, out: ItemOutcome<KindOutput<K>> | null) => void | Promise<void>,
   progress?: (done: number) => void,
 ): Promise<void> {
-  const size = chunkSize(pool);
+  const lanes = jobLanes(ctx, pool);
+  const size = chunkSize(pool, lanes);
   for (let at = 0; at < items.length; at += size) {
     checkAborted(ctx.signal);
     const chunk = items.slice(at, at + size);
     const run = chunk.filter(usable);
-    const outs = run.length ? await pool.runItems(kind, run.map(input), options) : [];
+    const outs = run.length ? await pool.runItems(kind, run.map(input), options, lanes) : [];
     checkAborted(ctx.signal);
     let k = 0;
     for (const t of chunk) await each(t, usable(t) ? outs[k++] : null);
@@ -224,7 +230,7 @@ export async function loadLibrary(ctx: RunContext<LibraryPayload>, pool: ChemPoo
     const batch = molblocks;
     molblocks = [];
     checkAborted(ctx.signal);
-    const outs = await pool.runItems('mol_smiles', batch.map((t) => t.original!), {});
+    const outs = await pool.runItems('mol_smiles', batch.map((t) => t.original!), {}, jobLanes(ctx, pool));
     batch.forEach((t, k) => {
       const out = outs[k];
       if (out.ok && out.value.smiles) t.smiles = out.value.smiles;

@@ -124,7 +124,7 @@ export const propertiesJob: JobType<Payload> = {
     const { n, source } = await countLibrary(p, ctx);
     const costs = source === 'artifact' ? (['readArtifact', 'describe', 'writeRecord'] as const) : (['describe', 'writeRecord'] as const);
     return {
-      expectedRuntimeSec: linearEstimate(n, [...costs]),
+      expectedRuntimeSec: linearEstimate(n, [...costs], ctx.resource.vcpu),
       assumptions: { molecules: n, input: source, model: 'overhead + molecules x per-molecule cost (docs/jobs.md)' },
     };
   },

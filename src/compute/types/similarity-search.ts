@@ -65,7 +65,7 @@ export const similaritySearchJob: JobType<Payload> = {
     if (bad) throw invalid(['body', 'payload', 'query'], `not a SMILES: ${bad}`, p.query);
     const { n, source } = await countLibrary(p, ctx);
     return {
-      expectedRuntimeSec: linearEstimate(n, source === 'artifact' ? ['readArtifact', 'fingerprint'] : ['fingerprint'], 0),
+      expectedRuntimeSec: linearEstimate(n, source === 'artifact' ? ['readArtifact', 'fingerprint'] : ['fingerprint'], ctx.resource.vcpu),
       assumptions: { molecules: n, input: source, fingerprint: 'Morgan radius 2, 2048 bits', model: 'overhead + molecules x per-molecule cost (docs/jobs.md)' },
     };
   },

@@ -64,7 +64,7 @@ export const substructureSearchJob: JobType<Payload> = {
     if (bad) throw invalid(['body', 'payload', 'query'], `not a valid ${format === 'smiles' ? 'SMILES' : 'SMARTS'}: ${bad}`, p.query);
     const { n, source } = await countLibrary(p, ctx);
     return {
-      expectedRuntimeSec: linearEstimate(n, source === 'artifact' ? ['readArtifact', 'substructure', 'writeRecord'] : ['substructure', 'writeRecord']),
+      expectedRuntimeSec: linearEstimate(n, source === 'artifact' ? ['readArtifact', 'substructure', 'writeRecord'] : ['substructure', 'writeRecord'], ctx.resource.vcpu),
       assumptions: { molecules: n, input: source, model: 'overhead + molecules x per-molecule cost (docs/jobs.md); every molecule may match and be written; a complex query takes longer' },
     };
   },
