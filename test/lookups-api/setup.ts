@@ -50,8 +50,33 @@ export async function callers(h: Harness): Promise<Callers> {
 
 export type Credential = { key: string } | { token: string };
 
-export function lookup(h: { req: Harness['req'] }, endpoint: string, body: unknown, cred: Credential): Promise<Res> {
-  return h.req('POST', `/api/v1/lookup/${endpoint}`, { body, ...cred });
+/** How long a lookup request may take before the test fails (instead of hanging the run). */
+export const LOOKUP_REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * POST /api/v1/lookup/{endpoint}. With a client-side deadline: if the instance never answers
+ * (a stalled database pool, an upstream call that escapes its timeout), the test fails with a
+ * TimeoutError naming the endpoint instead of stalling the whole run.
+ */
+export async function lookup(h: { base: string }, endpoint: string, body: unknown, cred: Credential): Promise<Res> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if ('key' in cred) headers['x-api-key'] = cred.key;
+  else headers.authorization = `Bearer ${cred.token}`;
+  let r: Response;
+  let text: string;
+  try {
+    r = await fetch(`${h.base}/api/v1/lookup/${endpoint}`, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(LOOKUP_REQUEST_TIMEOUT_MS) });
+    text = await r.text();
+  } catch (err) {
+    throw new Error(`POST /lookup/${endpoint}: no answer within ${LOOKUP_REQUEST_TIMEOUT_MS} ms (${(err as Error).name})`, { cause: err });
+  }
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON */
+  }
+  return { status: r.status, headers: r.headers, body: parsed, text };
 }
 
 /** Validators for the response components of the served OpenAPI document. */

@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../http/auth.js';
 import { httpProblem, problem, type ValidationIssue } from '../../http/problems.js';
-import { ENDPOINTS, LIMITS, LookupRequestError, OPERATIONS, SourceDisabledError, type EndpointName } from '../../lookups/index.js';
+import { ENDPOINTS, LIMITS, LookupRequestError, OPERATIONS, PROPERTY_NAMES, SourceDisabledError, type EndpointName } from '../../lookups/index.js';
 import type { Principal } from '../auth/principal.js';
 import type { Services } from '../../services.js';
 import { LOOKUP_REQUEST_SCHEMAS, LOOKUP_RESPONSE_SCHEMAS, LOOKUP_SCHEMAS } from './schemas.js';
@@ -18,6 +18,8 @@ const ops = (e: EndpointName) => OPERATIONS[e].map((o) => `\`${o}\``).join(', ')
 
 const PRIVACY =
   'Structures (SMILES, InChI) are sent to the source only for an API key with `allow_structure_search`; access tokens never send them. A structure held back answers the item status `structure_egress_not_allowed`.';
+const FREE_TEXT =
+  'A query that carries a structure (an InChI, never sent; or a SMILES written with SMILES-only syntax: bonds, branches, brackets, ring-closure digits or aromatic atoms) is sent only for an API key with `allow_structure_search`, otherwise it answers `structure_egress_not_allowed`. All-uppercase strings such as the gene symbols `CS` or `CNP` are sent.';
 const COMMON =
   'Every item carries the source, its licence and a status (`found`, `not_found`, `invalid_query`, `structure_egress_not_allowed`, `upstream_error`, `timeout`); a failing source fails its items only (200 overall). Answers are cached for 24 h. 503 `source-disabled` when the source is disabled on the server.';
 
@@ -28,23 +30,23 @@ const DOCS: Record<EndpointName, { summary: string; description: string }> = {
   },
   bioactivity: {
     summary: 'ChEMBL molecules, targets, activities, similarity and substructure search',
-    description: `ChEMBL REST. Operations: ${ops('bioactivity')}. Molecule, target and the activities operations send only IDs and names (at most ${LIMITS.maxQueryLength} characters). Similarity and substructure take SMILES (at most ${LIMITS.maxSmilesLength} characters) and run only for API keys with \`allow_structure_search\`. \`limit\` rows per query ${LIMITS.bioactivityLimit.min} to ${LIMITS.bioactivityLimit.max} (default ${LIMITS.bioactivityLimit.default}); \`threshold\` (similarity, percent) ${LIMITS.similarityThreshold.min} to ${LIMITS.similarityThreshold.max} (default ${LIMITS.similarityThreshold.default}). ${PRIVACY} ${COMMON}`,
+    description: `ChEMBL REST. Operations: ${ops('bioactivity')}. Molecule, target and the activities operations send only IDs and names (at most ${LIMITS.maxQueryLength} characters). Similarity and substructure take SMILES (at most ${LIMITS.maxSmilesLength} characters) and run only for API keys with \`allow_structure_search\`; an InChI is sent in no operation, and a target name that carries a SMILES is sent only for such keys. \`limit\` rows per query ${LIMITS.bioactivityLimit.min} to ${LIMITS.bioactivityLimit.max} (default ${LIMITS.bioactivityLimit.default}); \`threshold\` (similarity, percent) ${LIMITS.similarityThreshold.min} to ${LIMITS.similarityThreshold.max} (default ${LIMITS.similarityThreshold.default}). ${PRIVACY} ${COMMON}`,
   },
   targets: {
     summary: 'Open Targets target-disease associations and drugs',
-    description: `Open Targets Platform GraphQL. Operations: ${ops('targets')}, by gene symbol, Ensembl gene ID or disease ID/name. \`limit\` ${LIMITS.targetsLimit.min} to ${LIMITS.targetsLimit.max} (default ${LIMITS.targetsLimit.default}). ${COMMON}`,
+    description: `Open Targets Platform GraphQL. Operations: ${ops('targets')}, by gene symbol, Ensembl gene ID or disease ID/name. \`limit\` ${LIMITS.targetsLimit.min} to ${LIMITS.targetsLimit.max} (default ${LIMITS.targetsLimit.default}). ${FREE_TEXT} ${COMMON}`,
   },
   proteins: {
     summary: 'UniProt entries by accession, or search by gene or protein name',
-    description: `UniProt REST. Operations: ${ops('proteins')}. \`organism\` (search only): a name or a numeric NCBI taxon ID; a search returns ${LIMITS.proteinsSearchRows} entries. ${COMMON}`,
+    description: `UniProt REST. Operations: ${ops('proteins')}. \`organism\` (search only): a name or a numeric NCBI taxon ID; a search returns ${LIMITS.proteinsSearchRows} entries. ${FREE_TEXT} ${COMMON}`,
   },
   structures: {
     summary: 'RCSB PDB entries by ID, by UniProt accession, or free-text search',
-    description: `RCSB PDB Search and Data APIs. Operations: ${ops('structures')}. \`limit\` ${LIMITS.structuresLimit.min} to ${LIMITS.structuresLimit.max} (default ${LIMITS.structuresLimit.default}). ${COMMON}`,
+    description: `RCSB PDB Search and Data APIs. Operations: ${ops('structures')}. \`limit\` ${LIMITS.structuresLimit.min} to ${LIMITS.structuresLimit.max} (default ${LIMITS.structuresLimit.default}). ${FREE_TEXT} ${COMMON}`,
   },
   properties: {
     summary: 'Measured (experimental) properties from PubChem',
-    description: `PubChem PUG-View. \`operation\` must be \`experimental\`; queries are CIDs or compound names. Default property set: boiling point, melting point, density, vapor pressure, heat of vaporization, viscosity, surface tension; \`other\` holds critical constants and other measured values. Up to \`limit\` values per property (default ${LIMITS.propertiesLimit.default}), each with its source reference; values from suppliers without an allowed licence are dropped and counted in \`data.excluded\`. A structure given as a name is never sent. ${COMMON}`,
+    description: `PubChem PUG-View. \`operation\` must be \`experimental\`; queries are CIDs or compound names. Default property set: boiling point, melting point, density, vapor pressure, heat of vaporization, viscosity, surface tension; \`other\` holds critical constants and other measured values (PubChem headings Critical Temperature & Pressure, Enthalpy of Sublimation, Dielectric Constant, Ionization Potential, Relative Evaporation Rate, Optical Rotation, Other Experimental Properties). Accepted names: ${PROPERTY_NAMES.map((n) => `\`${n}\``).join(', ')}; every value names its PubChem \`heading\`. Up to \`limit\` values per property (default ${LIMITS.propertiesLimit.default}), each with its source reference; values from suppliers without an allowed licence are dropped and counted in \`data.excluded\`. A structure given as a name is never sent. ${COMMON}`,
   },
 };
 
