@@ -26,10 +26,10 @@ describe('chemistry pool: a job uses at most its lanes', () => {
 
   it('runs one task at a time with one lane, and both threads without a bound', async () => {
     const mols = SMILES.slice(0, 64);
-    const one = await pool.runItems('describe', mols, {}, 1);
+    const one = await pool.runItems('describe', mols, { key: false }, 1);
     assert.ok(one.every((o) => o.ok));
     assert.equal(pool.stats().peakRunning, 1, 'a one-lane call never has two tasks running');
-    const all = await pool.runItems('describe', mols, {});
+    const all = await pool.runItems('describe', mols, { key: false });
     assert.ok(all.every((o) => o.ok));
     assert.equal(pool.stats().peakRunning, 2, 'an unbounded call uses both threads');
     // Same answers either way, in input order.
