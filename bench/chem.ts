@@ -111,7 +111,10 @@ async function main(): Promise<void> {
 
   log(`native baseline: /usr/bin/python3 scripts/rdkit/baseline.py --passes ${args.passes} (${smiles.length} molecules, one thread)`);
   const native = await nativeBaseline(Number(args.passes));
-  log(`  describe ${native.describe_ms_per_molecule} ms/molecule, svg ${native.svg_ms_per_molecule} ms/molecule (RDKit ${native.rdkit_version})`);
+  log(
+    `  describe ${native.describe_ms_per_molecule} ms/molecule, svg ${native.svg_ms_per_molecule} ms/molecule with <text> labels as Crucible's ` +
+      `(${native.svg_freetype_ms_per_molecule} ms with FreeType glyph outlines, native's default) (RDKit ${native.rdkit_version})`,
+  );
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-bench-chem-'));
   const child = fork(fileURLToPath(import.meta.url), ['--child'], {
@@ -180,6 +183,10 @@ async function main(): Promise<void> {
     console.log('|---|---|---|---|---|---|---|---|');
     console.log(line('POST /describe', d, '>= 2x, p99 < 250 ms'));
     console.log(line('POST /depict 300x220', p, '>= 1x'));
+    const ftPerSec = 1000 / native.svg_freetype_ms_per_molecule;
+    console.log(
+      `\n(for information: native drawing with FreeType glyph outlines, its default, ${round1(ftPerSec)} molecules/s; /depict against it: ${round2(p.median.moleculesPerSec / ftPerSec)}x)`,
+    );
     console.log(
       `\nworker time per molecule: describe ${d.median.workerMsPerMolecule} ms, depict ${p.median.workerMsPerMolecule} ms (native: ${native.describe_ms_per_molecule} ms, ${native.svg_ms_per_molecule} ms);` +
         ` workers busy ${d.median.workerUtilisation * 100}% / ${p.median.workerUtilisation * 100}% of ${ready.threads} threads; main thread busy ${d.median.mainThreadUtilisation * 100}% / ${p.median.mainThreadUtilisation * 100}%`,
@@ -200,6 +207,8 @@ interface NativeBaseline {
   svg_ms_per_molecule: number;
   describe_cpu_ms_per_molecule: number;
   svg_cpu_ms_per_molecule: number;
+  /** The same drawings with FreeType glyph outlines (native RDKit's default; not what Crucible returns). */
+  svg_freetype_ms_per_molecule: number;
 }
 
 function nativeBaseline(passes: number): Promise<NativeBaseline> {

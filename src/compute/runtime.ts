@@ -148,7 +148,7 @@ export class JobRuntime {
 
     let progress = job.progress;
     let message = '';
-    let lastBeat = 0;
+    let lastBeat = Date.now(); // the UPDATE to running above set heartbeat_at
     const limitMs = runtimeLimitSec(job.expected_runtime_sec, this.o.runtimeGraceSec) * 1000;
     const limitTimer = setTimeout(() => controller.abort(new JobAborted('runtime-limit')), limitMs);
     const beat = async () => {

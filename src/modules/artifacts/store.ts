@@ -82,25 +82,38 @@ export const artifactsStore = {
     return { count: rows[0].n, bytes: Number(rows[0].bytes) };
   },
 
+  /** The artifact row and its port rows, in one statement. */
   async insert(tx: Queryable, a: NewArtifact): Promise<ArtifactRow> {
-    const total = Object.values(a.manifest.ports).reduce((n, p) => n + p.record_count, 0);
-    const { rows } = await tx.query<ArtifactRow>(
-      `INSERT INTO artifacts (user_id, job_id, origin, upload_mode, storage_key, size_bytes, sha256, job_type, manifest, record_count, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
-      [a.userId, a.jobId, a.origin, a.uploadMode, a.storageKey, a.sizeBytes, a.sha256, a.manifest.job_type, JSON.stringify(a.manifest), total, a.expiresAt],
-    );
-    const row = rows[0];
     const ports = Object.entries(a.manifest.ports);
-    if (ports.length) {
-      const params: unknown[] = [row.id];
-      const values = ports.map(([name, p], i) => {
-        params.push(name, p.kind, p.format, p.record_count);
-        const b = 2 + i * 4;
-        return `($1, $${b}, $${b + 1}, $${b + 2}, $${b + 3})`;
-      });
-      await tx.query(`INSERT INTO artifact_ports (artifact_id, port, data_kind, data_format, record_count) VALUES ${values.join(', ')}`, params);
-    }
-    return row;
+    const total = ports.reduce((n, [, p]) => n + p.record_count, 0);
+    const { rows } = await tx.query<ArtifactRow>(
+      `WITH a AS (
+         INSERT INTO artifacts (user_id, job_id, origin, upload_mode, storage_key, size_bytes, sha256, job_type, manifest, record_count, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *
+       ), p AS (
+         INSERT INTO artifact_ports (artifact_id, port, data_kind, data_format, record_count)
+         SELECT a.id, t.port, t.kind, t.format, t.records FROM a, unnest($12::text[], $13::text[], $14::text[], $15::int8[]) AS t(port, kind, format, records)
+       )
+       SELECT * FROM a`,
+      [
+        a.userId,
+        a.jobId,
+        a.origin,
+        a.uploadMode,
+        a.storageKey,
+        a.sizeBytes,
+        a.sha256,
+        a.manifest.job_type,
+        JSON.stringify(a.manifest),
+        total,
+        a.expiresAt,
+        ports.map(([name]) => name),
+        ports.map(([, p]) => p.kind),
+        ports.map(([, p]) => p.format),
+        ports.map(([, p]) => p.record_count),
+      ],
+    );
+    return rows[0];
   },
 
   async get(q: Queryable, userId: string, id: string): Promise<ArtifactRow | null> {

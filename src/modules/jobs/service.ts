@@ -132,6 +132,8 @@ export class JobService {
         planned.map((p) => ({ userId: principal.userId, keyId: principal.keyId, jobId: p.id, amountMicros: p.costMicros, ceilingMicros: principal.spendCeilingMicros })),
       );
       for (const p of planned) {
+        // The message goes first so that the row is written once, with its id; both commit together.
+        const queueJobId = await this.queue.send(tx, p.id);
         await jobsStore.insert(tx, {
           id: p.id,
           userId: principal.userId,
@@ -144,9 +146,8 @@ export class JobService {
           rateMicrosPerSec: p.resource.rateMicrosPerSec,
           reservedMicros: p.costMicros,
           info: { assumptions: p.assumptions },
+          queueJobId,
         });
-        const messageId = await this.queue.send(tx, p.id);
-        await jobsStore.setQueueMessage(tx, p.id, messageId);
       }
       // The idempotency record commits with the jobs: a retry can never make a second set.
       await idem?.saveInTx(tx, 200, body);

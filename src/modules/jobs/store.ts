@@ -45,18 +45,17 @@ export interface NewJob {
   rateMicrosPerSec: number;
   reservedMicros: number;
   info: Record<string, unknown>;
+  /** The queue message that announces it (sent in the same transaction). */
+  queueJobId: string;
 }
 
 export const jobsStore = {
   async insert(tx: Queryable, j: NewJob): Promise<void> {
     await tx.query(
-      `INSERT INTO jobs (id, user_id, key_id, job_name, job_type, resource, payload, expected_runtime_sec, rate_micros_per_sec, reserved_micros, info)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [j.id, j.userId, j.keyId, j.name, j.type, j.resource, JSON.stringify(j.payload), j.expectedRuntimeSec, j.rateMicrosPerSec, j.reservedMicros, JSON.stringify(j.info)],
+      `INSERT INTO jobs (id, user_id, key_id, job_name, job_type, resource, payload, expected_runtime_sec, rate_micros_per_sec, reserved_micros, info, queue_job_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [j.id, j.userId, j.keyId, j.name, j.type, j.resource, JSON.stringify(j.payload), j.expectedRuntimeSec, j.rateMicrosPerSec, j.reservedMicros, JSON.stringify(j.info), j.queueJobId],
     );
-  },
-  async setQueueMessage(tx: Queryable, id: string, messageId: string): Promise<void> {
-    await tx.query('UPDATE jobs SET queue_job_id = $2 WHERE id = $1', [id, messageId]);
   },
   async get(q: Queryable, userId: string, id: string, forUpdate = false): Promise<JobRow | null> {
     const { rows } = await q.query<JobRow>(`SELECT * FROM jobs WHERE id = $1 AND user_id = $2${forUpdate ? ' FOR UPDATE' : ''}`, [id, userId]);

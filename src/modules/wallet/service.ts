@@ -5,7 +5,9 @@ import type { Database, Queryable } from '../../db/database.js';
 import { problem } from '../../http/problems.js';
 import { usd } from '../../http/schemas.js';
 import type { KeySpendSource } from '../keys/service.js';
-import { walletStore } from './store.js';
+import { walletStore, type LedgerEntry } from './store.js';
+
+type LedgerMove = Omit<LedgerEntry, 'userId'>;
 
 export const MICROS_PER_USD = 1_000_000;
 
@@ -42,7 +44,7 @@ export class WalletService implements KeySpendSource {
     if (!Number.isSafeInteger(amountMicros) || amountMicros <= 0) throw new RangeError('a credit must be a positive amount');
     await this.db.transaction(async (tx) => {
       await walletStore.lock(tx, userId);
-      await walletStore.append(tx, { userId, kind: 'credit', amountMicros, note });
+      await walletStore.append(tx, userId, [{ kind: 'credit', amountMicros, note }]);
     });
     return this.view(userId);
   }
@@ -78,9 +80,11 @@ export class WalletService implements KeySpendSource {
         );
       }
     }
-    for (const r of items) {
-      await walletStore.append(tx, { userId, kind: 'reserve', amountMicros: 0, reservedDeltaMicros: r.amountMicros, jobId: r.jobId, keyId: r.keyId, note: 'job submit' });
-    }
+    await walletStore.append(
+      tx,
+      userId,
+      items.map((r) => ({ kind: 'reserve', amountMicros: 0, reservedDeltaMicros: r.amountMicros, jobId: r.jobId, keyId: r.keyId, note: 'job submit' })),
+    );
   }
 
   /**
@@ -90,8 +94,9 @@ export class WalletService implements KeySpendSource {
   async settle(tx: Queryable, s: { userId: string; jobId: string; keyId: string | null; reservedMicros: number; chargeMicros: number; note: string }): Promise<number> {
     const charge = Math.max(0, Math.min(Math.round(s.chargeMicros), s.reservedMicros));
     await walletStore.lock(tx, s.userId);
-    await walletStore.append(tx, { userId: s.userId, kind: 'release', amountMicros: 0, reservedDeltaMicros: -s.reservedMicros, jobId: s.jobId, keyId: s.keyId, note: s.note });
-    if (charge > 0) await walletStore.append(tx, { userId: s.userId, kind: 'charge', amountMicros: -charge, jobId: s.jobId, keyId: s.keyId, note: s.note });
+    const release: LedgerMove = { kind: 'release', amountMicros: 0, reservedDeltaMicros: -s.reservedMicros, jobId: s.jobId, keyId: s.keyId, note: s.note };
+    const moves = charge > 0 ? [release, { kind: 'charge', amountMicros: -charge, jobId: s.jobId, keyId: s.keyId, note: s.note } satisfies LedgerMove] : [release];
+    await walletStore.append(tx, s.userId, moves);
     return charge;
   }
 }

@@ -22,8 +22,12 @@ export interface LedgerEntry {
 export const walletStore = {
   /** Locks (creating when absent) the account's wallet row until the transaction ends. */
   async lock(tx: Queryable, userId: string): Promise<WalletRow> {
-    await tx.query('INSERT INTO wallets (user_id) VALUES ($1) ON CONFLICT (user_id) DO NOTHING', [userId]);
-    const { rows } = await tx.query<WalletRow>('SELECT user_id, balance_micros, reserved_micros FROM wallets WHERE user_id = $1 FOR UPDATE', [userId]);
+    const select = 'SELECT user_id, balance_micros, reserved_micros FROM wallets WHERE user_id = $1 FOR UPDATE';
+    let { rows } = await tx.query<WalletRow>(select, [userId]);
+    if (!rows[0]) {
+      await tx.query('INSERT INTO wallets (user_id) VALUES ($1) ON CONFLICT (user_id) DO NOTHING', [userId]);
+      ({ rows } = await tx.query<WalletRow>(select, [userId]));
+    }
     return rows[0];
   },
 
@@ -32,16 +36,32 @@ export const walletStore = {
     return rows[0] ?? { user_id: userId, balance_micros: 0, reserved_micros: 0 };
   },
 
-  /** Appends a ledger row and moves the cached totals by the same amounts. Call with the wallet locked. */
-  async append(tx: Queryable, e: LedgerEntry): Promise<void> {
-    const reserved = e.reservedDeltaMicros ?? 0;
+  /**
+   * Appends ledger rows of one account, in order, and moves the cached totals by their sums,
+   * in one statement. Call with the wallet locked.
+   */
+  async append(tx: Queryable, userId: string, entries: Omit<LedgerEntry, 'userId'>[]): Promise<void> {
+    if (entries.length === 0) return;
     await tx.query(
-      `INSERT INTO ledger (user_id, kind, amount_micros, reserved_delta_micros, job_id, key_id, note) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [e.userId, e.kind, e.amountMicros, reserved, e.jobId ?? null, e.keyId ?? null, e.note ?? null],
-    );
-    await tx.query(
-      `UPDATE wallets SET balance_micros = balance_micros + $2, reserved_micros = reserved_micros + $3, updated_at = now() WHERE user_id = $1`,
-      [e.userId, e.amountMicros, reserved],
+      `WITH l AS (
+         INSERT INTO ledger (user_id, kind, amount_micros, reserved_delta_micros, job_id, key_id, note)
+         SELECT $1, t.kind, t.amount, t.reserved, t.job_id, t.key_id, t.note
+           FROM unnest($2::text[], $3::int8[], $4::int8[], $5::uuid[], $6::uuid[], $7::text[]) WITH ORDINALITY AS t(kind, amount, reserved, job_id, key_id, note, n)
+          ORDER BY t.n
+         RETURNING amount_micros, reserved_delta_micros
+       )
+       UPDATE wallets w SET balance_micros = w.balance_micros + s.amount, reserved_micros = w.reserved_micros + s.reserved, updated_at = now()
+         FROM (SELECT coalesce(sum(amount_micros), 0)::int8 AS amount, coalesce(sum(reserved_delta_micros), 0)::int8 AS reserved FROM l) s
+        WHERE w.user_id = $1`,
+      [
+        userId,
+        entries.map((e) => e.kind),
+        entries.map((e) => e.amountMicros),
+        entries.map((e) => e.reservedDeltaMicros ?? 0),
+        entries.map((e) => e.jobId ?? null),
+        entries.map((e) => e.keyId ?? null),
+        entries.map((e) => e.note ?? null),
+      ],
     );
   },
 
