@@ -9,7 +9,8 @@ import { httpProblem, invalid, problem } from './problems.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const IDEMPOTENCY_MAX_LENGTH = 255;
-const RETENTION_DAYS = 30;
+/** How long a key replays its first response (the reference: 30 days). */
+export const IDEMPOTENCY_RETENTION_DAYS = 30;
 /** How long a claim holds before a retry may take over a request whose instance died. */
 const IN_FLIGHT_LOCK_SEC = 300;
 
@@ -90,12 +91,12 @@ export function makeIdempotencyHooks(db: Database) {
         `SELECT method, path, request_hash, state, response_status, response_body, response_type,
                 created_at < now() - make_interval(days => $3) AS expired, locked_until < now() AS stale
            FROM idempotency_keys WHERE user_id = $1 AND key = $2`,
-        [userId, key, RETENTION_DAYS],
+        [userId, key, IDEMPOTENCY_RETENTION_DAYS],
       );
       const row = rows[0];
       if (!row) continue; // deleted meanwhile (an unpinned failure): claim again
       if (row.expired) {
-        await db.query('DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND created_at < now() - make_interval(days => $3)', [userId, key, RETENTION_DAYS]);
+        await db.query('DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND created_at < now() - make_interval(days => $3)', [userId, key, IDEMPOTENCY_RETENTION_DAYS]);
         continue;
       }
       if (row.request_hash !== hash) {

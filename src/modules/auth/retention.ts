@@ -7,8 +7,9 @@
 // Several instances may run it: each batch is a transaction that first tries a shared advisory
 // lock, and an instance that does not get it leaves the sweep to the one that did.
 import type { Database, Queryable } from '../../db/database.js';
+import { IDEMPOTENCY_RETENTION_DAYS } from '../../http/idempotency.js';
 
-export const RETENTION = { loginAttemptsDays: 1, idempotencyKeysDays: 30, endedSessionsDays: 30, expiredRefreshTokensDays: 30 } as const;
+export const RETENTION = { loginAttemptsDays: 1, idempotencyKeysDays: IDEMPOTENCY_RETENTION_DAYS, endedSessionsDays: 30, expiredRefreshTokensDays: 30 } as const;
 
 /** Any constant shared by every Crucible process (the migrator uses 774_201_031). */
 const SWEEP_LOCK_KEY = 774_201_032;
