@@ -1,8 +1,8 @@
 // The one place where credentials, token-only routes, scopes and rate limits are enforced,
 // from each route's `config` (see route-config.ts). Handlers read `request.principal`.
 //
-// The hook is attached to every route when it is registered (attachAuth, from an onRoute
-// hook), with the route's metadata resolved then rather than on each request. It runs in
+// The hook is attached to every route when it is registered (from an onRoute hook in
+// app.ts), with the route's metadata resolved then rather than on each request. It runs in
 // callback style and finishes synchronously when the credential is already cached, so the
 // common authenticated request costs no promise and no extra microtask turn.
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
@@ -25,9 +25,8 @@ type OnRequest = (request: FastifyRequest, reply: FastifyReply, done: HookHandle
 export function makeAuthHook({ authenticator, limiter, tiers }: AuthHookDeps, route: Pick<RouteOptions, 'method' | 'url' | 'config'>): OnRequest {
   const cfg = (route.config ?? {}) as { auth?: 'none' | 'any' | 'token'; scope?: 'read' | 'write' };
   const mode = cfg.auth ?? 'any';
-  const method = Array.isArray(route.method) ? route.method[0] : route.method;
-  const scope = requiredScope(method, cfg.scope);
-  const forbidden = `this API key lacks the "${scope}" scope that ${method} ${route.url} needs`;
+  // One route may serve several methods, each with its own default scope (GET read, POST write).
+  const scopes = new Map((Array.isArray(route.method) ? route.method : [route.method]).map((m) => [m, requiredScope(m, cfg.scope)]));
 
   if (mode === 'none') {
     return function publicRoute(request, reply, done) {
@@ -48,7 +47,8 @@ export function makeAuthHook({ authenticator, limiter, tiers }: AuthHookDeps, ro
     if (mode === 'token' && p.via === 'api_key') {
       throw problem('api-key-management-forbidden', 'this endpoint needs an access token (Authorization: Bearer); API keys cannot use it');
     }
-    if (!p.scopes.has(scope)) throw problem('insufficient-scope', forbidden);
+    const scope = scopes.get(request.method) ?? requiredScope(request.method, cfg.scope);
+    if (!p.scopes.has(scope)) throw problem('insufficient-scope', `this API key lacks the "${scope}" scope that ${request.method} ${route.url} needs`);
     request.principal = p;
   }
 
