@@ -12,11 +12,16 @@
 //   was running is reported failed and the other items of the batch are run again, so one bad
 //   molecule never fails its neighbours.
 // - Bounded cost of bad inputs:
-//   - an input that timed out or killed its thread is remembered (bounded LRU, 10 minutes by
-//     default) and answered at once with the same failure, without a worker;
-//   - the items retried after a failure share a retry budget of worker time (half the item
-//     timeout): past it, the items not done fail at once (`timeout`), so N hanging items in one
-//     request cost about 1.5 item timeouts, not N;
+//   - an input that killed its thread, or timed out twice, is remembered (bounded LRU, 10
+//     minutes by default) and answered at once with the same failure, without a worker (one
+//     timeout alone is not: a valid molecule may be slow once on a busy machine);
+//   - the retry budget is per batch: the items of a batch retried after a failure share half
+//     the item timeout of worker time; past it, the items not done fail at once (`timeout`).
+//     So a batch of N hanging items costs about one item timeout plus the budget (1.5
+//     timeouts), not N. An API request (at most 20 items) has no more batches than threads
+//     with the default maxBatch, and they run in parallel, so the request costs about that
+//     too; a call with more batches than lanes (a compute job's chunk) pays it once per batch
+//     that hits a failure, one lane's batches after the other;
 //   - tasks are dispatched by the pool, at most one per thread. While a thread's current item
 //     has run longer than a quarter of the item timeout (at most 1 s), a stand-in thread (a
 //     second piscina pool of up to `threads` threads, started on demand, ended when idle)
@@ -59,7 +64,7 @@ export interface ChemPoolOptions {
   cacheEntries?: number;
   /** Run a few molecules through each kind when one of the first `threads` threads starts (default true). */
   warmup?: boolean;
-  /** Inputs that timed out or crashed a thread, remembered and answered without a worker (default 1,000; 0 = off). */
+  /** Inputs that crashed a thread or timed out twice, remembered and answered without a worker (default 1,000; 0 = off). */
   failureMemoryEntries?: number;
   /** How long such an input is remembered, ms (default 10 minutes). */
   failureMemoryMs?: number;
@@ -74,7 +79,7 @@ export interface ChemPoolStats {
   timeouts: number;
   crashes: number;
   retriedItems: number;
-  /** Items answered from the failure memory (an input that hung or crashed a thread before). */
+  /** Items answered from the failure memory (an input that crashed a thread, or timed out twice, before). */
   rememberedFailures: number;
   /** Items failed without finishing because their retry budget ran out. */
   budgetFailures: number;
@@ -112,8 +117,8 @@ interface Call<K extends TaskKind> {
   items: KindInput<K>[];
   options: KindOptions<K>;
   out: ItemOutcome<KindOutput<K>>[];
-  /** Prefix of the failure-memory keys of this call's inputs (kind and options), or null. */
-  scope: string | null;
+  /** Prefix of the failure-memory keys of this call's inputs (kind and options); computed when first needed. */
+  scope?: string;
 }
 
 interface Waiter {
@@ -126,6 +131,17 @@ interface Pools {
   /** Stand-ins for stuck threads: none until needed, at most `threads`, ended after a minute idle. */
   standby: Piscina;
 }
+
+/** A failure remembered for an input: a crash at once, a timeout from its second time on. */
+interface RememberedFailure {
+  failure: 'timeout' | 'crashed';
+  message: string;
+  /** Times the input timed out while remembered (a crash needs none). */
+  timeouts: number;
+}
+
+/** Timeouts of one input (within the memory's lifetime) before it is answered without a worker. */
+const TIMEOUTS_REMEMBERED = 2;
 
 const require = createRequire(import.meta.url);
 
@@ -155,11 +171,11 @@ export class ChemPool {
   readonly cache: ChemCache;
   /** An item running longer than this no longer holds its thread's place (a stand-in may start). */
   readonly stuckMs: number;
-  /** Worker time the items retried after a failure get, together, before they fail unrun. */
+  /** Worker time the items of one batch retried after a failure get, together, before they fail unrun (per batch, not per call). */
   readonly retryBudgetMs: number;
   private readonly warmup: boolean;
   private readonly faults: FaultInjection | null;
-  private readonly failures: LRUCache<string, { failure: 'timeout' | 'crashed'; message: string }> | null;
+  private readonly failures: LRUCache<string, RememberedFailure> | null;
   private pools: Pools | null = null;
   private starting: Promise<Pools> | null = null;
   private closed = false;
@@ -186,8 +202,8 @@ export class ChemPool {
   }
 
   /** Compiles RDKit once and starts the threads; called by the first task otherwise. */
-  async start(): Promise<Piscina> {
-    return (await this.startPools()).main;
+  async start(): Promise<void> {
+    await this.startPools();
   }
 
   private startPools(): Promise<Pools> {
@@ -237,7 +253,7 @@ export class ChemPool {
     const out = new Array<ItemOutcome<KindOutput<K>>>(items.length);
     if (items.length === 0) return out;
     this.counters.items += items.length;
-    const call: Call<K> = { kind, items, options, out, scope: this.failures ? `${kind}\u0000${optionsDigest(options)}\u0000` : null };
+    const call: Call<K> = { kind, items, options, out };
     const todo: number[] = [];
     for (let i = 0; i < items.length; i++) {
       const known = this.rememberedFailure(call, i);
@@ -285,16 +301,28 @@ export class ChemPool {
     return out;
   }
 
-  private rememberedFailure<K extends TaskKind>(call: Call<K>, i: number) {
+  /** The failure-memory key of a call's string input (the options digest is computed once per call, and only when needed). */
+  private failureKey<K extends TaskKind>(call: Call<K>, input: string): string {
+    call.scope ??= `${call.kind}\u0000${optionsDigest(call.options)}\u0000`;
+    return call.scope + input;
+  }
+
+  /** A failure to answer the item with at once: a crash, or a second timeout, of the same input. */
+  private rememberedFailure<K extends TaskKind>(call: Call<K>, i: number): RememberedFailure | undefined {
     const input = call.items[i];
-    if (!this.failures || call.scope === null || typeof input !== 'string') return undefined;
-    return this.failures.get(call.scope + input);
+    if (!this.failures || this.failures.size === 0 || typeof input !== 'string') return undefined;
+    const known = this.failures.get(this.failureKey(call, input));
+    return known && (known.failure === 'crashed' || known.timeouts >= TIMEOUTS_REMEMBERED) ? known : undefined;
   }
 
   private rememberFailure<K extends TaskKind>(call: Call<K>, i: number, failure: 'timeout' | 'crashed', message: string): void {
     const input = call.items[i];
-    if (!this.failures || call.scope === null || typeof input !== 'string') return;
-    this.failures.set(call.scope + input, { failure, message });
+    if (!this.failures || typeof input !== 'string') return;
+    const key = this.failureKey(call, input);
+    const before = this.failures.get(key);
+    const timeouts = failure === 'timeout' ? (before?.failure === 'timeout' ? before.timeouts : 0) + 1 : 0;
+    // Setting it again restarts its lifetime: a second timeout is remembered from then on.
+    this.failures.set(key, { failure, message, timeouts });
   }
 
   /** Splits a request over `lanes` threads: one request alone uses them all, and tasks stay few. */
@@ -308,7 +336,8 @@ export class ChemPool {
 
   /**
    * Runs one batch as a task. `budgetMs` is Infinity on a first attempt; retries after a
-   * failure carry what is left of the retry budget (worker time from their first item on).
+   * failure carry what is left of the batch's retry budget (worker time from their first item
+   * on). Each batch of a call gets its own budget.
    */
   private async runBatch<K extends TaskKind>(call: Call<K>, indices: number[], budgetMs: number, attempt: number): Promise<void> {
     const fill = (failure: ItemFailure, message: string, which = indices) => {
