@@ -18,6 +18,8 @@ import { LocalFileStorage } from './storage/local.js';
 import { appendEvent, EventService } from './modules/events/service.js';
 import { JobService } from './modules/jobs/service.js';
 import { UserService } from './modules/users/service.js';
+import { RetentionSweep } from './modules/auth/retention.js';
+import { pino } from 'pino';
 import { LookupService } from './lookups/index.js';
 import { DbLookupCache } from './modules/lookups/cache.js';
 import { usersStore } from './modules/users/store.js';
@@ -57,20 +59,23 @@ export async function createServices(config: Config, db?: Database, opts: Create
     const events = new EventService(db);
     await events.start();
     started.push(events);
-    const artifacts = new ArtifactService({ db, config, storage: new LocalFileStorage(config.artifactsDir) });
+    // Background work (sweeps) logs here; request logs go through Fastify's logger.
+    const log = pino({ level: config.logLevel });
+    const artifacts = new ArtifactService({ db, config, storage: new LocalFileStorage(config.artifactsDir), log });
     if (opts.queue) artifacts.startSweeper();
     const jobArtifacts = jobArtifactsFrom(artifacts);
     // One chemistry pool per instance: the API's /depict and /describe and the job types (services.chem).
     const chem = new ChemPool({ threads: config.chemThreads, cacheEntries: config.chemCache, itemTimeoutMs: config.chemTimeoutMs });
     const transitions = { wallet, events: { append: appendEvent } };
-    const sessions = new SessionService(db, signer, config, invalidate);
-    if (opts.queue) sessions.retention.start();
+    const retention = new RetentionSweep(db, log);
+    if (opts.queue) retention.start();
     return {
       config,
       db,
       authenticator,
       limiter: new RateLimiter(),
-      sessions,
+      sessions: new SessionService(db, signer, config, invalidate),
+      retention,
       keys: new KeyService(db, config, wallet, invalidate),
       users: new UserService(db, invalidate),
       lookups: new LookupService({ urls: config.lookups.urls, disabled: config.lookups.disabled, cache: new DbLookupCache(db) }),
@@ -113,7 +118,7 @@ export async function bootstrapAdmin(services: Services): Promise<BootstrapResul
 
 export async function closeServices(services: Services): Promise<void> {
   await services.artifacts.stopSweeper().catch(() => undefined);
-  await services.sessions.retention.stop().catch(() => undefined);
+  await services.retention.stop().catch(() => undefined);
   await services.chem.close().catch(() => undefined);
   await services.events.stop().catch(() => undefined);
   await services.queue.stop().catch(() => undefined);

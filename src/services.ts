@@ -5,6 +5,7 @@ import type { Database } from './db/database.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { Authenticator } from './modules/auth/authenticator.js';
 import type { SessionService } from './modules/auth/sessions.js';
+import type { RetentionSweep } from './modules/auth/retention.js';
 import type { KeyService } from './modules/keys/service.js';
 import type { UserService } from './modules/users/service.js';
 import type { LookupService } from './lookups/index.js';
@@ -21,6 +22,8 @@ export interface Services {
   authenticator: Authenticator;
   limiter: RateLimiter;
   sessions: SessionService;
+  /** Deletes old login attempts, idempotency keys, ended sessions and expired refresh tokens. */
+  retention: RetentionSweep;
   keys: KeyService;
   users: UserService;
   /** RDKit worker threads (and the drawing/description cache) for chemistry. */

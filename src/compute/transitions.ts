@@ -48,7 +48,7 @@ export async function finishJob(tx: Queryable, deps: TransitionDeps, jobId: stri
     jobId: job.id,
     keyId: job.key_id,
     reservedMicros: job.reserved_micros,
-    chargeMicros: job.charged_micros ?? 0,
+    chargeMicros: job.charged_micros!, // set by the UPDATE above
     note: `job ${f.status}`,
   });
   await deps.events.append(tx, { userId: job.user_id, kind: 'job', subjectId: job.id, status: f.status, workflowRunId: null });

@@ -3,18 +3,18 @@
 // N times its tier figure. Login limits, which guard passwords, are kept in the database.
 import { problem } from './problems.js';
 
-export function rateHeaders(limit: number, remaining: number, resetSec: number, withRetryAfter = true): Record<string, string> {
-  const h: Record<string, string> = {
+/** The headers of a 429: the limit, nothing remaining, and when to retry. */
+export function rateHeaders(limit: number, resetSec: number): Record<string, string> {
+  return {
     'ratelimit-limit': String(limit),
-    'ratelimit-remaining': String(Math.max(0, remaining)),
+    'ratelimit-remaining': '0',
     'ratelimit-reset': String(resetSec),
+    'retry-after': String(resetSec),
   };
-  if (withRetryAfter) h['retry-after'] = String(resetSec);
-  return h;
 }
 
 /** Where the headers go (a Fastify reply). */
-export interface HeaderSink {
+interface HeaderSink {
   header(name: string, value: number | string): unknown;
 }
 
@@ -43,7 +43,7 @@ export class RateLimiter {
     const resetSec = Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000));
     if (w.count >= limit) {
       throw problem('rate-limited', `rate limit of ${limit} requests per minute reached for this credential; retry in ${resetSec} s`, {
-        headers: rateHeaders(limit, 0, resetSec),
+        headers: rateHeaders(limit, resetSec),
       });
     }
     w.count++;

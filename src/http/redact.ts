@@ -20,12 +20,12 @@ const SECRET_FIELDS = new Set([
 
 const API_KEY_RE = /crk_[A-Za-z0-9]{8}_[A-Za-z0-9]{8,}/g;
 
-export function isSecretField(name: string | number): boolean {
+function isSecretField(name: string | number): boolean {
   return typeof name === 'string' && SECRET_FIELDS.has(name.toLowerCase());
 }
 
 /** A copy of `value` with every secret-named member replaced and API keys masked. */
-export function redactValue(value: unknown, depth = 0): unknown {
+function redactValue(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return value.replace(API_KEY_RE, REDACTED);
   if (value === null || typeof value !== 'object') return value;
   if (depth > 32) return REDACTED;

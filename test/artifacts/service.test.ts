@@ -126,9 +126,11 @@ for (const backend of BACKENDS) {
       // The list shows the job's ports.
       const list = await h.req('GET', '/api/v1/artifacts', { token: u.token });
       assert.deepEqual(list.body.items.map((i: any) => [i.port, i.job_id, i.job_type]), [['depictions', jobId, 'depict'], ['summary', jobId, 'depict']]);
-      // deleteForJob removes it (row and file).
+      // Deleting the job's artifacts (as job delete does): the rows in a transaction, then the files.
       const key = (await h.services.db.query<{ storage_key: string }>('SELECT storage_key FROM artifacts WHERE id = $1', [out.artifactId])).rows[0].storage_key;
-      assert.equal(await svc.deleteForJob(u.userId, jobId), 1);
+      const keys = await h.services.db.transaction((tx) => svc.deleteRowsForJob(tx, u.userId, jobId));
+      assert.deepEqual(keys, [key]);
+      await svc.removeObjects(keys);
       assert.equal(await svc.storage.stat(key), null);
       assert.equal((await h.req('GET', `/api/v1/artifacts/${out.artifactId}`, { token: u.token })).status, 404);
     });

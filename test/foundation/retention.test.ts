@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { RetentionSweep } from '../../src/modules/auth/retention.js';
+import pg from 'pg';
+import { RetentionSweep, SWEEP_LOCK_KEY } from '../../src/modules/auth/retention.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
@@ -57,7 +58,7 @@ for (const backend of BACKENDS) {
       const aliveNewToken = await refreshToken(alive, -10);
       const justExpired = await refreshToken(alive, 29, true);
 
-      const { deleted: counts, yielded } = await h.services.sessions.retention.runOnce();
+      const { deleted: counts, yielded } = await h.services.retention.runOnce();
       assert.equal(yielded, false);
       assert.ok(counts.login_attempts >= 1 && counts.idempotency_keys === 1 && counts.sessions === 2 && counts.refresh_tokens === 1, JSON.stringify(counts));
 
@@ -78,7 +79,7 @@ for (const backend of BACKENDS) {
       assert.equal((await h.req('POST', '/api/v1/auth/refresh', { body: { refresh_token: u.refresh } })).status, 200);
       assert.equal((await h.req('POST', '/api/v1/auth/login-email', { form: { username: u.email, password: u.password } })).status, 200);
 
-      const again = await h.services.sessions.retention.runOnce();
+      const again = await h.services.retention.runOnce();
       assert.deepEqual(again.deleted, { login_attempts: 0, idempotency_keys: 0, sessions: 0, refresh_tokens: 0 });
     });
 
@@ -92,6 +93,30 @@ for (const backend of BACKENDS) {
       assert.equal(deleted, 50, JSON.stringify(results));
       assert.equal(await count(`login_attempts WHERE email_lower LIKE 'race%'`), 0);
     });
+
+    // PGlite is one process with one connection: no other instance can hold the lock there.
+    if (backend.name === 'postgres') {
+      it('leaves the sweep to the instance holding its lock (another connection)', async () => {
+        const db = h.services.db;
+        await db.query(`INSERT INTO login_attempts (email_lower, ip, succeeded, created_at) VALUES ('held@x', '10.0.0.4', false, ${ago(3)})`);
+        const other = new pg.Client({ connectionString: h.dbUrl! });
+        await other.connect();
+        try {
+          await other.query('BEGIN');
+          await other.query('SELECT pg_advisory_xact_lock($1)', [SWEEP_LOCK_KEY]);
+          const held = await new RetentionSweep(db).runOnce();
+          assert.equal(held.yielded, true);
+          assert.equal(held.deleted.login_attempts, 0);
+          assert.equal(await count(`login_attempts WHERE email_lower = 'held@x'`), 1);
+          await other.query('COMMIT');
+        } finally {
+          await other.end();
+        }
+        const free = await new RetentionSweep(db).runOnce();
+        assert.equal(free.yielded, false);
+        assert.equal(await count(`login_attempts WHERE email_lower = 'held@x'`), 0);
+      });
+    }
 
     it('runs on its timer once started and stops cleanly', async () => {
       const db = h.services.db;

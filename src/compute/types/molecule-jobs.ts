@@ -182,7 +182,7 @@ export function jobLanes(ctx: RunContext<unknown>, pool: ChemPool): number {
 }
 
 /** Items per pool call: enough to keep the job's threads busy, few enough that cancel and API requests are not held up. */
-export function chunkSize(pool: ChemPool, lanes: number): number {
+function chunkSize(pool: ChemPool, lanes: number): number {
   return Math.max(8, lanes * pool.maxBatch * 2);
 }
 

@@ -686,14 +686,6 @@ export class ArtifactService {
     await this.removeObject(gone.storage_key);
   }
 
-  /** Deletes every artifact of a job (its result) in one transaction, then their files; returns how many. */
-  async deleteForJob(userId: string, jobId: string): Promise<number> {
-    if (!UUID_RE.test(jobId)) return 0;
-    const keys = await this.db.transaction((tx) => this.deleteRowsForJob(tx, userId, jobId));
-    await this.removeObjects(keys);
-    return keys.length;
-  }
-
   /**
    * Deletes the rows of a job's artifacts in the caller's transaction and returns their
    * storage keys: the caller removes the files (removeObjects) once the transaction commits,

@@ -39,12 +39,12 @@ export async function reserveLoginAttempt(db: Database, l: Limits, emailLower: s
     const r = rows[0];
     if (r.ip_attempts >= l.perIpAttempts) {
       throw problem('rate-limited', `too many login attempts from this address: at most ${l.perIpAttempts} per minute`, {
-        headers: rateHeaders(l.perIpAttempts, 0, retryAfter(r.ip_oldest, l.perIpWindowSec)),
+        headers: rateHeaders(l.perIpAttempts, retryAfter(r.ip_oldest, l.perIpWindowSec)),
       });
     }
     if (r.failures >= l.perAccountFailures) {
       throw problem('rate-limited', `too many failed logins for this account: at most ${l.perAccountFailures} per 15 minutes`, {
-        headers: rateHeaders(l.perAccountFailures, 0, retryAfter(r.fail_oldest, l.perAccountWindowSec)),
+        headers: rateHeaders(l.perAccountFailures, retryAfter(r.fail_oldest, l.perAccountWindowSec)),
       });
     }
     // now() is the transaction's start; clock_timestamp() orders the row after the lock wait.

@@ -9,10 +9,10 @@
 import type { Database, Queryable } from '../../db/database.js';
 import { IDEMPOTENCY_RETENTION_DAYS } from '../../http/idempotency.js';
 
-export const RETENTION = { loginAttemptsDays: 1, idempotencyKeysDays: IDEMPOTENCY_RETENTION_DAYS, endedSessionsDays: 30, expiredRefreshTokensDays: 30 } as const;
+const RETENTION = { loginAttemptsDays: 1, idempotencyKeysDays: IDEMPOTENCY_RETENTION_DAYS, endedSessionsDays: 30, expiredRefreshTokensDays: 30 } as const;
 
 /** Any constant shared by every Crucible process (the migrator uses 774_201_031). */
-const SWEEP_LOCK_KEY = 774_201_032;
+export const SWEEP_LOCK_KEY = 774_201_032;
 const BATCH = 5_000;
 const MAX_BATCHES = 20;
 

@@ -5,7 +5,6 @@ import { problem } from '../../http/problems.js';
 import { usersStore } from '../users/store.js';
 import { notifyAuthChange } from './auth-events.js';
 import { markLoginSucceeded, reserveLoginAttempt } from './login-attempts.js';
-import { RetentionSweep } from './retention.js';
 import { dummyPasswordHash, verifyPassword } from './passwords.js';
 import { newRefreshToken, sha256hex, type TokenSigner } from './tokens.js';
 
@@ -18,17 +17,12 @@ export interface TokenPair {
 }
 
 export class SessionService {
-  /** Deletes old login attempts, idempotency keys, ended sessions and expired refresh tokens (start/stop with the instance). */
-  readonly retention: RetentionSweep;
-
   constructor(
     private readonly db: Database,
     private readonly signer: TokenSigner,
     private readonly config: Pick<Config, 'refreshTokenTtlSec' | 'loginLimits'>,
     private readonly onRevoke: () => void,
-  ) {
-    this.retention = new RetentionSweep(db);
-  }
+  ) {}
 
   private async issue(q: Queryable, userId: string, sessionId: string): Promise<TokenPair> {
     const refresh = newRefreshToken();

@@ -88,16 +88,18 @@ export class WalletService implements KeySpendSource {
   }
 
   /**
-   * Ends a job's reservation: charges `chargeMicros` (capped at the reservation) and releases
-   * the whole reservation. Call in the transaction that moves the job to its terminal state.
+   * Ends a job's reservation: releases all of it and charges `chargeMicros`, which the caller
+   * has already capped at the reservation (finishJob computes it with the runtime). Call in
+   * the transaction that moves the job to its terminal state; the wallet row is locked by the
+   * statement that moves its totals.
    */
-  async settle(tx: Queryable, s: { userId: string; jobId: string; keyId: string | null; reservedMicros: number; chargeMicros: number; note: string }): Promise<number> {
-    const charge = Math.max(0, Math.min(Math.round(s.chargeMicros), s.reservedMicros));
-    await walletStore.lock(tx, s.userId);
+  async settle(tx: Queryable, s: { userId: string; jobId: string; keyId: string | null; reservedMicros: number; chargeMicros: number; note: string }): Promise<void> {
+    if (!Number.isSafeInteger(s.chargeMicros) || s.chargeMicros < 0 || s.chargeMicros > s.reservedMicros) {
+      throw new RangeError(`a charge of ${s.chargeMicros} micro-dollars does not fit the reservation of ${s.reservedMicros}`);
+    }
     const release: LedgerMove = { kind: 'release', amountMicros: 0, reservedDeltaMicros: -s.reservedMicros, jobId: s.jobId, keyId: s.keyId, note: s.note };
-    const moves = charge > 0 ? [release, { kind: 'charge', amountMicros: -charge, jobId: s.jobId, keyId: s.keyId, note: s.note } satisfies LedgerMove] : [release];
-    await walletStore.append(tx, s.userId, moves);
-    return charge;
+    const charge: LedgerMove = { kind: 'charge', amountMicros: -s.chargeMicros, jobId: s.jobId, keyId: s.keyId, note: s.note };
+    await walletStore.append(tx, s.userId, s.chargeMicros > 0 ? [release, charge] : [release]);
   }
 }
 
