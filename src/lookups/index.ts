@@ -2,7 +2,7 @@
 export { LookupService, type LookupServiceOptions, type LookupLogger, type NormalizedLookupRequest } from './service.js';
 export { MemoryLookupCache, DEFAULT_CACHE_TTL_MS, cacheKey } from './cache.js';
 export { RateLimiterRegistry, SlidingWindowLimiter, sharedRateLimiters } from './rate-limit.js';
-export { looksLikeStructure, smilesAtomCount, reactionAtomCount, isInchi, containsInchi, hasStructureInText, rdkitReadsStructure } from './structure.js';
+export { looksLikeStructure, smilesAtomCount, isInchi } from './structure.js';
 export { classifyReferenceLicense, ALLOWED_LICENSES, type AllowedLicense } from './licenses.js';
 export { UpstreamFailure, UpstreamClient, type FetchLike } from './http.js';
 export {

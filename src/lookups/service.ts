@@ -13,7 +13,7 @@ import { RateLimiterRegistry, sharedRateLimiters } from './rate-limit.js';
 import { DEFAULT_PROPERTIES, LIMITS, OPERATIONS, PROPERTY_NAMES } from './schemas.js';
 import type { LookupParams, SourceClient, SourceDefinition } from './source.js';
 import { SOURCES } from './sources/index.js';
-import { containsInchi, hasStructureInText, looksLikeStructure } from './structure.js';
+import { containsInchi, hasStructureInText, rdkitReadsStructure } from './structure.js';
 import {
   DEFAULT_HOSTS,
   LookupRequestError,
@@ -59,9 +59,10 @@ export interface LookupServiceOptions {
   concurrency?: number;
   /**
    * Is a compound name really a structure (InChI, or SMILES of >= 2 atoms)? Default:
-   * `looksLikeStructure` of structure.ts, held to RDKit's verdict by a reference table. An
-   * RDKit-backed check may be injected (off the event loop); the built-in InChI and free-text
-   * rules apply on top of it. A throw counts as "structure" (fail closed).
+   * `rdkitReadsStructure` of structure.ts (RDKit's verdict on the first token, held to RDKit by
+   * a reference table). An RDKit-backed check may be injected (off the event loop); the
+   * built-in InChI and free-text rules apply on top of it, so together they hold back what
+   * `looksLikeStructure` does. A throw counts as "structure" (fail closed).
    */
   isStructure?: (name: string) => boolean | Promise<boolean>;
   fetch?: FetchLike;
@@ -118,7 +119,7 @@ export class LookupService {
     this.cache = opts.cache ?? new MemoryLookupCache();
     this.cacheTtlMs = opts.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
     this.concurrency = opts.concurrency ?? 8;
-    this.isStructure = opts.isStructure ?? looksLikeStructure;
+    this.isStructure = opts.isStructure ?? rdkitReadsStructure;
     this.logger = opts.logger ?? null;
     const limiters = opts.rateLimiters ?? sharedRateLimiters;
     const clients = new Map<string, UpstreamClient>();
@@ -182,7 +183,7 @@ export class LookupService {
     type Outcome = { status: ItemStatus } & Omit<SourceResult, 'status'>;
     const results = await mapPool(norm.queries, this.concurrency, (q, i): Promise<Outcome> => {
       const key = keys[i];
-      if (key === null) return Promise.resolve({ status: held[i] ?? 'structure_egress_not_allowed' });
+      if (key === null) return Promise.resolve({ status: 'structure_egress_not_allowed' });
       const hit = cached.get(key);
       return hit ? Promise.resolve(hit) : this.lookupOne(def, client, norm, q, key);
     });
@@ -232,7 +233,7 @@ export class LookupService {
   }
 
   /**
-   * Whether a query must not be sent, and the item status it gets instead (null: send it).
+   * Whether a query must not be sent (its item is then `structure_egress_not_allowed`).
    * The privacy rule (CONTRACT.md section 7; docs/lookups.md, Privacy):
    *  - an InChI is never sent, in any operation, whoever asks (no operation takes one);
    *  - structure operations (ChEMBL similarity, substructure) send their SMILES only with
@@ -244,21 +245,20 @@ export class LookupService {
    *    allowStructures. All-uppercase organic-subset strings (CS, CNP, CCO) are gene symbols and
    *    identifiers as often as SMILES and are sent there.
    */
-  private async holdBack(def: SourceDefinition, operation: string, query: string, allowStructures: boolean): Promise<ItemStatus | null> {
+  private async holdBack(def: SourceDefinition, operation: string, query: string, allowStructures: boolean): Promise<boolean> {
     const q = query.trim();
-    const held: ItemStatus = 'structure_egress_not_allowed';
-    if (containsInchi(q)) return held;
-    if (def.structureOperations?.includes(operation)) return allowStructures ? null : held;
+    if (containsInchi(q)) return true;
+    if (def.structureOperations?.includes(operation)) return !allowStructures;
     if (def.compoundNameOperations?.includes(operation)) {
-      if (hasStructureInText(q)) return held;
+      if (hasStructureInText(q)) return true;
       try {
-        return (await this.isStructure(q)) ? held : null;
+        return await this.isStructure(q);
       } catch (err) {
         this.logger?.warn({ err: (err as Error).message }, 'lookups: structure check failed; holding the query back');
-        return held;
+        return true;
       }
     }
-    return !allowStructures && hasStructureInText(q) ? held : null;
+    return !allowStructures && hasStructureInText(q);
   }
 
   /** Cached answers for these keys (a cache failure is logged and counts as a miss). */
