@@ -10,7 +10,7 @@
 import { LRUCache } from 'lru-cache';
 
 /** Default bound on the approximate size of the cached results. */
-export const MAX_RESULT_BYTES = 256 * 1024 * 1024;
+const MAX_RESULT_BYTES = 256 * 1024 * 1024;
 
 export interface CacheStats {
   enabled: boolean;

@@ -78,8 +78,6 @@ export const ELEMENTS: readonly ElementData[] = (elementsJson.elements as unknow
   const [a, m] = MONOISOTOPIC.get(e.z) ?? [e.most_common_isotope, e.most_common_isotope_mass];
   return { ...e, monoisotopic_isotope: a, monoisotopic_mass: m };
 });
-/** MinimalLib version the monoisotopic isotopes were read from. */
-export const MONOISOTOPIC_RDKIT_VERSION: string = monoisotopicJson.rdkit_version;
 export const DATA_RDKIT_VERSION: string = catalogsJson.rdkit_version;
 
 const bySymbol = new Map<string, ElementData>(ELEMENTS.map((e) => [e.symbol, e]));
