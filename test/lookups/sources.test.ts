@@ -2,12 +2,13 @@
 // paths with the recorded payloads: a found case, a not-found case, an upstream 500 (after the
 // retries: upstream_error) and a slow upstream past the timeout (timeout).
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { CompoundItem, EndpointName, LookupItem } from '../../src/lookups/types.js';
 import { Ajv } from 'ajv';
-import { CompoundsResponseSchema, lookupResponseSchema, PROPERTY_HEADINGS, PROPERTY_NAMES } from '../../src/lookups/schemas.js';
-import { chemblSearchByPost, pythonQuote } from '../../src/lookups/sources/chembl.js';
-import { serviceFor, StandIn } from './stand-in.js';
+import { CompoundsResponseSchema, DEFAULT_PROPERTIES, LIMITS, lookupResponseSchema, PROPERTY_HEADINGS, PROPERTY_NAMES } from '../../src/lookups/schemas.js';
+import { CHEMBL_MAX_URL_LENGTH, chemblSearchByPost, pythonQuote } from '../../src/lookups/sources/chembl.js';
+import { fixture, serviceFor, StandIn } from './stand-in.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 const validators = new Map<string, ReturnType<typeof ajv.compile>>();
@@ -502,10 +503,28 @@ describe('source details', () => {
     assert.ok(standIn.requests.every((q) => !/%2F|%5C/i.test(q.rawUrl.split('?')[0])));
   });
 
-  test('ChEMBL: a URL over 2000 characters would go as POST too (a 500-character SMILES stays below that)', () => {
+  test('ChEMBL: a URL over 2000 characters would go as POST too (a 500-character SMILES stays below that)', async () => {
     assert.equal(chemblSearchByPost('CCO', 'https://www.ebi.ac.uk/chembl/api/data/substructure/CCO.json?limit=10'), false);
     assert.equal(chemblSearchByPost('C/C=C/C', 'https://www.ebi.ac.uk/chembl/api/data/substructure/C%2FC%3DC%2FC.json'), true);
     assert.equal(chemblSearchByPost('CC', 'https://www.ebi.ac.uk/' + 'x'.repeat(1980)), true);
+    // The longest SMILES the API takes, written with characters a path must escape ([, @, ]
+    // become %5B, %40, %5D): its URL is long, but below the limit, so it goes as a GET.
+    const smiles = '[C@@H](O)'.repeat(55) + 'CCCCC';
+    assert.equal(smiles.length, LIMITS.maxSmilesLength);
+    for (const path of [`similarity/${encodeURIComponent(smiles)}/40.json`, `substructure/${encodeURIComponent(smiles)}.json`]) {
+      const url = `https://www.ebi.ac.uk/chembl/api/data/${path}?limit=${LIMITS.bioactivityLimit.max}`;
+      assert.ok(url.length > 900 && url.length <= CHEMBL_MAX_URL_LENGTH, `${url.length} characters`);
+      assert.equal(chemblSearchByPost(smiles, url), false);
+    }
+    // And the source sends it so.
+    standIn.reset();
+    const res = await serviceFor(standIn).run('bioactivity', { operation: 'substructure', queries: [smiles] }, { allowStructures: true });
+    assert.equal(res.results[0].status, 'not_found');
+    const calls = standIn.requests.filter((q) => q.path !== '/chembl/api/data/status.json');
+    assert.deepEqual(
+      calls.map((q) => [q.method, decodeURIComponent(q.path)]),
+      [['GET', `/chembl/api/data/substructure/${smiles}.json`]],
+    );
   });
 
   test('pythonQuote is urllib.parse.quote with safe "/"', () => {
@@ -630,11 +649,76 @@ describe('source details', () => {
     assert.equal((two.results[0].data as any).excluded, 2);
   });
 
-  test('properties: every accepted name maps to PUG-View headings; `other` covers the critical constants', () => {
-    for (const name of PROPERTY_NAMES) assert.ok(PROPERTY_HEADINGS[name].length >= 1, name);
+  test('properties: every accepted name maps to PUG-View headings PubChem has; `other` covers the critical constants', () => {
+    // Experimental Properties subheadings of the committed PUG-View records.
+    const recorded = new Set<string>();
+    for (const cid of [241, 2244]) {
+      const collect = (sections: any[], under: string[]) => {
+        for (const sec of sections ?? []) {
+          if (under.at(-1) === 'Experimental Properties') recorded.add(sec.TOCHeading);
+          collect(sec.Section, [...under, sec.TOCHeading]);
+        }
+      };
+      collect(fixture(`pubchem/pugview-${cid}-experimental.json`).Record.Section, []);
+    }
+    // Every subheading of those records is collected by a name, but the ones docs/lookups.md
+    // says are not returned.
+    const all: string[] = PROPERTY_NAMES.flatMap((n) => [...PROPERTY_HEADINGS[n]]);
+    assert.deepEqual(
+      [...recorded].filter((h) => !all.includes(h)),
+      ['Physical Description'],
+    );
+    // Every heading named is one PubChem uses: in those records, or among the Experimental
+    // Properties subheadings PubChem spells so (PROVESID pubchemview.py, experimental_properties;
+    // "Critical Temperature & Pressure" from PubChem's TOC heading list; docs/lookups.md).
+    const pubchemHeadings = new Set([
+      ...recorded,
+      'Autoignition Temperature',
+      'Boiling Point',
+      'Critical Temperature & Pressure',
+      'Decomposition',
+      'Density',
+      'Dielectric Constant',
+      'Dissociation Constants',
+      'Enthalpy of Sublimation',
+      'Flash Point',
+      'Heat of Combustion',
+      'Heat of Vaporization',
+      "Henry's Law Constant",
+      'Ionization Potential',
+      'LogP',
+      'Melting Point',
+      'Optical Rotation',
+      'Other Experimental Properties',
+      'Refractive Index',
+      'Relative Evaporation Rate',
+      'Solubility',
+      'Surface Tension',
+      'Vapor Density',
+      'Vapor Pressure',
+      'Viscosity',
+    ]);
+    for (const name of PROPERTY_NAMES) {
+      assert.ok(PROPERTY_HEADINGS[name].length >= 1, name);
+      for (const h of PROPERTY_HEADINGS[name]) assert.ok(pubchemHeadings.has(h), `${name}: "${h}" is not a PubChem heading`);
+    }
+    // The reference's default set: the seven headings the recorded aspirin and water answers use.
+    assert.deepEqual(
+      DEFAULT_PROPERTIES.flatMap((n) => [...PROPERTY_HEADINGS[n]]),
+      ['Boiling Point', 'Melting Point', 'Density', 'Vapor Pressure', 'Heat of Vaporization', 'Viscosity', 'Surface Tension'],
+    );
+    // docs/lookups.md's table says the same as PROPERTY_HEADINGS, name by name, in order.
+    const doc = fs.readFileSync(new URL('../../docs/lookups.md', import.meta.url), 'utf8');
+    const section = doc.slice(doc.indexOf('| name | PUG-View headings |'));
+    const table = Object.fromEntries(
+      [...section.slice(0, section.indexOf('\n\n')).matchAll(/^\| `([a-z_]+)` \| ([^|]+) \|$/gm)].map((m) => [m[1], m[2].split(', ').map((h) => h.trim())]),
+    );
+    assert.deepEqual(
+      table,
+      Object.fromEntries(PROPERTY_NAMES.map((n) => [n, [...PROPERTY_HEADINGS[n]]])),
+    );
     assert.ok((PROPERTY_HEADINGS.other as readonly string[]).includes('Critical Temperature & Pressure'));
     assert.ok((PROPERTY_HEADINGS.other as readonly string[]).includes('Other Experimental Properties'));
-    const all = PROPERTY_NAMES.flatMap((n) => [...PROPERTY_HEADINGS[n]]);
     assert.equal(new Set(all).size, all.length, 'no heading is collected by two names');
   });
 
