@@ -52,11 +52,16 @@ for (const [name, v] of Object.entries({ ...load, rounds: ROUNDS, logins: LOGINS
 const TARGET_RATIO = 0.7;
 const CHECK = '/api/v1/auth/check';
 
-const median = (xs: number[]) => {
+/** Median of `xs` (NaN when empty). */
+const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  const mid = Math.floor(s.length / 2);
+  const upper = s[mid];
+  if (upper === undefined) return NaN;
+  return s.length % 2 ? upper : ((s[mid - 1] ?? upper) + upper) / 2;
 };
-const pctile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+/** The `p`th percentile of `xs` (NaN when empty). */
+const pctile = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)] ?? NaN;
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const log = (s: string) => process.stderr.write(s + '\n');
 
@@ -252,6 +257,12 @@ async function benchBackend(bare: ServerChild, databaseUrl: string | null): Prom
     const bareRow = row('bare Fastify GET / (no logger)', bareRuns);
     const checkRow = row(`Crucible GET ${CHECK}, X-Api-Key (LOG_LEVEL=warn)`, checkRuns);
     const ratio = Math.round((checkRow.requestsPerSec / bareRow.requestsPerSec) * 1000) / 1000;
+    // The check run and the bare run of each round, side by side.
+    const pairs = checkRuns.map((c, i): [LoadResult, LoadResult] => {
+      const b = bareRuns[i];
+      if (!b) throw new Error(`bench:auth: round ${i + 1} has no bare run`);
+      return [c, b];
+    });
     return {
       database: name,
       bare: bareRow,
@@ -260,8 +271,8 @@ async function benchBackend(bare: ServerChild, databaseUrl: string | null): Prom
       ratio,
       targetMet: ratio >= TARGET_RATIO,
       cpuCostRatio: Math.round((bareRow.serverCpuUsPerRequest / checkRow.serverCpuUsPerRequest) * 1000) / 1000,
-      pairedRatio: Math.round(median(checkRuns.map((c, i) => c.requestsPerSec / bareRuns[i].requestsPerSec)) * 1000) / 1000,
-      pairedCpuCostRatio: Math.round(median(checkRuns.map((c, i) => bareRuns[i].serverCpuUsPerRequest / c.serverCpuUsPerRequest)) * 1000) / 1000,
+      pairedRatio: Math.round(median(pairs.map(([c, b]) => c.requestsPerSec / b.requestsPerSec)) * 1000) / 1000,
+      pairedCpuCostRatio: Math.round(median(pairs.map(([c, b]) => b.serverCpuUsPerRequest / c.serverCpuUsPerRequest)) * 1000) / 1000,
       logins,
       profile,
     };
@@ -273,14 +284,16 @@ async function benchBackend(bare: ServerChild, databaseUrl: string | null): Prom
 
 function table(headers: string[], rows: (string | number)[][]): string {
   const w = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells: (string | number)[]) => cells.map((c, i) => (i === 0 ? String(c).padEnd(w[i]) : String(c).padStart(w[i]))).join('  ');
+  const line = (cells: (string | number)[]) => cells.map((c, i) => (i === 0 ? String(c).padEnd(w[i] ?? 0) : String(c).padStart(w[i] ?? 0))).join('  ');
   return [line(headers), w.map((n) => '-'.repeat(n)).join('  '), ...rows.map(line)].join('\n');
 }
 
-function human(machine: Record<string, unknown>, reports: BackendReport[]): string {
+function human(machine: { cpus: number; cpuModel: string; node: string; loadAvgStart: string }, reports: BackendReport[]): string {
   const out: string[] = [];
   out.push(`machine: ${machine.cpus} cores (${machine.cpuModel}), Node ${machine.node}, load average at start ${machine.loadAvgStart}`);
-  out.push(`load: autocannon in the parent process, ${load.connections} connections, pipelining ${load.pipelining}, ${load.warmupSec} s warm-up + ${load.durationSec} s per run, ${ROUNDS} rounds (median)`);
+  out.push(
+    `load: autocannon in the parent process, ${load.connections} connections, pipelining ${load.pipelining}, ${load.warmupSec} s warm-up + ${load.durationSec} s per run, ${ROUNDS} rounds (median)`,
+  );
   for (const r of reports) {
     out.push('');
     out.push(`== database: ${r.database}`);
@@ -313,11 +326,19 @@ function human(machine: Record<string, unknown>, reports: BackendReport[]): stri
       out.push(
         table(
           ['area', 'check µs/req', 'bare µs/req', 'extra µs/req'],
-          r.profile.extraByArea.filter((x) => Math.abs(x.extraUs) >= 0.3).slice(0, 20).map((x) => [x.area, x.usPerRequest, x.baseUsPerRequest, x.extraUs]),
+          r.profile.extraByArea
+            .filter((x) => Math.abs(x.extraUs) >= 0.3)
+            .slice(0, 20)
+            .map((x) => [x.area, x.usPerRequest, x.baseUsPerRequest, x.extraUs]),
         ),
       );
       out.push('check: top functions by self time:');
-      out.push(table(['function', 'area', 'µs/req', '%'], cp.topFunctions.map((f) => [f.fn.slice(0, 80), f.area, f.usPerRequest, f.pct])));
+      out.push(
+        table(
+          ['function', 'area', 'µs/req', '%'],
+          cp.topFunctions.map((f) => [f.fn.slice(0, 80), f.area, f.usPerRequest, f.pct]),
+        ),
+      );
     }
   }
   return out.join('\n');
@@ -330,7 +351,10 @@ async function main(): Promise<void> {
     memGiB: Math.round(os.totalmem() / 1024 ** 3),
     node: process.version,
     platform: `${os.type()} ${os.release()}`,
-    loadAvgStart: os.loadavg().map((x) => x.toFixed(2)).join(' '),
+    loadAvgStart: os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' '),
   };
   const bare = await startChild('bare-server.ts', {});
   const reports: BackendReport[] = [];
@@ -343,7 +367,13 @@ async function main(): Promise<void> {
   const summary = {
     benchmark: 'auth',
     date: new Date().toISOString(),
-    machine: { ...machine, loadAvgEnd: os.loadavg().map((x) => x.toFixed(2)).join(' ') },
+    machine: {
+      ...machine,
+      loadAvgEnd: os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' '),
+    },
     method: {
       loadGenerator: 'autocannon (in the parent process; each server in its own child process)',
       ...load,

@@ -50,7 +50,7 @@ interface ChildStats {
 // ---------------------------------------------------------------- child: the server
 if (process.argv.includes('--child')) {
   const { loadConfig } = await import('../src/config.js');
-  const { startServer } = await import('../src/server.js');
+  const { startServer } = await import('../src/http/server.js');
   const config = loadConfig();
   const server = await startServer(config, () => undefined);
   const email = `bench-chem-${process.pid}@crucible.local`;
@@ -164,6 +164,7 @@ async function main(): Promise<void> {
         );
       }
       const mid = [...rounds].sort((a, b) => a.moleculesPerSec - b.moleculesPerSec)[Math.floor(rounds.length / 2)];
+      if (!mid) throw new Error(`bench:chem: no rounds measured for ${ep.name} (rounds=${ROUNDS})`);
       const nativePerSec = 1000 / ep.nativeMsPerMolecule;
       const ratio = round2(mid.moleculesPerSec / nativePerSec);
       report[ep.name] = {
@@ -265,7 +266,16 @@ interface LoadResult {
 }
 
 /** `concurrency` clients, each sending the next batch of molecules as soon as its last answer is in. */
-async function load(base: string, key: string, urlPath: string, body: (b: string[]) => unknown, smiles: string[], batch: number, concurrency: number, durationMs: number): Promise<LoadResult> {
+async function load(
+  base: string,
+  key: string,
+  urlPath: string,
+  body: (b: string[]) => unknown,
+  smiles: string[],
+  batch: number,
+  concurrency: number,
+  durationMs: number,
+): Promise<LoadResult> {
   let next = 0;
   const latencies: number[] = [];
   let molecules = 0;

@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
+import { buildApp } from '../src/http/app.js';
 import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/db/database.js';
 import { openPglite } from '../src/db/pglite.js';
@@ -43,7 +43,8 @@ const TARGET_P99_MS = 100;
 
 const log = (s: string) => process.stderr.write(s + '\n');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pctile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.max(0, Math.ceil((p / 100) * xs.length) - 1))];
+/** The `p`th percentile of `xs` (NaN when empty). */
+const pctile = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.max(0, Math.ceil((p / 100) * xs.length) - 1))] ?? NaN;
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
 interface Instance {
@@ -115,6 +116,7 @@ async function measure(scenario: string, dbKind: string, waitOn: Instance, write
     const others = await Promise.all(Array.from({ length: Math.min(idle, 20) }, () => account(waitOn)));
     for (let k = 0; k < idle; k++) {
       const o = others[k % others.length];
+      if (!o) throw new Error('bench:events: no account for the idle polls');
       idlePolls.push(
         (async () => {
           while (!idleAbort.signal.aborted) {
@@ -143,7 +145,7 @@ async function measure(scenario: string, dbKind: string, waitOn: Instance, write
       await writer.transaction((tx) => appendEvent(tx, { userId: me.userId, kind: 'job', subjectId: subject, status: 'completed' }));
       const tCommit = performance.now();
       const r = await p;
-      if (r.body.events.length !== 1 || r.body.events[0].subject_id !== subject) throw new Error(`unexpected answer: ${JSON.stringify(r.body)}`);
+      if (r.body.events.length !== 1 || r.body.events[0]?.subject_id !== subject) throw new Error(`unexpected answer: ${JSON.stringify(r.body)}`);
       cursor = r.body.next_cursor;
       if (i >= warmup) {
         total.push(r.at - t0);
@@ -228,7 +230,9 @@ console.log(`\nLong-poll wake latency, ms (writer transaction start -> response 
 console.log('| db | scenario | n | p50 | p90 | p99 | max | after commit p50 | after commit p99 | p99 target |');
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
-  console.log(`| ${r.db} | ${r.scenario} | ${r.n} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.max} | ${r.afterCommitP50} | ${r.afterCommitP99} | ${r.p99 < TARGET_P99_MS ? 'met' : 'MISSED'} |`);
+  console.log(
+    `| ${r.db} | ${r.scenario} | ${r.n} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.max} | ${r.afterCommitP50} | ${r.afterCommitP99} | ${r.p99 < TARGET_P99_MS ? 'met' : 'MISSED'} |`,
+  );
 }
 if (args.json) fs.writeFileSync(args.json, JSON.stringify({ when: new Date().toISOString(), load, results }, null, 2));
 process.exit(0);

@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { buildApp } from '../src/app.js';
+import { buildApp } from '../src/http/app.js';
 import { loadConfig } from '../src/config.js';
 import { closeServices, createServices } from '../src/instance.js';
 import type { Services } from '../src/services.js';
@@ -29,7 +29,7 @@ const JOB = { job_type: 'properties', payload: { smiles: ['CC(=O)Oc1ccccc1C(=O)O
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
 };
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
@@ -63,7 +63,14 @@ async function freshPgDatabase(): Promise<{ url: string; drop(): Promise<void> }
 async function start(backend: 'pglite' | 'postgres', workers: number): Promise<Instance> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-bench-'));
   const pgdb = backend === 'postgres' ? await freshPgDatabase() : null;
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', CRUCIBLE_DATA_DIR: dataDir, DATABASE_URL: pgdb?.url ?? '', CRUCIBLE_WORKERS: String(workers), CRUCIBLE_CHEM_CACHE: '0' });
+  const config = loadConfig({
+    ...process.env,
+    LOG_LEVEL: 'silent',
+    CRUCIBLE_DATA_DIR: dataDir,
+    DATABASE_URL: pgdb?.url ?? '',
+    CRUCIBLE_WORKERS: String(workers),
+    CRUCIBLE_CHEM_CACHE: '0',
+  });
   const services = await createServices(config);
   const app = await buildApp(services, { logger: false });
   const runtime = services.runtime(workers);
@@ -113,8 +120,9 @@ async function latency(inst: Instance): Promise<{ p50: number; p99: number; mean
     const pid = await submit(inst, `lat-${i}`);
     for (;;) {
       const page: { events: { subject_id: string; status: string }[]; next_cursor: string } = await api(inst, 'GET', `/api/v1/events?after=${cursor}&wait=25&subject_id=${pid}`);
-      if (page.events.length) {
-        if (page.events[0].status !== 'completed') throw new Error(`job ${pid} ended ${page.events[0].status}`);
+      const [first] = page.events;
+      if (first) {
+        if (first.status !== 'completed') throw new Error(`job ${pid} ended ${first.status}`);
         break;
       }
     }
@@ -128,8 +136,10 @@ async function waitAllDone(db: Services['db'], expected: number, timeoutMs: numb
   const until = Date.now() + timeoutMs;
   for (;;) {
     const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE status IN ('completed', 'error', 'cancelled')`);
-    if (rows[0].n >= expected) return rows[0].n;
-    if (Date.now() > until) throw new Error(`only ${rows[0].n} of ${expected} jobs finished in ${timeoutMs} ms`);
+    const done = rows[0]?.n;
+    if (done === undefined) throw new Error('count(*) of finished jobs returned no row');
+    if (done >= expected) return done;
+    if (Date.now() > until) throw new Error(`only ${done} of ${expected} jobs finished in ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -149,7 +159,11 @@ async function throughput(inst: Instance, n: number, already = 0): Promise<{ job
 }
 
 async function checkExactlyOnce(db: Services['db']): Promise<{ jobs: number; notCompleted: number; rerun: number; chargedTwice: number; events: number }> {
-  const q = async (sql: string) => (await db.query<{ n: number }>(sql)).rows[0].n;
+  const q = async (sql: string): Promise<number> => {
+    const n = (await db.query<{ n: number }>(sql)).rows[0]?.n;
+    if (n === undefined) throw new Error(`no row from: ${sql}`);
+    return n;
+  };
   return {
     jobs: await q('SELECT count(*)::int AS n FROM jobs'),
     notCompleted: await q(`SELECT count(*)::int AS n FROM jobs WHERE status <> 'completed'`),
@@ -167,7 +181,7 @@ function spawnWorker(dbUrl: string, dataDir: string): { child: ChildProcess; rea
   });
   const ready = new Promise<void>((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       if (out.includes('running')) resolve();
     });

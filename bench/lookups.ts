@@ -55,7 +55,7 @@ type FromChild = { type: 'ready'; url: string; email: string; password: string; 
 async function child(): Promise<void> {
   const { loadConfig } = await import('../src/config.js');
   const { createServices, closeServices } = await import('../src/instance.js');
-  const { buildApp } = await import('../src/app.js');
+  const { buildApp } = await import('../src/http/app.js');
   const { LookupService, RateLimiterRegistry } = await import('../src/lookups/index.js');
   const { DbLookupCache } = await import('../src/modules/lookups/cache.js');
   const config = loadConfig();
@@ -102,12 +102,13 @@ interface Stats {
   max: number;
 }
 
-const pctile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+/** The `p`th percentile of an ascending array (NaN when empty). */
+const pctile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
 function stats(ms: number[]): Stats {
   const s = [...ms].sort((a, b) => a - b);
-  return { n: s.length, p50: r2(pctile(s, 50)), p99: r2(pctile(s, 99)), mean: r2(s.reduce((a, b) => a + b, 0) / s.length), min: r2(s[0]), max: r2(s[s.length - 1]) };
+  return { n: s.length, p50: r2(pctile(s, 50)), p99: r2(pctile(s, 99)), mean: r2(s.reduce((a, b) => a + b, 0) / s.length), min: r2(s[0] ?? NaN), max: r2(s[s.length - 1] ?? NaN) };
 }
 
 const log = (s: string) => process.stderr.write(s + '\n');
@@ -219,7 +220,11 @@ async function main(): Promise<void> {
       const key = await apiKey(base, server.ready.email, server.ready.password);
       const once = async (): Promise<{ ms: number; statuses: string[] }> => {
         const t = performance.now();
-        const r = await fetch(`${base}/api/v1/lookup/compounds`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ names: NAMES }) });
+        const r = await fetch(`${base}/api/v1/lookup/compounds`, {
+          method: 'POST',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify({ names: NAMES }),
+        });
         const body = (await r.json()) as { compounds: { status: string }[] };
         const ms = performance.now() - t;
         if (r.status !== 200) throw new Error(`lookup answered ${r.status}: ${JSON.stringify(body)}`);
@@ -228,7 +233,7 @@ async function main(): Promise<void> {
       const tally = (all: string[][]) => {
         const out: Record<string, number> = {};
         for (const s of all.flat()) out[s] = (out[s] ?? 0) + 1;
-        for (const k of Object.keys(out)) out[k] = r2(out[k] / all.length);
+        for (const [k, count] of Object.entries(out)) out[k] = r2(count / all.length);
         return out;
       };
 
@@ -276,16 +281,28 @@ async function main(): Promise<void> {
     when: new Date().toISOString(),
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, loadavg: os.loadavg().map(r2) },
     names: NAMES.length,
-    results: {} as Record<string, unknown>,
+    results: {},
   };
-  const rows: string[][] = [['database', 'case', 'n', 'p50 ms', 'p99 ms', 'mean ms', 'min ms', 'max ms', 'upstream calls/req']];
+  const header = ['database', 'case', 'n', 'p50 ms', 'p99 ms', 'mean ms', 'min ms', 'max ms', 'upstream calls/req'];
+  const rows: string[][] = [header];
   let warmOk = true;
   try {
     for (const db of databases) {
       const lifted = await run(db, 'lifted');
       const limited = await run(db, 'production');
       (report.results as Record<string, unknown>)[db] = { coldLimitsLifted: lifted.cold, warm: lifted.warm, coldProductionLimits: limited.cold };
-      const line = (name: string, p: Phase) => rows.push([db, name, String(p.stats.n), String(p.stats.p50), String(p.stats.p99), String(p.stats.mean), String(p.stats.min), String(p.stats.max), String(p.upstreamCallsPerRequest)]);
+      const line = (name: string, p: Phase) =>
+        rows.push([
+          db,
+          name,
+          String(p.stats.n),
+          String(p.stats.p50),
+          String(p.stats.p99),
+          String(p.stats.mean),
+          String(p.stats.min),
+          String(p.stats.max),
+          String(p.upstreamCallsPerRequest),
+        ]);
       line('cold (PubChem limit 5/s)', limited.cold);
       line('cold (limits lifted)', lifted.cold);
       line('warm (database cache)', lifted.warm!);
@@ -294,8 +311,8 @@ async function main(): Promise<void> {
   } finally {
     await standIn.stop();
   }
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  for (const r of rows) console.log(r.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
+  const widths = header.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  for (const r of rows) console.log(r.map((c, i) => (i < 2 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  '));
   console.log(`\nwarm target p99 < 20 ms: ${warmOk ? 'met' : 'NOT met'}`);
   report.warmTargetMet = warmOk;
   console.log(JSON.stringify(report, null, 2));

@@ -7,6 +7,10 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = path.join(root, 'dist', '.build-stamp');
 
+/**
+ * @param {string} dir
+ * @returns {number} the latest mtime (ms) of the files under `dir`
+ */
 function newest(dir) {
   let t = 0;
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {

@@ -20,7 +20,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { depictMolecule, type RDKitModule } from '../src/chem/depict.js';
+import { depictMolecule } from '../src/chem/depict.js';
 import { describeItem } from '../src/chem/describe.js';
 import { buildTable, butinaAssign, butinaCount, butinaOrder } from '../src/chem/jobs/butina.js';
 import { molSmiles, morganFp, morganSimilarity, substructureMatch } from '../src/chem/jobs/handlers.js';
@@ -48,10 +48,15 @@ function measure<T>(label: string, inputs: T[], f: (x: T) => unknown, rounds = 2
   return out;
 }
 
-console.log(`calibrate-jobs: ${new Date().toISOString()}, ${os.cpus().length} x ${os.cpus()[0]?.model}, node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(
+  `calibrate-jobs: ${new Date().toISOString()}, ${os.cpus().length} x ${os.cpus()[0]?.model}, node ${process.version}, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 console.log(`A. per-molecule CPU time, one thread, ${reference.length} reference molecules`);
-const rdkit = (await loadRDKit()) as unknown as RDKitModule;
-warmUp(rdkit as never);
+const rdkit = await loadRDKit();
+warmUp(rdkit);
 rdkit.disable_logging();
 const morgan = { radius: 2, nBits: 2048 };
 const q = morganFp(rdkit, 'CC(=O)Oc1ccccc1C(=O)O', morgan).fp!;
@@ -96,13 +101,15 @@ for (const cutoff of [0.35, 0.6]) {
   const clusters = butinaAssign(0, { ...base, order, seen: new SharedArrayBuffer(n) }).clusters.length;
   const cpu = ((cpuMs() - c0) * 1e6) / (n * n);
   butina[cutoff] = cpu;
-  console.log(`  cutoff ${cutoff}: ${n} molecules, ${clusters} clusters, cpu ${cpu.toFixed(2)} ns/pair (n^2), wall ${(((performance.now() - w0) * 1e6) / (n * n)).toFixed(2)} ns/pair`);
+  console.log(
+    `  cutoff ${cutoff}: ${n} molecules, ${clusters} clusters, cpu ${cpu.toFixed(2)} ns/pair (n^2), wall ${(((performance.now() - w0) * 1e6) / (n * n)).toFixed(2)} ns/pair`,
+  );
 }
 
 // C and D need an instance.
 const { loadConfig } = await import('../src/config.js');
 const { createServices, closeServices } = await import('../src/instance.js');
-const { buildApp } = await import('../src/app.js');
+const { buildApp } = await import('../src/http/app.js');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-calibrate-'));
 const config = loadConfig({ LOG_LEVEL: 'silent', CRUCIBLE_DATA_DIR: dataDir, CRUCIBLE_CHEM_CACHE: '0' });
 const services = await createServices(config);
@@ -112,7 +119,11 @@ const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port
 const email = `calibrate-${crypto.randomBytes(4).toString('hex')}@example.com`;
 const user = await services.users.create(email, 'calibrate calibrate calibrate', 'enterprise');
 await services.wallet.credit(user.id, 1_000_000_000, 'calibration');
-const login = await fetch(`${base}/api/v1/auth/login-email`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ username: email, password: 'calibrate calibrate calibrate' }) });
+const login = await fetch(`${base}/api/v1/auth/login-email`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams({ username: email, password: 'calibrate calibrate calibrate' }),
+});
 const token = ((await login.json()) as { access_token: string }).access_token;
 const auth = { authorization: `Bearer ${token}` };
 
@@ -129,7 +140,11 @@ await services.artifacts.createFromRecords({
     p: {
       format: 'json',
       kind: 'properties',
-      records: Array.from({ length: N }, (_, i) => ({ id: String(i), files: { primary: { name: 'properties.json', content: recordJson, contentType: 'application/json' } }, metrics: { mw: 180.2, clogp: 1.3 } })),
+      records: Array.from({ length: N }, (_, i) => ({
+        id: String(i),
+        files: { primary: { name: 'properties.json', content: recordJson, contentType: 'application/json' } },
+        metrics: { mw: 180.2, clogp: 1.3 },
+      })),
     },
   },
 });
@@ -153,18 +168,24 @@ if (e2e) {
   const runtime = services.runtime(1, {});
   await runtime.start();
   const runJob = async (job_type: string, payload: Record<string, unknown>) => {
-    const r = await fetch(`${base}/api/v1/jobs/submit`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ job_name: 'calibrate', job_type, payload }) });
+    const r = await fetch(`${base}/api/v1/jobs/submit`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ job_name: 'calibrate', job_type, payload }),
+    });
     const pid = ((await r.json()) as { process_id: string }).process_id;
     for (;;) {
       const { rows } = await services.db.query<{ status: string; runtime_seconds: number; expected_runtime_sec: number; message: string }>(
         'SELECT status, runtime_seconds, expected_runtime_sec, message FROM jobs WHERE id = $1',
         [pid],
       );
-      if (['completed', 'error', 'cancelled'].includes(rows[0].status)) return rows[0];
+      const job = rows[0];
+      if (!job) throw new Error(`job ${pid} not found`);
+      if (['completed', 'error', 'cancelled'].includes(job.status)) return job;
       await new Promise((res) => setTimeout(res, 100));
     }
   };
-  const sizes = [100, 1000];
+  const sizes = [100, 1000] as const;
   const lib = (n: number) => Array.from({ length: n }, (_, i) => reference[i % reference.length]);
   for (const [type, extra] of [
     ['properties', {}],
@@ -173,10 +194,11 @@ if (e2e) {
     ['substructure_search', { query: 'c1ccccc1C(=O)O' }],
     ['cluster', {}],
   ] as const) {
-    const got = [];
-    for (const n of sizes) got.push({ n, ...(await runJob(type, { ...extra, smiles: lib(n) })) });
-    const slope = ((got[1].runtime_seconds - got[0].runtime_seconds) * 1000) / (sizes[1] - sizes[0]);
-    const overhead = got[0].runtime_seconds - (slope * sizes[0]) / 1000;
+    const small = { n: sizes[0], ...(await runJob(type, { ...extra, smiles: lib(sizes[0]) })) };
+    const large = { n: sizes[1], ...(await runJob(type, { ...extra, smiles: lib(sizes[1]) })) };
+    const got = [small, large];
+    const slope = ((large.runtime_seconds - small.runtime_seconds) * 1000) / (sizes[1] - sizes[0]);
+    const overhead = small.runtime_seconds - (slope * sizes[0]) / 1000;
     const row = `${type.padEnd(20)} ${got.map((g) => `n=${g.n}: ${g.runtime_seconds.toFixed(2)} s (expected ${g.expected_runtime_sec.toFixed(1)} s, ${g.status})`).join('   ')}   -> ${slope.toFixed(2)} ms/mol, overhead ${overhead.toFixed(2)} s`;
     e2eRows.push(row);
     console.log(`  ${row}`);

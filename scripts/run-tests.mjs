@@ -1,4 +1,4 @@
-// `npm test`: type-checks, then runs every test file under node:test against PGlite and,
+// `npm test`: type-checks and lints, then runs every test file under node:test against PGlite and,
 // when a PostgreSQL server answers, against PostgreSQL too. Under CI=true PostgreSQL is
 // required: the run fails if it cannot connect.
 import { spawnSync } from 'node:child_process';
@@ -11,6 +11,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ci = process.env.CI === 'true' || process.env.CI === '1';
 const pgUrl = process.env.CRUCIBLE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
+/**
+ * @param {string} url
+ * @returns {Promise<string | null>} null when the server answers, else why not
+ */
 async function pgReachable(url) {
   const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
   try {
@@ -18,13 +22,18 @@ async function pgReachable(url) {
     await c.query('SELECT 1');
     return null;
   } catch (err) {
-    return err.message || String(err);
+    return (err instanceof Error && err.message) || String(err);
   } finally {
     await c.end().catch(() => {});
   }
 }
 
+/**
+ * @param {string} dir
+ * @returns {string[]} the *.test.ts files under `dir`, sorted
+ */
 function testFiles(dir) {
+  /** @type {string[]} */
   const out = [];
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
@@ -38,6 +47,15 @@ const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules/typescrip
 if (tsc.status !== 0) {
   console.error('type check failed');
   process.exit(1);
+}
+
+// Lint (ESLint, type-aware) and formatting (Prettier): `npm run lint`; skipped when running chosen files.
+if (process.argv.length <= 2) {
+  const lint = spawnSync('npm', ['run', '--silent', 'lint'], { cwd: root, stdio: 'inherit' });
+  if (lint.status !== 0) {
+    console.error('lint failed: npm run lint shows the findings (npm run format fixes formatting)');
+    process.exit(1);
+  }
 }
 
 const env = { ...process.env };
@@ -66,6 +84,7 @@ if (!pgError) {
   // Drop any database a crashed test file left behind.
   const c = new pg.Client({ connectionString: pgUrl });
   await c.connect();
+  /** @type {import('pg').QueryResult<{ datname: string }>} */
   const { rows } = await c.query(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`crucible_t_${env.CRUCIBLE_TEST_RUN_ID}_%`]);
   for (const r of rows) await c.query(`DROP DATABASE IF EXISTS "${r.datname}" WITH (FORCE)`).catch(() => {});
   await c.end();

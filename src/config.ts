@@ -1,9 +1,17 @@
 // Every environment variable Crucible reads, parsed and typed in one place.
 import os from 'node:os';
 import path from 'node:path';
+import { PACKAGE_ROOT } from './paths.js';
 
 export type TierName = 'free' | 'pro' | 'team' | 'enterprise';
 export const TIER_NAMES: readonly TierName[] = ['free', 'pro', 'team', 'enterprise'];
+
+/** The name of a stored tier number (the users table's CHECK keeps it within 0..3). */
+export function tierNameOf(tier: number): TierName {
+  const name = TIER_NAMES[tier];
+  if (!name) throw new Error(`tier ${tier} is not one of 0..${TIER_NAMES.length - 1}`);
+  return name;
+}
 
 export interface TierLimits {
   apiKeys: number;
@@ -33,6 +41,8 @@ export interface Config {
   jobStaleAfterSec: number;
   /** The grace in the runtime limit, 3 x expected + grace (CRUCIBLE_RUNTIME_GRACE_SEC, default 60). */
   runtimeGraceSec: number;
+  /** After SIGTERM/SIGINT, how long in-flight requests may still run before their connections are closed (CRUCIBLE_SHUTDOWN_GRACE_SEC, default 10). */
+  shutdownGraceSec: number;
   chemThreads: number;
   /** Entries of the drawing/description cache (CRUCIBLE_CHEM_CACHE, default 10000; 0 = off). */
   chemCache: number;
@@ -45,6 +55,8 @@ export interface Config {
   loginLimits: { perAccountFailures: number; perAccountWindowSec: number; perIpAttempts: number; perIpWindowSec: number };
   bodyLimitBytes: number;
   uploadLimitBytes: number;
+  /** A request body that sends no byte for this long is answered 408 and its connection closed (CRUCIBLE_BODY_IDLE_TIMEOUT_SEC, default 30). */
+  bodyIdleTimeoutSec: number;
   logLevel: string;
   trustProxy: boolean;
   lookups: {
@@ -116,7 +128,14 @@ function url(env: NodeJS.ProcessEnv, name: string, def: string): string {
 const LOOKUP_SOURCES: LookupSourceName[] = ['pubchem', 'chembl', 'opentargets', 'uniprot', 'rcsb_search', 'rcsb_data'];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const disabledRaw = (env.CRUCIBLE_LOOKUPS_DISABLED ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  // The default data directory is the project's (`<project root>/data`), wherever the command
+  // runs from: from a subdirectory, `npx crucible users list` must find the server's database,
+  // not create another one in the subdirectory.
+  const dataDir = path.resolve(env.CRUCIBLE_DATA_DIR || path.join(PACKAGE_ROOT, 'data'));
+  const disabledRaw = (env.CRUCIBLE_LOOKUPS_DISABLED ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   const disabled: LookupSourceName[] = [];
   for (const name of disabledRaw) {
     if (name === 'rcsb') disabled.push('rcsb_search', 'rcsb_data');
@@ -127,8 +146,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     host: env.HOST || '127.0.0.1',
     port: int(env, 'PORT', 8000),
-    dataDir: path.resolve(env.CRUCIBLE_DATA_DIR || './data'),
-    artifactsDir: path.resolve(env.CRUCIBLE_ARTIFACTS_DIR || path.join(path.resolve(env.CRUCIBLE_DATA_DIR || './data'), 'artifacts')),
+    dataDir,
+    artifactsDir: path.resolve(env.CRUCIBLE_ARTIFACTS_DIR || path.join(dataDir, 'artifacts')),
     databaseUrl: env.DATABASE_URL || null,
     admin: {
       email: (env.CRUCIBLE_ADMIN_EMAIL || 'admin@crucible.local').trim(),
@@ -139,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: int(env, 'CRUCIBLE_WORKERS', cores),
     jobStaleAfterSec: int(env, 'CRUCIBLE_JOB_STALE_SEC', 15, 2),
     runtimeGraceSec: int(env, 'CRUCIBLE_RUNTIME_GRACE_SEC', 60),
+    shutdownGraceSec: int(env, 'CRUCIBLE_SHUTDOWN_GRACE_SEC', 10),
     chemThreads: int(env, 'CRUCIBLE_CHEM_THREADS', cores, 1),
     chemCache: int(env, 'CRUCIBLE_CHEM_CACHE', 10_000),
     chemTimeoutMs: int(env, 'CRUCIBLE_CHEM_TIMEOUT_MS', 10_000, 100),
@@ -154,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     bodyLimitBytes: 1024 * 1024,
     uploadLimitBytes: int(env, 'CRUCIBLE_UPLOAD_LIMIT_BYTES', 512 * 1024 * 1024, 1),
+    bodyIdleTimeoutSec: int(env, 'CRUCIBLE_BODY_IDLE_TIMEOUT_SEC', 30, 1),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: env.CRUCIBLE_TRUST_PROXY === '1' || env.CRUCIBLE_TRUST_PROXY === 'true',
     lookups: {

@@ -7,17 +7,23 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
+import { embeddedDatabaseExists } from './db/pglite.js';
+import { redactUrl } from './db/postgres.js';
 import { closeServices, createServices } from './instance.js';
 import { UserInputError } from './modules/users/service.js';
-import { startServer, startWorker, stopOnSignals } from './server.js';
+import { shutdownDeadlineMs, startServer, startWorker, stopOnSignals } from './http/server.js';
 
 const USAGE = `usage: crucible <command>
   serve                                   run the API (default)
   migrate                                 apply database migrations and exit
   users create --email E --password P [--tier T]
   users set-tier --email E --tier T       tiers: free, pro, team, enterprise (or 0-3)
+  users set-password --email E [--password P]
+                                          a new password (random and printed once without
+                                          --password); the account's sessions end
   users list
-  wallet credit --email E --usd N         add funds to an account's wallet
+  wallet credit --email E --usd N         add funds to an account's wallet (N < 0: a debit,
+                                          never below zero)
   worker                                  run compute workers only (shares DATABASE_URL with the API)
 Configuration comes from the environment (see README).`;
 
@@ -51,7 +57,9 @@ function parseAdminArgs(group: string, action: string, args: string[]) {
 }
 
 function adminCommand(argv: string[]): AdminCommand {
-  const [group, action, ...rest] = argv;
+  const [group = '', action, ...args] = argv;
+  // `--usd -5` (a negative amount as its own argument) is `--usd=-5`: parseArgs would take -5 for an option.
+  const rest = args.flatMap((a, i) => (a === '--usd' && /^-\d/.test(args[i + 1] ?? '') ? [] : i > 0 && args[i - 1] === '--usd' && /^-\d/.test(a) ? [`--usd=${a}`] : [a]));
   const values = parseAdminArgs(group, action ?? '', rest);
   const need = (k: 'email' | 'password' | 'tier' | 'usd') => {
     const v = values[k];
@@ -61,6 +69,7 @@ function adminCommand(argv: string[]): AdminCommand {
   if (group === 'users' && action === 'create') return { op: 'users.create', email: need('email'), password: need('password'), tier: values.tier };
   if (group === 'users' && action === 'set-tier') return { op: 'users.set-tier', email: need('email'), tier: need('tier') };
   if (group === 'users' && action === 'list') return { op: 'users.list' };
+  if (group === 'users' && action === 'set-password') return { op: 'users.set-password', email: need('email'), ...(values.password ? { password: values.password } : {}) };
   if (group === 'wallet' && action === 'credit') {
     const usd = Number(need('usd'));
     if (!Number.isFinite(usd)) throw new UsageError(`--usd must be a number, got "${values.usd}"`);
@@ -78,6 +87,13 @@ async function runAdmin(config: Config, cmd: AdminCommand): Promise<unknown> {
       if (!(err instanceof SocketUnavailable)) throw err;
     }
   }
+  // An account command never creates a database: with none in the data dir it says where it looked.
+  if (!config.databaseUrl && !embeddedDatabaseExists(config.dataDir)) {
+    throw new UsageError(
+      `no Crucible database in ${config.dataDir}: start the server once (npm start) or run \`crucible migrate\` to create it, or point CRUCIBLE_DATA_DIR at the data directory of your server`,
+      true,
+    );
+  }
   const services = await createServices(config, undefined, { queue: false });
   try {
     return await runAdminCommand(services, cmd);
@@ -86,17 +102,22 @@ async function runAdmin(config: Config, cmd: AdminCommand): Promise<unknown> {
   }
 }
 
+/** What the failing command was run with, for its one-line error. */
+const running: { command: string; config: Config | null } = { command: 'serve', config: null };
+
 async function main(argv: string[]): Promise<void> {
   const command = argv[0] ?? 'serve';
+  running.command = command;
   if (command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(USAGE + '\n');
     return;
   }
   const config = loadConfig();
+  running.config = config;
   switch (command) {
     case 'serve': {
       const server = await startServer(config);
-      stopOnSignals(server);
+      stopOnSignals(server, shutdownDeadlineMs(config));
       return;
     }
     case 'migrate': {
@@ -111,7 +132,7 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'worker': {
       const worker = await startWorker(config);
-      stopOnSignals(worker);
+      stopOnSignals(worker, shutdownDeadlineMs(config));
       return;
     }
     case 'wallet':
@@ -134,14 +155,39 @@ main(process.argv.slice(2)).catch((err: unknown) => {
     process.stderr.write(`crucible: ${err.message}\n`);
     process.exit(1);
   }
-  if (err instanceof DataDirInUseError) {
-    process.stderr.write(`crucible: ${err.message}; stop it first, or run this command while it serves so it can go through its admin socket\n`);
+  if (err instanceof DataDirInUseError && (running.command === 'serve' || running.command === 'worker' || running.command === 'migrate')) {
+    process.stderr.write(`crucible: ${err.message} (a crucible serve already running?): stop it first, or give this one its own data directory with CRUCIBLE_DATA_DIR=\n`);
     process.exit(1);
   }
-  const e = err as NodeJS.ErrnoException;
+  if (err instanceof DataDirInUseError) {
+    process.stderr.write(
+      `crucible: ${err.message}, and no server answers on its admin socket (${err.lockFile.replace(/[^/]+$/, 'crucible.sock')}): that process is a worker, a migration or a server that is not answering; stop it, then run this command again (or run it while \`crucible serve\` runs: it then goes through the server)\n`,
+    );
+    process.exit(1);
+  }
+  const e = err as NodeJS.ErrnoException & { address?: string; port?: number };
+  const config = running.config;
+  if (e?.code === 'EADDRINUSE' && config) {
+    process.stderr.write(`crucible: port ${config.port} on ${config.host} is already in use: stop what holds it, or choose another port, e.g. PORT=${config.port + 1} npm start\n`);
+    process.exit(1);
+  }
+  if (e?.code === 'EADDRNOTAVAIL' && config) {
+    process.stderr.write(`crucible: cannot listen on ${config.host}: no such address on this machine; set HOST= to one of its addresses (e.g. HOST=127.0.0.1)\n`);
+    process.exit(1);
+  }
+  if (['EACCES', 'EPERM', 'EROFS', 'ENOTDIR'].includes(e?.code ?? '') && config && typeof e.path === 'string' && e.path.startsWith(config.dataDir)) {
+    process.stderr.write(
+      `crucible: the data directory ${config.dataDir} is not writable (${e.code} on ${e.path}): fix its permissions, or choose another with CRUCIBLE_DATA_DIR=\n`,
+    );
+    process.exit(1);
+  }
   // Network errors, and the server's refusals: connection (08), authorisation (28), unknown database (3D).
-  if (['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET'].includes(e?.code ?? '') || /^(08|28|3D)[0-9A-Z]{3}$/.test(e?.code ?? '')) {
-    process.stderr.write(`crucible: cannot reach the database (${e.code}): ${e.message}\n`);
+  if (['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET', 'EAI_AGAIN'].includes(e?.code ?? '') || /^(08|28|3D)[0-9A-Z]{3}$/.test(e?.code ?? '')) {
+    // The driver's message names the URL (password masked) when it could not connect at all.
+    const message = e.message.startsWith('cannot reach the database')
+      ? e.message
+      : `cannot reach the database${config?.databaseUrl ? ` at ${redactUrl(config.databaseUrl)}` : ''}: ${e.message}`;
+    process.stderr.write(`crucible: ${message} (${e.code})\n`);
     process.exit(1);
   }
   process.stderr.write(`crucible: ${e?.stack ?? String(err)}\n`);

@@ -2,7 +2,7 @@
 // the benchmark. It creates the benchmark account through the services, tells the parent
 // where it listens over IPC, and stops cleanly (deleting that account) when asked.
 import { loadConfig } from '../../src/config.js';
-import { startServer } from '../../src/server.js';
+import { startServer } from '../../src/http/server.js';
 import { handleProfileCommands } from './child-profiler.js';
 import type { ChildReady, ParentCommand } from './protocol.js';
 

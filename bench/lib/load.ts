@@ -27,7 +27,7 @@ export interface LoadResult {
 
 function cannon(url: string, headers: Record<string, string>, connections: number, pipelining: number, duration: number): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    autocannon({ url, headers, connections, pipelining, duration }, (err, result) => (err ? reject(err) : resolve(result)));
+    autocannon({ url, headers, connections, pipelining, duration }, (err, result) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(result)));
   });
 }
 

@@ -39,10 +39,10 @@ function area(url: string, fn: string): string {
     if (fn === '(program)') return 'V8/native (program)';
     return `native ${fn || '(anonymous)'}`;
   }
-  const nm = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
-  if (nm) return nm[1];
-  const src = url.match(/\/(src\/.+?)(?:\?.*)?$/);
-  if (src) return src[1];
+  const pkg = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/)?.[1];
+  if (pkg !== undefined) return pkg;
+  const src = url.match(/\/(src\/.+?)(?:\?.*)?$/)?.[1];
+  if (src !== undefined) return src;
   if (url.startsWith('node:')) return `node:${url.slice(5).split('/')[0] === 'internal' ? url.slice(14).split('/')[0] : url.slice(5)}`;
   return url.replace(/^file:\/\//, '');
 }
@@ -59,7 +59,7 @@ export function summariseProfile(file: string, requests: number, top = 20): Prof
   };
   // Self time from samples and their time deltas (more exact than hitCount * interval).
   const selfUs = new Map<number, number>();
-  for (let i = 0; i < p.samples.length; i++) selfUs.set(p.samples[i], (selfUs.get(p.samples[i]) ?? 0) + (p.timeDeltas[i] ?? 0));
+  for (const [i, id] of p.samples.entries()) selfUs.set(id, (selfUs.get(id) ?? 0) + (p.timeDeltas[i] ?? 0));
   const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
   const areas = new Map<string, number>();
   const fns = new Map<string, { area: string; us: number }>();

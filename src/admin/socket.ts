@@ -27,7 +27,7 @@ export async function startAdminSocket(services: Services): Promise<() => Promis
         const cmd = JSON.parse(body) as AdminCommand;
         reply(200, { ok: true, result: await runAdminCommand(services, cmd) });
       } catch (err) {
-        if (err instanceof UserInputError || err instanceof SyntaxError) reply(400, { ok: false, error: (err as Error).message });
+        if (err instanceof UserInputError || err instanceof SyntaxError) reply(400, { ok: false, error: err.message });
         else reply(500, { ok: false, error: 'the server failed to run the command; see its log' });
       }
     });

@@ -12,7 +12,7 @@ import { LRUCache } from 'lru-cache';
 /** Default bound on the approximate size of the cached results. */
 const MAX_RESULT_BYTES = 256 * 1024 * 1024;
 
-export interface CacheStats {
+interface CacheStats {
   enabled: boolean;
   entries: number;
   hits: number;

@@ -1,7 +1,8 @@
 // Structure drawings with RDKit MinimalLib. Runs inside a chemistry worker thread (worker.ts),
 // never on the event loop. Every RDKit object is deleted in a finally block.
 import type { MainModule, Mol, Reaction } from '@rdkit/rdkit';
-import { MAX_HEAVY_ATOMS, MAX_INPUT_CHARS, notSmiles, type DepictError } from './limits.js';
+import { explainReaction, explainSmiles } from './explain.js';
+import { countAtomTokens, notSmiles, tooLargeToParse, tooManyAtomsDetail, type DepictError } from './limits.js';
 import { sanitizeSvg, SvgRejected, type SvgSize } from './svg.js';
 import { isWasmFatal } from './wasm.js';
 
@@ -17,19 +18,20 @@ export interface DepictOutcome {
   key: string | null;
   svg: string | null;
   error: DepictError | null;
+  /** Why, when error is set (e.g. "unclosed ring", "250 heavy atoms; at most 200"). */
+  detail: string | null;
 }
 
-const fail = (error: DepictError): DepictOutcome => ({ key: null, svg: null, error });
-
-/**
- * Beyond MAX_HEAVY_ATOMS heavy atoms, or beyond this many atoms in the graph (explicit hydrogens
- * such as deuterium, and dummy atoms `*`, which are not heavy atoms, included).
- */
-export const MAX_GRAPH_ATOMS = (3 * MAX_HEAVY_ATOMS) / 2;
+const fail = (error: DepictError, detail: string): DepictOutcome => ({ key: null, svg: null, error, detail });
 
 /** too_large by atom count (heavy atoms, and all explicit atoms so that `*` or [H] floods count). */
 export function tooManyAtoms(mol: Mol): boolean {
-  return mol.get_num_atoms(true) > MAX_HEAVY_ATOMS || mol.get_num_atoms() > MAX_GRAPH_ATOMS;
+  return tooManyAtomsOf(mol) !== null;
+}
+
+/** Why a molecule is too large, or null. */
+export function tooManyAtomsOf(mol: Mol): string | null {
+  return tooManyAtomsDetail(mol.get_num_atoms(true), mol.get_num_atoms());
 }
 
 /** CXSMILES extensions (after whitespace, between bars) carry coordinates, labels and enhanced stereo. */
@@ -37,9 +39,9 @@ function hasCxExtension(smiles: string): boolean {
   return /\s\|/.test(smiles.trim());
 }
 
-/** Parses a SMILES the way every chemistry endpoint does; null when RDKit cannot read it. */
+/** Parses a SMILES the way every chemistry endpoint does; null when RDKit cannot read it (or it is too large to parse safely). */
 export function parseSmiles(rdkit: RDKitModule, smiles: string): Mol | null {
-  if (notSmiles(smiles)) return null;
+  if (notSmiles(smiles) || tooLargeToParse(smiles) !== null) return null;
   const mol = rdkit.get_mol(smiles);
   if (!mol) return null;
   if (!mol.is_valid() || mol.get_num_atoms() === 0) {
@@ -63,19 +65,31 @@ function drawDetails(size: SvgSize): string {
   return `{"width":${size.width | 0},"height":${size.height | 0},"noFreetype":true}`;
 }
 
+/**
+ * Reactions also fix the bond length (an upper bound: RDKit still shrinks a large reaction to
+ * fit). Without it RDKit scales each agent to fill the space above the arrow on its own, so a
+ * one-atom agent such as [H+] came out three times the size of the atom labels over a short
+ * arrow, and a larger one tiny; with it, agents are drawn at the scale of the molecules and the
+ * arrow grows to hold them.
+ */
+function reactionDrawDetails(size: SvgSize): string {
+  const bond = Math.max(10, Math.round(Math.min(size.width / 20, size.height / 7)));
+  return `{"width":${size.width | 0},"height":${size.height | 0},"noFreetype":true,"fixedBondLength":${bond}}`;
+}
+
 function render(draw: () => string, size: SvgSize): DepictOutcome {
   let raw: string;
   try {
     raw = draw();
   } catch (err) {
     if (isWasmFatal(err)) throw err; // the worker must be replaced
-    return fail('render_failed');
+    return fail('render_failed', `RDKit could not draw it: ${err instanceof Error ? err.message : String(err)}`);
   }
-  if (!raw || !raw.includes('<svg')) return fail('render_failed');
+  if (!raw || !raw.includes('<svg')) return fail('render_failed', 'RDKit returned no drawing');
   try {
-    return { key: null, svg: sanitizeSvg(raw, size), error: null };
+    return { key: null, svg: sanitizeSvg(raw, size), error: null, detail: null };
   } catch (err) {
-    if (err instanceof SvgRejected) return fail('render_failed');
+    if (err instanceof SvgRejected) return fail('render_failed', 'the drawing did not pass the SVG safety check');
     throw err;
   }
 }
@@ -86,11 +100,13 @@ function render(draw: () => string, size: SvgSize): DepictOutcome {
  * the same molecule may then be served that drawing.
  */
 export function depictMolecule(rdkit: RDKitModule, smiles: string, opts: DepictOptions): DepictOutcome {
-  if (smiles.length > MAX_INPUT_CHARS) return fail('too_large');
+  const large = tooLargeToParse(smiles);
+  if (large) return fail('too_large', large);
   const mol = parseSmiles(rdkit, smiles);
-  if (!mol) return fail('unparseable');
+  if (!mol) return fail('unparseable', explainSmiles(rdkit, smiles));
   try {
-    if (tooManyAtoms(mol)) return fail('too_large');
+    const many = tooManyAtomsOf(mol);
+    if (many) return fail('too_large', many);
     const out = render(() => mol.get_svg_with_highlights(drawDetails(opts)), opts);
     if (out.svg !== null && opts.key) out.key = canonicalSmiles(mol, smiles);
     return out;
@@ -99,21 +115,15 @@ export function depictMolecule(rdkit: RDKitModule, smiles: string, opts: DepictO
   }
 }
 
-/** Counts atoms of a SMILES fragment without RDKit: bracket atoms, organic-subset atoms and `*`. */
-export function countAtomTokens(smiles: string): number {
-  const noBrackets = smiles.replace(/\[[^\]]*\]/g, 'X');
-  return (noBrackets.match(/Cl|Br|[BCNOSPFIXbcnosp*]/g) ?? []).length;
-}
-
 /** Splits `reactants>agents>products` (ignoring any CXSMILES extension); null if not three parts. */
-export function reactionParts(rxn: string): string[] | null {
+function reactionParts(rxn: string): string[] | null {
   const core = rxn.trim().split(/\s+/)[0] ?? '';
   const parts = core.split('>');
   return parts.length === 3 ? parts : null;
 }
 
-/** Heavy atoms of all molecules of a reaction together (see limits.ts). */
-function reactionTooLarge(rdkit: RDKitModule, parts: string[]): boolean {
+/** Heavy atoms of all molecules of a reaction together (see limits.ts): why it is too large, or null. */
+function reactionTooLarge(rdkit: RDKitModule, parts: string[]): string | null {
   let heavy = 0;
   let all = 0;
   for (const part of parts) {
@@ -131,9 +141,10 @@ function reactionTooLarge(rdkit: RDKitModule, parts: string[]): boolean {
     } finally {
       mol?.delete();
     }
-    if (heavy > MAX_HEAVY_ATOMS || all > MAX_GRAPH_ATOMS) return true;
+    const why = tooManyAtomsDetail(heavy, all);
+    if (why) return `the reaction's molecules have ${why.replace(/;/, ' together;')}`;
   }
-  return false;
+  return null;
 }
 
 /**
@@ -142,17 +153,19 @@ function reactionTooLarge(rdkit: RDKitModule, parts: string[]): boolean {
  * reaction text as given (trimmed): a reaction's drawing depends on the order of its components.
  */
 export function depictReaction(rdkit: RDKitModule, rxnSmiles: string, opts: DepictOptions): DepictOutcome {
-  if (rxnSmiles.length > MAX_INPUT_CHARS) return fail('too_large');
-  if (rxnSmiles.trim() === '' || /[\n\r\0]/.test(rxnSmiles)) return fail('unparseable');
+  const large = tooLargeToParse(rxnSmiles);
+  if (large) return fail('too_large', large);
+  if (rxnSmiles.trim() === '' || /[\n\r\0]/.test(rxnSmiles)) return fail('unparseable', rxnSmiles.trim() === '' ? 'empty input' : 'line breaks or NUL characters are not SMILES');
   const parts = reactionParts(rxnSmiles);
-  if (!parts || parts.every((p) => p === '')) return fail('unparseable');
+  if (!parts || parts.every((p) => p === '')) return fail('unparseable', explainReaction(rdkit, rxnSmiles));
   let rxn: Reaction | null = null;
   try {
     rxn = rdkit.get_rxn(rxnSmiles, JSON.stringify({ useSmiles: true }));
-    if (!rxn) return fail('unparseable');
-    if (reactionTooLarge(rdkit, parts)) return fail('too_large');
+    if (!rxn) return fail('unparseable', explainReaction(rdkit, rxnSmiles));
+    const many = reactionTooLarge(rdkit, parts);
+    if (many) return fail('too_large', many);
     const drawRxn = rxn;
-    const out = render(() => drawRxn.get_svg_with_highlights(drawDetails(opts)), opts);
+    const out = render(() => drawRxn.get_svg_with_highlights(reactionDrawDetails(opts)), opts);
     if (out.svg !== null && opts.key) out.key = rxnSmiles.trim();
     return out;
   } finally {

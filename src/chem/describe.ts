@@ -1,8 +1,9 @@
 // The /describe task kind: helper around describeMolecule (src/chem/properties) that adds
 // the canonical cache key. Runs inside a chemistry worker thread.
 import { describeMolecule, type DescribeResult } from './properties/index.js';
-import { canonicalSmiles, countAtomTokens, MAX_GRAPH_ATOMS, parseSmiles, tooManyAtoms, type RDKitModule } from './depict.js';
-import { MAX_INPUT_CHARS } from './limits.js';
+import { canonicalSmiles, parseSmiles, tooManyAtomsOf, type RDKitModule } from './depict.js';
+import { explainSmiles } from './explain.js';
+import { tooLargeToParse } from './limits.js';
 
 export interface DescribeOptions {
   /** Return the canonical cache key (costs one extra parse; skipped when caching is off). */
@@ -14,21 +15,21 @@ export interface DescribeOutcome extends DescribeResult {
 }
 
 export function describeItem(rdkit: RDKitModule, smiles: string, opts: DescribeOptions): DescribeOutcome {
-  if (smiles.length > MAX_INPUT_CHARS) return { key: null, properties: null, error: 'too_large' };
+  // The same size rules as depiction, checked before RDKit parses (long chains crash its parser).
+  const large = tooLargeToParse(smiles);
+  if (large) return { key: null, properties: null, error: 'too_large', detail: large };
   let key: string | null = null;
   if (opts.key) {
     const mol = parseSmiles(rdkit, smiles);
-    if (!mol) return { key: null, properties: null, error: 'unparseable' };
+    if (!mol) return { key: null, properties: null, error: 'unparseable', detail: explainSmiles(rdkit, smiles) };
     try {
-      if (tooManyAtoms(mol)) return { key: null, properties: null, error: 'too_large' };
+      const many = tooManyAtomsOf(mol);
+      if (many) return { key: null, properties: null, error: 'too_large', detail: many };
       key = canonicalSmiles(mol, smiles);
     } finally {
       mol.delete();
     }
-  } else if (countAtomTokens(smiles) > MAX_GRAPH_ATOMS) {
-    // The same rule as depiction (tooManyAtoms) without a parse: floods of `*` or [H] atoms.
-    return { key: null, properties: null, error: 'too_large' };
   }
-  const r = describeMolecule(rdkit, smiles);
-  return { key: r.properties ? key : null, properties: r.properties, error: r.error };
+  const r = describeMolecule(rdkit, smiles, { identifiers: true });
+  return { ...r, key: r.properties ? key : null };
 }

@@ -5,6 +5,36 @@
 export const MAX_INPUT_CHARS = 2_000;
 /** A molecule with more heavy atoms than this (a reaction: all its molecules together) is `too_large`. */
 export const MAX_HEAVY_ATOMS = 200;
+/**
+ * Beyond MAX_HEAVY_ATOMS heavy atoms, or beyond this many atoms in the graph (explicit hydrogens
+ * such as deuterium, and dummy atoms `*`, which are not heavy atoms, included).
+ */
+export const MAX_GRAPH_ATOMS = (3 * MAX_HEAVY_ATOMS) / 2;
+
+/** Counts atoms of a SMILES fragment without RDKit: bracket atoms, organic-subset atoms and `*`. */
+export function countAtomTokens(smiles: string): number {
+  const noBrackets = smiles.replace(/\[[^\]]*\]/g, 'X');
+  return (noBrackets.match(/Cl|Br|[BCNOSPFIXbcnosp*]/g) ?? []).length;
+}
+
+/**
+ * Why an input is too large to hand to RDKit's parser, or null. Checked before parsing: long
+ * chains (about 900 atoms) overflow the WASM parser's stack ("memory access out of bounds").
+ */
+export function tooLargeToParse(smiles: string): string | null {
+  if (smiles.length > MAX_INPUT_CHARS) return `${smiles.length} characters; at most ${MAX_INPUT_CHARS}`;
+  const atoms = countAtomTokens(smiles);
+  if (atoms > MAX_GRAPH_ATOMS) return `${atoms} atoms; at most ${MAX_HEAVY_ATOMS} heavy atoms (${MAX_GRAPH_ATOMS} atoms in all)`;
+  return null;
+}
+
+/** Why a parsed molecule is too large, or null. */
+export function tooManyAtomsDetail(heavy: number, all: number): string | null {
+  if (heavy > MAX_HEAVY_ATOMS) return `${heavy} heavy atoms; at most ${MAX_HEAVY_ATOMS}`;
+  if (all > MAX_GRAPH_ATOMS) return `${all} atoms; at most ${MAX_GRAPH_ATOMS} in all`;
+  return null;
+}
+
 /** Items per request on every chemistry endpoint. */
 export const MAX_ITEMS = 20;
 
@@ -12,7 +42,6 @@ export const MOLECULE_SIZE = { width: { min: 100, max: 600, default: 300 }, heig
 export const REACTION_SIZE = { width: { min: 200, max: 900, default: 600 }, height: { min: 100, max: 600, default: 220 } } as const;
 
 export type DepictError = 'unparseable' | 'too_large' | 'render_failed';
-export type DescribeError = 'unparseable' | 'too_large' | 'describe_failed';
 
 /**
  * Inputs that are not SMILES are `unparseable` even where RDKit's `get_mol` would read them

@@ -49,12 +49,12 @@ import {
 } from './kinds.js';
 
 /** Kinds whose items are one string and whose output carries a canonical cache key. */
-export type CachedKind = { [K in TaskKind]: KindInput<K> extends string ? (KindOutput<K> extends { key: string | null } ? K : never) : never }[TaskKind];
+type CachedKind = { [K in TaskKind]: KindInput<K> extends string ? (KindOutput<K> extends { key: string | null } ? K : never) : never }[TaskKind];
 
-export type ItemFailure = 'timeout' | 'crashed' | 'failed' | 'unavailable';
+type ItemFailure = 'timeout' | 'crashed' | 'failed' | 'unavailable';
 export type ItemOutcome<T> = { ok: true; value: T } | { ok: false; failure: ItemFailure; message: string };
 
-export interface ChemPoolOptions {
+interface ChemPoolOptions {
   threads: number;
   /** Longest one item may run before its thread is terminated and replaced (default 10 s). */
   itemTimeoutMs?: number;
@@ -72,7 +72,7 @@ export interface ChemPoolOptions {
   faults?: FaultInjection;
 }
 
-export interface ChemPoolStats {
+interface ChemPoolStats {
   threads: number;
   tasks: number;
   items: number;
@@ -110,7 +110,8 @@ interface Running {
 }
 
 /** What ended a task, for runBatch. */
-type TaskEnd = { kind: 'reply'; reply: TaskReply } | { kind: 'died'; at: number; failure: 'timeout' | 'crashed'; message: string; spentMs: number } | { kind: 'closed' } | { kind: 'given-up' };
+type TaskEnd =
+  { kind: 'reply'; reply: TaskReply } | { kind: 'died'; at: number; failure: 'timeout' | 'crashed'; message: string; spentMs: number } | { kind: 'closed' } | { kind: 'given-up' };
 
 interface Call<K extends TaskKind> {
   kind: K;
@@ -161,7 +162,10 @@ function optionsDigest(options: unknown): string {
     const { key: _key, ...rest } = options as Record<string, unknown>;
     shape = rest;
   }
-  return crypto.createHash('sha1').update(JSON.stringify(shape) ?? '').digest('base64url');
+  return crypto
+    .createHash('sha1')
+    .update(JSON.stringify(shape) ?? '')
+    .digest('base64url');
 }
 
 export class ChemPool {
@@ -241,7 +245,9 @@ export class ChemPool {
 
   /** Runs one item. */
   async run<K extends TaskKind>(kind: K, input: KindInput<K>, options: KindOptions<K>): Promise<ItemOutcome<KindOutput<K>>> {
-    return (await this.runItems(kind, [input], options))[0];
+    const [outcome] = await this.runItems(kind, [input], options);
+    if (!outcome) throw new Error(`the chemistry pool returned no outcome for a ${kind} item`);
+    return outcome;
   }
 
   /**
@@ -281,23 +287,28 @@ export class ChemPool {
   async runCached<K extends CachedKind>(kind: K, inputs: string[], options: KindOptions<K>, variant: string): Promise<ItemOutcome<KindOutput<K>>[]> {
     const out = new Array<ItemOutcome<KindOutput<K>>>(inputs.length);
     const pending = new Map<string, number[]>(); // input -> positions
-    for (let i = 0; i < inputs.length; i++) {
-      const hit = this.cache.get<KindOutput<K>>(kind, inputs[i], variant);
+    for (const [i, input] of inputs.entries()) {
+      const hit = this.cache.get<KindOutput<K>>(kind, input, variant);
       if (hit) out[i] = { ok: true, value: hit };
       else {
-        const at = pending.get(inputs[i]);
+        const at = pending.get(input);
         if (at) at.push(i);
-        else pending.set(inputs[i], [i]);
+        else pending.set(input, [i]);
       }
     }
     if (pending.size === 0) return out;
-    const unique = [...pending.keys()];
-    const results = await this.runItems(kind, unique as KindInput<K>[], { ...options, key: this.cache.enabled });
-    unique.forEach((input, k) => {
+    const unique = [...pending];
+    const results = await this.runItems(
+      kind,
+      unique.map(([input]) => input),
+      { ...options, key: this.cache.enabled },
+    );
+    for (const [k, [input, positions]] of unique.entries()) {
       let res = results[k];
+      if (res === undefined) throw new Error(`the chemistry pool returned ${String(results.length)} outcomes for ${String(unique.length)} ${kind} inputs`);
       if (res.ok && res.value.key) res = { ok: true, value: this.cache.set(kind, input, variant, res.value.key, res.value) };
-      for (const i of pending.get(input)!) out[i] = res;
-    });
+      for (const i of positions) out[i] = res;
+    }
     return out;
   }
 
@@ -344,7 +355,9 @@ export class ChemPool {
       for (const i of which) call.out[i] ??= { ok: false, failure, message };
     };
     const settle = (k: number, res: WorkerItemResult) => {
-      call.out[indices[k]] = res.ok ? { ok: true, value: res.value as KindOutput<K> } : { ok: false, failure: 'failed', message: res.error };
+      const i = indices[k];
+      if (i === undefined) return; // not an item of this task
+      call.out[i] = res.ok ? { ok: true, value: res.value as KindOutput<K> } : { ok: false, failure: 'failed', message: res.error };
     };
     if (budgetMs <= 0) {
       this.counters.budgetFailures += indices.length;
@@ -412,8 +425,9 @@ export class ChemPool {
         return outOfBudget();
       case 'died': {
         const left = budgetMs === Infinity ? this.retryBudgetMs : budgetMs - end.spentMs;
-        if (end.at >= 0 && end.at < indices.length) {
-          fill(end.failure, end.message, [indices[end.at]]);
+        const failed = indices[end.at]; // undefined when it died outside the items
+        if (failed !== undefined) {
+          fill(end.failure, end.message, [failed]);
           // Items done before it (streamed, on a retry) keep their results.
           const rest = indices.filter((i, k) => k !== end.at && call.out[i] === undefined);
           this.counters.retriedItems += rest.length;
@@ -447,7 +461,8 @@ export class ChemPool {
       if (failure === 'timeout') this.counters.timeouts++;
       else this.counters.crashes++;
       const message = failure === 'timeout' ? `item ran longer than ${this.itemTimeoutMs} ms` : `worker died: ${(err as Error).message}`;
-      if (at >= 0 && at < indices.length) this.rememberFailure(call, indices[at], failure, message);
+      const failed = indices[at]; // undefined when it died outside the items
+      if (failed !== undefined) this.rememberFailure(call, failed, failure, message);
       const startedAt = Atomics.load(r.progress, 2);
       const spentMs = startedAt >= 0 ? Date.now() - (r.base + startedAt) : 0;
       return { kind: 'died', at, failure, message, spentMs };

@@ -125,8 +125,19 @@ function escapeAttr(s: string): string {
   return s.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
 }
 
-// Control characters other than tab, newline and carriage return never belong in a drawing.
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+/** Drops control characters other than tab, newline and carriage return: they never belong in a drawing. */
+function stripControl(s: string): string {
+  let out = '';
+  let from = 0;
+  for (let k = 0; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f) {
+      out += s.slice(from, k);
+      from = k + 1;
+    }
+  }
+  return from === 0 ? s : out + s.slice(from);
+}
 
 // A drawing repeats a handful of style strings many times: remember their cleaned form.
 const styleMemo = new Map<string, string | null>();
@@ -191,7 +202,7 @@ export function sanitizeSvg(raw: string, size: SvgSize): string {
       const text = raw.slice(i, textEnd);
       if (text.includes('>')) throw new SvgRejected('stray ">" in text');
       if (skipDepth === 0 && stack.length > 0 && /\S/.test(text)) {
-        out.push(escapeText(decodeEntities(text).replace(CONTROL, '')));
+        out.push(escapeText(stripControl(decodeEntities(text))));
       } else if (skipDepth === 0 && stack.length > 0) {
         out.push(text.includes('\n') ? '\n' : ' ');
       }
@@ -215,9 +226,9 @@ export function sanitizeSvg(raw: string, size: SvgSize): string {
     if (raw.startsWith('<!', i)) throw new SvgRejected('DOCTYPE, CDATA and other declarations are not accepted');
     if (raw.startsWith('</', i)) {
       CLOSE_RE.lastIndex = i;
-      const m = CLOSE_RE.exec(raw);
-      if (!m) throw new SvgRejected('malformed end tag');
-      const name = m[1].toLowerCase();
+      const closeName = CLOSE_RE.exec(raw)?.[1];
+      if (closeName === undefined) throw new SvgRejected('malformed end tag');
+      const name = closeName.toLowerCase();
       const open = stack.pop();
       if (open !== name) throw new SvgRejected(`end tag </${name}> does not match <${open ?? ''}>`);
       if (skipDepth > 0) skipDepth--;
@@ -227,16 +238,17 @@ export function sanitizeSvg(raw: string, size: SvgSize): string {
       continue;
     }
     OPEN_NAME_RE.lastIndex = i;
-    const om = OPEN_NAME_RE.exec(raw);
-    if (!om) throw new SvgRejected('malformed tag');
-    const name = om[1].toLowerCase();
+    const openName = OPEN_NAME_RE.exec(raw)?.[1];
+    if (openName === undefined) throw new SvgRejected('malformed tag');
+    const name = openName.toLowerCase();
     let j = OPEN_NAME_RE.lastIndex;
     const attrs: [string, string][] = [];
     for (;;) {
       ATTR_RE.lastIndex = j;
       const am = ATTR_RE.exec(raw);
-      if (!am) break;
-      attrs.push([am[1], am[2] ?? am[3] ?? '']);
+      const attrName = am?.[1];
+      if (am === null || attrName === undefined) break;
+      attrs.push([attrName, am[2] ?? am[3] ?? '']);
       j = ATTR_RE.lastIndex;
     }
     TAG_END_RE.lastIndex = j;

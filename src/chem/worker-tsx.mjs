@@ -4,5 +4,6 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const mod = await import(new URL('./worker.ts', import.meta.url).href);
+// (a dynamic import, so that it runs after register(): a static one would be loaded first)
+const mod = await import('./worker.ts');
 export default mod.default;

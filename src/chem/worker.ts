@@ -32,13 +32,18 @@ const factory = initRDKit as unknown as Factory;
 async function loadRDKit(): Promise<RDKitModule> {
   const wasm = config.wasmModule;
   if (!wasm) return factory();
-  return factory({
-    // Instantiate the module compiled once in the main thread (no compile per thread, and the
-    // optimised code V8 produces is shared by every thread).
-    instantiateWasm(imports: WasmImports, receive: (instance: WasmInstance, module: WasmModule) => void) {
-      Wasm.instantiate(wasm, imports).then((instance) => receive(instance, wasm));
-      return {};
-    },
+  return new Promise<RDKitModule>((resolve, reject) => {
+    factory({
+      // Instantiate the module compiled once in the main thread (no compile per thread, and the
+      // optimised code V8 produces is shared by every thread). A failure to instantiate fails
+      // the load (the factory itself would wait for the instance forever).
+      instantiateWasm(imports: WasmImports, receive: (instance: WasmInstance, module: WasmModule) => void) {
+        Wasm.instantiate(wasm, imports)
+          .then((instance) => receive(instance, wasm))
+          .catch(reject);
+        return {};
+      },
+    }).then(resolve, reject);
   });
 }
 

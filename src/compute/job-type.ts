@@ -1,6 +1,7 @@
-// What a job type is: a payload schema, an estimate model and a run. One file per type in
-// types/, one line in registry.ts.
+// What a job type is: a payload schema, an estimate model, where it runs and the run itself.
+// One file per type in types/, one line in registry.ts (docs/architecture.md, "Add a job type").
 import type { TSchema } from '@sinclair/typebox';
+import type { ChemPool } from '../chem/pool.js';
 import type { Resource } from './resources.js';
 
 /** Thrown by a run for a problem with the job's own input: the job ends `error` and is charged for the runtime used. */
@@ -13,7 +14,7 @@ export class JobAborted extends Error {
   }
 }
 
-/** Runtime limit (CONTRACT.md section 4): 3 x the expected runtime + a grace (60 s unless configured). */
+/** Runtime limit (docs/jobs.md): 3 x the expected runtime + a grace (60 s unless configured). */
 export function runtimeLimitSec(expectedSec: number, graceSec = 60): number {
   return 3 * expectedSec + graceSec;
 }
@@ -26,7 +27,7 @@ export interface Estimate {
 export interface EstimateContext {
   userId: string;
   resource: Resource;
-  /** Number of molecules in an uploaded molecule set (404/422 problems when not usable). */
+  /** Number of molecules in an uploaded molecule set (AppErrors located relative to the payload when not usable). */
   countMolecules(artifactId: string, port?: string): Promise<number>;
 }
 
@@ -52,18 +53,36 @@ export interface RunContext<P> {
   resource: Resource;
   /** Aborted on cancel, runtime limit or shutdown; long runs must watch it. */
   signal: AbortSignal;
-  /** Reports progress (0..1) and an optional status message; cheap, call often. */
-  progress(fraction: number, message?: string): void;
+  /**
+   * Reports progress (0..1), an optional status message and optional structured detail (e.g.
+   * `{epoch, epochs, train_loss, val_metric}`, shown as /jobs/status `progress`); cheap, call often.
+   */
+  progress(fraction: number, message?: string, detail?: Record<string, unknown>): void;
   /** Molecules of an uploaded set. */
   readMolecules(artifactId: string, port?: string): AsyncIterable<{ id: string; smiles: string; name?: string }>;
-  /** Services a type may need (the chemistry pool and others), typed by the type itself. */
-  services: unknown;
+  /** What job types may use, shared by the instance. */
+  deps: JobDeps;
 }
 
-export interface JobType<P = any> {
+/** The instance's parts available to every job type. */
+export interface JobDeps {
+  /** RDKit worker threads; a job uses at most its resource's vCPUs of them. */
+  chem: ChemPool;
+}
+
+/**
+ * Where a type's CPU work runs: `chem-pool` (RDKit calls on the shared chemistry threads),
+ * `thread` (a dedicated worker thread per job through compute/threads.ts: long CPU work such
+ * as model training, which must neither block the event loop nor starve the chemistry pool),
+ * `process` (an external program through compute/processes.ts) or `event-loop` (no CPU work).
+ */
+export type Placement = 'chem-pool' | 'thread' | 'process' | 'event-loop';
+
+export interface JobType<P = unknown> {
   name: string;
   summary: string;
   payload: TSchema;
+  runsOn: Placement;
   estimate(payload: P, ctx: EstimateContext): Promise<Estimate>;
   run(ctx: RunContext<P>): Promise<JobOutput>;
 }

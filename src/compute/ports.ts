@@ -1,5 +1,6 @@
-// What the job engine needs from its neighbours, as small interfaces wired in instance.ts:
-// the artifact store (inputs and results) and the events feed.
+// What the job engine needs from its neighbours, as small interfaces it declares and
+// instance wiring fills: the wallet (reservations and settlement), the artifact store (inputs
+// and results) and the events feed. The engine imports nothing from src/modules.
 import type { Queryable } from '../db/database.js';
 import type { JobOutput } from './job-type.js';
 
@@ -18,11 +19,35 @@ export interface JobArtifacts {
   deleteRowsForJob(tx: Queryable, userId: string, jobId: string): Promise<string[]>;
   /** Removes stored objects whose rows were deleted (and committed). */
   removeObjects(keys: string[]): Promise<void>;
+  /** Molecules in an uploaded set; AppErrors located relative to the job payload (["input_artifact_id"], ["port"]). */
   countMolecules(userId: string, artifactId: string, port?: string): Promise<number>;
   readMolecules(userId: string, artifactId: string, port?: string): AsyncIterable<{ id: string; smiles: string; name?: string }>;
+}
+
+export interface JobReservation {
+  userId: string;
+  keyId: string | null;
+  jobId: string;
+  amountMicros: number;
+  /** The key's monthly spend ceiling (null = wallet only). */
+  ceilingMicros: number | null;
+}
+
+export interface JobWallet {
+  /** Reserves every amount or nothing (AppError insufficient-funds / spend-ceiling-exceeded), in the caller's transaction. */
+  reserveAll(tx: Queryable, items: JobReservation[]): Promise<void>;
+  /** Releases a job's reservation and charges at most it, in the transaction that ends the job. */
+  settle(tx: Queryable, s: { userId: string; jobId: string; keyId: string | null; reservedMicros: number; chargeMicros: number; note: string }): Promise<void>;
 }
 
 export interface JobEventSink {
   /** Appends a terminal event inside the transaction that ends the job. */
   append(tx: Queryable, e: { userId: string; kind: 'job'; subjectId: string; status: string; workflowRunId?: string | null }): Promise<unknown>;
+}
+
+/** The engine's neighbours, wired once per instance. */
+export interface ComputePorts {
+  wallet: JobWallet;
+  events: JobEventSink;
+  artifacts: JobArtifacts;
 }

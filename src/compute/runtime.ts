@@ -2,17 +2,19 @@
 // runtime limit, writes the result file and then, in one transaction, the result artifact row
 // and the job's end through finishJob (docs/jobs.md). Runs inside
 // `crucible serve` (CRUCIBLE_WORKERS slots) and in `crucible worker` processes; any number
-// of them share one database. A sweeper returns the jobs of dead workers to the queue.
+// of them share one database. Its sweep (run by the scheduler) returns the jobs of dead
+// workers to the queue.
 import crypto from 'node:crypto';
 import os from 'node:os';
 import type { Database } from '../db/database.js';
-import type { JobRow } from '../modules/jobs/store.js';
-import { JobAborted, JobInputError, runtimeLimitSec, type JobType } from './job-type.js';
-import type { JobArtifacts } from './ports.js';
+import type { Scheduler } from '../scheduler.js';
+import { JobAborted, JobInputError, runtimeLimitSec, type JobDeps, type JobType } from './job-type.js';
+import type { ComputePorts } from './ports.js';
 import { JOBS_CHANNEL, type JobQueue, type QueueMessage } from './queue.js';
 import { JOB_TYPES } from './registry.js';
 import { RESOURCES } from './resources.js';
-import { finishJob, type TransitionDeps } from './transitions.js';
+import { jobsStore, type JobRow } from './store.js';
+import { finishJob, type Finish } from './transitions.js';
 
 export const MAX_ATTEMPTS = 3;
 
@@ -22,11 +24,14 @@ export interface RuntimeOptions {
   staleAfterMs?: number;
   heartbeatMs?: number;
   pollMs?: number;
+  /** How often the sweep runs on the scheduler (default 5 s). */
   sweepMs?: number;
+  /** Runs the sweep periodically while the runtime is started (without one, call sweep() yourself). */
+  scheduler?: Scheduler;
   /** The + in the runtime limit (3 x expected + grace). */
   runtimeGraceSec?: number;
-  /** Services handed to job types (the chemistry pool and others). */
-  services: unknown;
+  /** What job types may use (the chemistry pool). */
+  deps: JobDeps;
   log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -41,15 +46,13 @@ export class JobRuntime {
   private stopped = true;
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
-  private sweepTimer: NodeJS.Timeout | null = null;
   private unlisten: (() => Promise<void>) | null = null;
-  private readonly o: Required<Omit<RuntimeOptions, 'log'>> & Pick<RuntimeOptions, 'log'>;
+  private readonly o: Required<Omit<RuntimeOptions, 'log' | 'scheduler'>> & Pick<RuntimeOptions, 'log' | 'scheduler'>;
 
   constructor(
     private readonly db: Database,
     private readonly queue: JobQueue,
-    private readonly artifacts: JobArtifacts,
-    private readonly transitions: TransitionDeps,
+    private readonly ports: ComputePorts,
     opts: RuntimeOptions,
   ) {
     this.o = { staleAfterMs: 15_000, heartbeatMs: 1_000, pollMs: 1_000, sweepMs: 5_000, runtimeGraceSec: 60, ...opts };
@@ -60,15 +63,18 @@ export class JobRuntime {
     this.stopped = false;
     this.unlisten = await this.db.listen(JOBS_CHANNEL, () => this.wake?.());
     if (this.o.slots > 0) this.loop = this.fetchLoop();
-    this.sweepTimer = setInterval(() => void this.sweep().catch((err) => this.o.log?.error({ err }, 'job sweep failed')), this.o.sweepMs);
-    this.sweepTimer.unref();
+    this.o.scheduler?.add({ name: this.sweepTaskName, everyMs: this.o.sweepMs, run: () => this.sweep() });
+  }
+
+  private get sweepTaskName(): string {
+    return `job-sweep:${this.workerId}`;
   }
 
   /** Stops fetching; running jobs are aborted and return to the queue for another worker. */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.o.scheduler?.remove(this.sweepTaskName);
     this.wake?.();
     await this.loop;
     for (const r of this.running.values()) r.controller.abort(new JobAborted('shutdown'));
@@ -108,7 +114,7 @@ export class JobRuntime {
   private launch(m: QueueMessage): void {
     const controller = new AbortController();
     const promise = this.execute(m, controller)
-      .catch((err) => this.o.log?.error({ err, jobId: m.jobId }, 'job execution failed'))
+      .catch((err: unknown) => this.o.log?.error({ err, jobId: m.jobId }, 'job execution failed'))
       .finally(() => {
         this.running.delete(m.jobId);
         this.wake?.();
@@ -116,28 +122,13 @@ export class JobRuntime {
     this.running.set(m.jobId, { controller, promise });
   }
 
-  /** Claims the job for this worker if the message is still its current one. */
-  private async claim(m: QueueMessage): Promise<JobRow | null> {
-    const { rows } = await this.db.query<JobRow>(
-      `UPDATE jobs SET status = 'dispatched', worker_id = $3, attempts = attempts + 1, dispatched_at = now(), heartbeat_at = now()
-        WHERE id = $1 AND queue_job_id = $2 AND status = 'queued'
-        RETURNING *`,
-      [m.jobId, m.id, this.workerId],
-    );
-    return rows[0] ?? null;
-  }
-
   private async execute(m: QueueMessage, controller: AbortController): Promise<void> {
-    const claimed = await this.claim(m);
+    // Claimed only if the message is still the job's current one.
+    const claimed = await jobsStore.claim(this.db, m.jobId, m.id, this.workerId);
     await this.queue.complete(m.id); // the jobs table carries the state from here on
     if (!claimed) return;
     const attempt = claimed.attempts;
-    const { rows } = await this.db.query<JobRow>(
-      `UPDATE jobs SET status = 'running', started_at = now(), heartbeat_at = now()
-        WHERE id = $1 AND worker_id = $2 AND attempts = $3 AND status = 'dispatched' RETURNING *`,
-      [claimed.id, this.workerId, attempt],
-    );
-    const job = rows[0];
+    const job = await jobsStore.markRunning(this.db, claimed.id, this.workerId, attempt);
     if (!job) return;
     const worker = { id: this.workerId, attempt };
     const type = JOB_TYPES.get(job.job_type);
@@ -148,38 +139,36 @@ export class JobRuntime {
 
     let progress = job.progress;
     let message = '';
+    let detail: Record<string, unknown> | null = null;
     let lastBeat = Date.now(); // the UPDATE to running above set heartbeat_at
     const limitMs = runtimeLimitSec(job.expected_runtime_sec, this.o.runtimeGraceSec) * 1000;
     const limitTimer = setTimeout(() => controller.abort(new JobAborted('runtime-limit')), limitMs);
     const beat = async () => {
       lastBeat = Date.now();
-      const r = await this.db.query<{ status: string }>(
-        `UPDATE jobs SET heartbeat_at = now(), progress = $4, message = CASE WHEN $5 = '' THEN message ELSE $5 END
-          WHERE id = $1 AND worker_id = $2 AND attempts = $3 RETURNING status`,
-        [job.id, this.workerId, attempt, progress, message],
-      );
+      const status = await jobsStore.heartbeat(this.db, job.id, this.workerId, attempt, { fraction: progress, message, detail });
       // Cancelled (or taken away by a sweep): stop working on it.
-      if (r.rows[0]?.status !== 'running') controller.abort(new JobAborted('cancelled'));
+      if (status !== 'running') controller.abort(new JobAborted('cancelled'));
     };
     const heartbeat = setInterval(() => void beat().catch(() => undefined), this.o.heartbeatMs);
 
-    let outcome: Parameters<JobRuntime['finish']>[1];
+    let outcome: Finish | undefined;
     try {
-      const output = await this.runType(type, job, controller.signal, (f, msg) => {
+      const output = await this.runType(type, job, controller.signal, (f, msg, d) => {
         progress = Math.max(0, Math.min(1, f));
         if (msg) message = msg;
+        if (d) detail = d;
         if (Date.now() - lastBeat > this.o.heartbeatMs) void beat().catch(() => undefined);
       });
       if (controller.signal.aborted) throw controller.signal.reason;
       // The result row and the job's end (settlement, event) commit together; an attempt that
       // lost the job meanwhile (cancel, sweep) rolls back and removes only its own file.
       try {
-        await this.artifacts.writeResult({
+        await this.ports.artifacts.writeResult({
           userId: job.user_id,
           jobId: job.id,
           jobType: job.job_type,
           output,
-          finish: (tx, artifactId) => finishJob(tx, this.transitions, job.id, { status: 'completed', message: '', chargeable: true, resultArtifactId: artifactId, worker }),
+          finish: (tx, artifactId) => finishJob(tx, this.ports, job.id, { status: 'completed', message: '', chargeable: true, resultArtifactId: artifactId, worker }),
         });
       } catch (err) {
         this.o.log?.error({ err, jobId: job.id }, 'writing the job result failed');
@@ -188,8 +177,9 @@ export class JobRuntime {
       }
       outcome = undefined;
     } catch (err) {
-      const reason = err instanceof JobAborted ? err : controller.signal.reason instanceof JobAborted ? (controller.signal.reason as JobAborted) : null;
-      if (reason?.reason === 'cancelled') outcome = undefined; // the canceller already ended it
+      const reason = err instanceof JobAborted ? err : controller.signal.reason instanceof JobAborted ? controller.signal.reason : null;
+      if (reason?.reason === 'cancelled')
+        outcome = undefined; // the canceller already ended it
       else if (reason?.reason === 'shutdown') {
         outcome = undefined;
         await this.requeue(job.id, attempt).catch(() => undefined);
@@ -208,7 +198,7 @@ export class JobRuntime {
     }
   }
 
-  private runType(type: JobType, job: JobRow, signal: AbortSignal, progress: (f: number, msg?: string) => void) {
+  private runType(type: JobType, job: JobRow, signal: AbortSignal, progress: (f: number, msg?: string, detail?: Record<string, unknown>) => void) {
     return type.run({
       jobId: job.id,
       userId: job.user_id,
@@ -216,26 +206,18 @@ export class JobRuntime {
       resource: RESOURCES[job.resource] ?? RESOURCES.default,
       signal,
       progress,
-      readMolecules: (artifactId, port) => this.artifacts.readMolecules(job.user_id, artifactId, port),
-      services: this.o.services,
+      readMolecules: (artifactId, port) => this.ports.artifacts.readMolecules(job.user_id, artifactId, port),
+      deps: this.o.deps,
     });
   }
 
-  private async finish(jobId: string, f: Parameters<typeof finishJob>[3] | undefined): Promise<JobRow | null> {
-    if (!f) return null;
-    return this.db.transaction((tx) => finishJob(tx, this.transitions, jobId, f));
+  private async finish(jobId: string, f: Finish): Promise<JobRow | null> {
+    return this.db.transaction((tx) => finishJob(tx, this.ports, jobId, f));
   }
 
   /** Returns this worker's claim to the queue (shutdown), keeping the attempt count. */
   private async requeue(jobId: string, attempt: number): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      const { rows } = await tx.query<JobRow>(
-        `UPDATE jobs SET status = 'queued', worker_id = NULL, heartbeat_at = NULL, attempts = attempts - 1
-          WHERE id = $1 AND worker_id = $2 AND attempts = $3 AND status IN ('dispatched', 'running') RETURNING *`,
-        [jobId, this.workerId, attempt],
-      );
-      if (rows[0]) await tx.query('UPDATE jobs SET queue_job_id = $2 WHERE id = $1', [jobId, await this.queue.send(tx, jobId)]);
-    });
+    await this.db.transaction((tx) => jobsStore.requeueOwn(tx, jobId, this.workerId, attempt, () => this.queue.send(tx, jobId)));
   }
 
   /**
@@ -243,27 +225,19 @@ export class JobRuntime {
    * end `error` (not charged) after MAX_ATTEMPTS. Safe to run from every process at once.
    */
   async sweep(): Promise<{ requeued: number; failed: number }> {
-    const { rows } = await this.db.query<{ id: string }>(
-      `SELECT id FROM jobs WHERE status IN ('dispatched', 'running') AND heartbeat_at < now() - make_interval(secs => $1) LIMIT 100`,
-      [this.o.staleAfterMs / 1000],
-    );
+    const staleSec = this.o.staleAfterMs / 1000;
     let requeued = 0;
     let failed = 0;
-    for (const { id } of rows) {
+    for (const id of await jobsStore.staleIds(this.db, staleSec)) {
       await this.db.transaction(async (tx) => {
-        const { rows: locked } = await tx.query<JobRow>(
-          `SELECT * FROM jobs WHERE id = $1 AND status IN ('dispatched', 'running') AND heartbeat_at < now() - make_interval(secs => $2) FOR UPDATE SKIP LOCKED`,
-          [id, this.o.staleAfterMs / 1000],
-        );
-        const job = locked[0];
+        const job = await jobsStore.lockStale(tx, id, staleSec);
         if (!job) return;
         if (job.attempts >= MAX_ATTEMPTS) {
-          await finishJob(tx, this.transitions, job.id, { status: 'error', message: `its worker was lost ${job.attempts} times (platform fault; not charged)`, chargeable: false });
+          await finishJob(tx, this.ports, job.id, { status: 'error', message: `its worker was lost ${job.attempts} times (platform fault; not charged)`, chargeable: false });
           failed++;
           return;
         }
-        await tx.query(`UPDATE jobs SET status = 'queued', worker_id = NULL, heartbeat_at = NULL, message = 'requeued: its worker stopped responding' WHERE id = $1`, [job.id]);
-        await tx.query('UPDATE jobs SET queue_job_id = $2 WHERE id = $1', [job.id, await this.queue.send(tx, job.id)]);
+        await jobsStore.requeueLost(tx, job.id, await this.queue.send(tx, job.id));
         requeued++;
       });
     }
@@ -273,18 +247,10 @@ export class JobRuntime {
 
   /** Queued jobs whose queue message can no longer be delivered (a worker fetched it and died before claiming) get a new one. */
   private async resendLostMessages(): Promise<number> {
-    const { rows } = await this.db.query<{ id: string; queue_job_id: string | null }>(
-      `SELECT id, queue_job_id FROM jobs WHERE status = 'queued' AND created_at < now() - interval '90 seconds' ORDER BY created_at LIMIT 100`,
-    );
     let n = 0;
-    for (const j of rows) {
+    for (const j of await jobsStore.longQueued(this.db)) {
       if (j.queue_job_id && (await this.queue.pending(j.queue_job_id))) continue;
-      await this.db.transaction(async (tx) => {
-        const { rows: still } = await tx.query(`SELECT 1 FROM jobs WHERE id = $1 AND status = 'queued' AND queue_job_id IS NOT DISTINCT FROM $2 FOR UPDATE SKIP LOCKED`, [j.id, j.queue_job_id]);
-        if (!still[0]) return;
-        await tx.query('UPDATE jobs SET queue_job_id = $2 WHERE id = $1', [j.id, await this.queue.send(tx, j.id)]);
-        n++;
-      });
+      if (await this.db.transaction((tx) => jobsStore.resend(tx, j.id, j.queue_job_id, () => this.queue.send(tx, j.id)))) n++;
     }
     return n;
   }

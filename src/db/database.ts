@@ -11,8 +11,6 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
-export type Notification = { channel: string; payload: string };
-
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs fn inside BEGIN/COMMIT; ROLLBACK when it throws. Never call `db.query` inside fn: use `tx`. */
@@ -20,6 +18,16 @@ export interface Database extends Queryable {
   /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+/**
+ * The row of a statement that always returns one (an INSERT ... RETURNING, an aggregate
+ * without GROUP BY, an upsert): a missing row is a broken invariant, reported as such.
+ */
+export function firstRow<T>(rows: readonly T[], what: string): T {
+  const row = rows[0];
+  if (row === undefined) throw new Error(`${what} returned no row`);
+  return row;
 }
 
 /** A unique-violation (23505) from either driver. */

@@ -4,8 +4,7 @@ import { PACKAGE_ROOT } from '../paths.js';
 import type { Database } from './database.js';
 
 const MIGRATIONS_DIR = path.join(PACKAGE_ROOT, 'src', 'db', 'migrations');
-// Any constant shared by every Crucible process: the advisory lock that serialises migrators.
-const MIGRATION_LOCK_KEY = 774_201_031;
+import { LOCKS } from './locks.js';
 
 export interface Migration {
   version: number;
@@ -27,15 +26,19 @@ export function listMigrations(dir = MIGRATIONS_DIR): Migration[] {
  * read the applied set and apply the next version.
  */
 export async function migrate(db: Database, migrations = listMigrations()): Promise<string[]> {
-  await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`).catch(async (err) => {
-    // Two processes racing on CREATE TABLE IF NOT EXISTS can collide on the catalog; the loser retries once.
-    if ((err as { code?: string }).code !== '23505') throw err;
-  });
+  await db
+    .query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (
+    version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    )
+    .catch(async (err) => {
+      // Two processes racing on CREATE TABLE IF NOT EXISTS can collide on the catalog; the loser retries once.
+      if ((err as { code?: string }).code !== '23505') throw err;
+    });
   const applied: string[] = [];
   for (const m of migrations) {
     const done = await db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCKS.migrate]);
       const { rows } = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [m.version]);
       if (rows.length) return false;
       await tx.exec(m.sql);

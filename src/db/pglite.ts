@@ -23,6 +23,11 @@ function wrap(db: PGliteLike): Queryable {
  * query and transaction itself, so a transaction sees no interleaved statement.
  * A data dir can be open in one process only: the lock file says which.
  */
+/** True when `dir` holds an embedded database (made by a server start or `crucible migrate`). */
+export function embeddedDatabaseExists(dir: string): boolean {
+  return fs.existsSync(path.join(dir, 'pgdata', 'PG_VERSION'));
+}
+
 export async function openPglite(dir: string | null): Promise<Database> {
   let lock: DataDirLock | null = null;
   if (dir) {
@@ -36,11 +41,9 @@ export async function openPglite(dir: string | null): Promise<Database> {
     lock?.release();
     throw err;
   }
-  const base = wrap(db);
   return {
     kind: 'pglite',
-    query: base.query,
-    exec: base.exec,
+    ...wrap(db),
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       return db.transaction(async (tx) => fn(wrap(tx)));
     },

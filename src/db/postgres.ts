@@ -49,11 +49,9 @@ export async function openPostgres(url: string, opts: { max?: number } = {}): Pr
     return c;
   }
 
-  const base = wrap(pool);
   return {
     kind: 'postgres',
-    query: base.query,
-    exec: base.exec,
+    ...wrap(pool),
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       try {
@@ -78,7 +76,7 @@ export async function openPostgres(url: string, opts: { max?: number } = {}): Pr
       }
       set.add(onPayload);
       return async () => {
-        set!.delete(onPayload);
+        set.delete(onPayload);
       };
     },
     async close() {
@@ -89,7 +87,7 @@ export async function openPostgres(url: string, opts: { max?: number } = {}): Pr
 }
 
 /** The URL without its password, for messages. */
-function redactUrl(url: string): string {
+export function redactUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = '***';

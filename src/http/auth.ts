@@ -6,12 +6,12 @@
 // callback style and finishes synchronously when the credential is already cached, so the
 // common authenticated request costs no promise and no extra microtask turn.
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
-import { TIER_NAMES, type TierLimits, type TierName } from '../config.js';
+import { tierNameOf, type TierLimits, type TierName } from '../config.js';
 import type { Authenticator } from '../modules/auth/authenticator.js';
 import { credentialId, type Principal } from '../modules/auth/principal.js';
 import { httpProblem, problem } from './problems.js';
 import type { RateLimiter } from './rate-limit.js';
-import { requiredScope } from './route-config.js';
+import { requiredScope } from '../api/route.js';
 
 export interface AuthHookDeps {
   authenticator: Authenticator;
@@ -43,7 +43,7 @@ export function makeAuthHook({ authenticator, limiter, tiers }: AuthHookDeps, ro
         headers: { 'www-authenticate': 'Bearer' },
       });
     }
-    limiter.hit(reply, credentialId(p), tiers[TIER_NAMES[p.tier]].requestsPerMinute);
+    limiter.hit(reply, credentialId(p), tiers[tierNameOf(p.tier)].requestsPerMinute);
     if (mode === 'token' && p.via === 'api_key') {
       throw problem('api-key-management-forbidden', 'this endpoint needs an access token (Authorization: Bearer); API keys cannot use it');
     }

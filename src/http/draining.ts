@@ -6,7 +6,7 @@
 // listener checks one flag, exactly where Fastify's own closing check would have been.
 import http from 'node:http';
 import type { FastifyServerFactory } from 'fastify';
-import { PROBLEM_TYPE } from './errors.js';
+import { pathOf, PROBLEM_TYPE } from './errors.js';
 import { httpProblem, problemBody } from './problems.js';
 import { requestIdFrom } from './request-id.js';
 
@@ -15,7 +15,7 @@ const RETRY_AFTER_SEC = 2;
 function refuse(req: http.IncomingMessage, res: http.ServerResponse): void {
   const requestId = requestIdFrom(req.headers['x-request-id']);
   const problem = httpProblem(503, 'the server is shutting down; retry the request (it was not processed)', { retry: 'upstream' });
-  const body = JSON.stringify(problemBody(problem, (req.url ?? '/').split('?')[0], requestId));
+  const body = JSON.stringify(problemBody(problem, pathOf(req.url ?? '/'), requestId));
   res.shouldKeepAlive = false;
   res.writeHead(503, {
     'content-type': PROBLEM_TYPE,

@@ -37,7 +37,7 @@ interface ParserError extends Error {
 function fromRawPacket(raw: unknown): { path: string; requestId: string } {
   const head = Buffer.isBuffer(raw) ? raw.subarray(0, 32 * 1024).toString('latin1') : '';
   const path = /^[A-Z]{1,16} (\/[^ ?\r\n]{0,1023})/.exec(head)?.[1] ?? '/';
-  const id = /\r\nx-request-id:[ \t]*([^\r\n]*)\r\n/i.exec(head)?.[1].trim();
+  const id = /\r\nx-request-id:[ \t]*([^\r\n]*)\r\n/i.exec(head)?.[1]?.trim();
   return { path, requestId: requestIdFrom(id) };
 }
 

@@ -3,7 +3,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { requiredScope, type AuthMode } from './route-config.js';
+import { requiredScope, type AuthMode } from '../api/route.js';
 
 const PROBLEM_STATUSES_AUTH = ['401', '403', '429'];
 const PROBLEM_STATUSES_ALL = ['400', '404', '405', '413', '415', '422', '500'];
@@ -42,16 +42,15 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         },
       },
     },
-    refResolver: { buildLocalReference: (json, _base, _frag, i) => String(json.$id ?? `def-${i}`) },
+    refResolver: { buildLocalReference: (json, _base, _frag, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     transform: ({ schema, url, route }) => {
       const cfg = (route.config ?? {}) as { auth?: AuthMode; scope?: 'read' | 'write'; deprecated?: unknown; idempotency?: boolean };
       const mode = cfg.auth ?? 'any';
       const out: Record<string, unknown> = { ...(schema ?? {}) };
       out.security = securityFor(mode);
-      if (mode !== 'none') {
-        const method = (Array.isArray(route.method) ? route.method[0] : route.method) as string;
-        out['x-required-scope'] = requiredScope(method, cfg.scope);
-      }
+      // A route registered for several methods documents the scope of its first.
+      const method = Array.isArray(route.method) ? route.method[0] : route.method;
+      if (mode !== 'none' && method) out['x-required-scope'] = requiredScope(method, cfg.scope);
       if (cfg.deprecated) out.deprecated = true;
       const responses: Record<string, unknown> = { ...((out.response as Record<string, unknown>) ?? {}) };
       for (const s of [...PROBLEM_STATUSES_ALL, ...(mode === 'none' ? [] : PROBLEM_STATUSES_AUTH), ...(cfg.idempotency ? ['409'] : [])]) {
@@ -71,7 +70,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         };
         out.headers = headers;
       }
-      return { schema: out as typeof schema, url };
+      return { schema: out, url };
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });

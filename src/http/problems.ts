@@ -1,15 +1,12 @@
-// RFC 7807 problems: errors are values with a slug; the error handler turns them into
-// application/problem+json. Every slug the API answers with is declared here.
+// RFC 7807 problems: the HTTP face of errors. Domain code throws AppError (src/errors.ts:
+// a code, a message, issues with locations relative to its input); fromAppError gives each
+// code its status, title and retry hint and roots the locations in the request. HTTP-only
+// failures (auth hook, idempotency, edge errors) build ApiErrors here directly.
+import { AppError, type ErrorCode, type GenericCode, type Issue, type Loc, type RetryHint, type SpecificCode } from '../errors.js';
 import { redactIssueInput } from './redact.js';
 
-export type RetryHint = 'validation' | 'auth' | 'quota' | 'conflict' | 'upstream' | 'timeout' | 'terminal';
-
-export interface ValidationIssue {
-  type: string;
-  loc: (string | number)[];
-  msg: string;
-  input: unknown;
-}
+export type { RetryHint };
+export type ValidationIssue = Issue;
 
 export const PROBLEM_BASE = '/api/v1/problems/';
 
@@ -19,8 +16,8 @@ interface SlugInfo {
   retry: RetryHint;
 }
 
-/** Specific slugs (CONTRACT.md section 2) with their status, title and retry hint. */
-export const SLUGS = {
+/** Specific slugs (docs/api-decisions.md, "Errors") with their status, title and retry hint. */
+export const SLUGS: Record<SpecificCode, SlugInfo> = {
   'insufficient-scope': { status: 403, title: 'Insufficient scope', retry: 'auth' },
   'api-key-management-forbidden': { status: 403, title: 'API keys cannot manage API keys', retry: 'auth' },
   'api-key-limit-exceeded': { status: 403, title: 'API key limit reached', retry: 'quota' },
@@ -41,9 +38,22 @@ export const SLUGS = {
   'source-disabled': { status: 503, title: 'Source disabled', retry: 'terminal' },
   'cursor-expired': { status: 410, title: 'Cursor expired', retry: 'terminal' },
   'payload-too-large': { status: 413, title: 'Payload too large', retry: 'validation' },
-} as const satisfies Record<string, SlugInfo>;
+};
 
-export type Slug = keyof typeof SLUGS;
+export type Slug = SpecificCode;
+
+/** The status of each generic code (rendered as `http-<status>`). */
+const GENERIC_STATUS: Record<GenericCode, number> = {
+  'bad-request': 400,
+  unauthenticated: 401,
+  'not-found': 404,
+  conflict: 409,
+  gone: 410,
+  'unsupported-media-type': 415,
+  'range-not-satisfiable': 416,
+  invalid: 422,
+  unavailable: 503,
+};
 
 const GENERIC_TITLES: Record<number, string> = {
   400: 'Bad request',
@@ -73,7 +83,10 @@ export function genericRetry(status: number): RetryHint {
   if (status === 402 || status === 429) return 'quota';
   if (status === 409) return 'conflict';
   if (status === 504 || status === 408) return 'timeout';
-  if (status >= 500) return 'upstream'; // a server fault or dependency outage: retry with backoff
+  // A dependency that is down (502, 503) may come back: retry with backoff. An unexpected
+  // fault (500) will most likely happen again with the same request: do not retry it blindly.
+  if (status === 502 || status === 503) return 'upstream';
+  if (status >= 500) return 'terminal';
   if (status === 404 || status === 405 || status === 410) return 'terminal';
   return 'validation';
 }
@@ -120,12 +133,45 @@ export function httpProblem(status: number, detail: string, init: Omit<ProblemIn
   return new ApiError(status, `http-${status}`, GENERIC_TITLES[status] ?? 'Error', { ...init, detail });
 }
 
-export const notFound = (what: string) => httpProblem(404, `${what} not found`);
-export const unauthorized = (detail: string) => httpProblem(401, detail);
+/** A 422 listing every issue; the detail names the first. */
+export function problemFromIssues(issues: Issue[]): ApiError {
+  return httpProblem(422, issuesDetail(issues), { errors: issues });
+}
 
-/** A 422 with one issue, for rules that a JSON schema cannot express. */
-export function invalid(loc: (string | number)[], msg: string, input: unknown, type = 'value_error'): ApiError {
-  return httpProblem(422, `${loc.join('.')}: ${msg}`, { errors: [{ type, loc, msg, input }] });
+function issuesDetail(issues: Issue[]): string {
+  const first = issues[0];
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+  return first ? `${first.loc.join('.')}: ${first.msg}${more}` : 'invalid input';
+}
+
+function rateHeaders(limit: number, resetSec: number): Record<string, string> {
+  return { 'ratelimit-limit': String(limit), 'ratelimit-remaining': '0', 'ratelimit-reset': String(resetSec), 'retry-after': String(resetSec) };
+}
+
+function isSpecific(code: ErrorCode): code is SpecificCode {
+  return code in SLUGS;
+}
+
+/**
+ * A domain error as a problem: its code's status, title and retry hint, its issues rooted at
+ * `root` (where the service's input came from in the request, e.g. ["body"]) and its hints as
+ * headers (Retry-After and RateLimit-*, WWW-Authenticate, Content-Range).
+ */
+export function fromAppError(err: AppError, root: Loc): ApiError {
+  const { init } = err;
+  const rooted = err.at(...root);
+  const issues = rooted.issues;
+  const headers: Record<string, string> = {};
+  if (init.retryAfterSec !== undefined) {
+    Object.assign(headers, init.rateLimit !== undefined ? rateHeaders(init.rateLimit, init.retryAfterSec) : { 'retry-after': String(init.retryAfterSec) });
+  }
+  if (init.challenge) headers['www-authenticate'] = init.challenge;
+  if (init.rangeSize !== undefined) headers['content-range'] = `bytes */${init.rangeSize}`;
+  const detail = init.derivedMessage && issues ? issuesDetail(issues) : err.message;
+  const problemInit: ProblemInit = { detail, errors: issues, extra: init.extra, ...(Object.keys(headers).length ? { headers } : {}) };
+  if (init.retry) problemInit.retry = init.retry;
+  if (isSpecific(err.code)) return problem(err.code, detail, problemInit);
+  return httpProblem(GENERIC_STATUS[err.code], detail, problemInit);
 }
 
 export interface ProblemBody {

@@ -1,168 +1,19 @@
-// Request validation: one Ajv per request part, and the mapping of Ajv errors to the
-// 422 `errors[]` entries of CONTRACT.md section 2 ({type, loc, msg, input}).
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+// Request validation: Fastify's validator compiler over the shared validators of
+// src/validation.ts (JSON bodies not type-coerced; query strings, path parameters and headers
+// coerced), and Ajv errors for one request part as a 422 problem.
+import type { ErrorObject } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
-import { httpProblem, type ApiError, type ValidationIssue } from './problems.js';
+import { compileJsonValidator, compileTextValidator, validationIssues } from '../validation.js';
+import { problemFromIssues, type ApiError } from './problems.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-
-function makeAjv(coerce: boolean): Ajv {
-  const ajv = new Ajv({
-    allErrors: true,
-    removeAdditional: false, // unknown fields are a 422, never silently dropped
-    useDefaults: true,
-    coerceTypes: coerce ? 'array' : false, // query strings and path params arrive as text
-    strict: false,
-  });
-  addFormats(ajv);
-  return ajv;
-}
-
-const jsonBodyAjv = makeAjv(false);
-const textPartsAjv = makeAjv(true);
-
-/** Fastify validator compiler: JSON bodies are not type-coerced; querystring/params/headers are. */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? jsonBodyAjv : textPartsAjv;
-  const fn: ValidateFunction = ajv.compile(schema as object);
+  const fn = httpPart === 'body' ? compileJsonValidator(schema as object) : compileTextValidator(schema as object);
   return (data: unknown) => (fn(data) ? { value: data } : { error: Object.assign(new Error('validation'), { validation: fn.errors ?? [] }) });
 };
 
-/** A validator for JSON values checked outside the route schema (e.g. a job payload per type). */
-export function compileJsonValidator(schema: object): ValidateFunction {
-  return jsonBodyAjv.compile(schema);
-}
-
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
-
-const TYPE_NAMES: Record<string, string> = {
-  string: 'string_type',
-  integer: 'int_type',
-  number: 'float_type',
-  boolean: 'bool_type',
-  array: 'list_type',
-  object: 'dict_type',
-  null: 'none_type',
-};
-
-function pointerToLoc(pointer: string): (string | number)[] {
-  if (!pointer) return [];
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((seg) => seg.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((seg) => (/^\d+$/.test(seg) ? Number(seg) : seg));
-}
-
-function valueAt(data: unknown, loc: (string | number)[]): unknown {
-  let cur: unknown = data;
-  for (const k of loc) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string | number, unknown>)[k];
-  }
-  return cur;
-}
-
-function issueFor(e: ErrorObject, prefix: (string | number)[], data: unknown): ValidationIssue | null {
-  const path = pointerToLoc(e.instancePath);
-  const p = e.params as Record<string, unknown>;
-  const at = (extra?: string) => [...prefix, ...path, ...(extra !== undefined ? [extra] : [])];
-  switch (e.keyword) {
-    case 'required':
-      return { type: 'missing', loc: at(String(p.missingProperty)), msg: 'Field required', input: valueAt(data, path) ?? null };
-    case 'additionalProperties':
-      return {
-        type: 'extra_forbidden',
-        loc: at(String(p.additionalProperty)),
-        msg: 'Extra inputs are not permitted',
-        input: valueAt(data, [...path, String(p.additionalProperty)]) ?? null,
-      };
-    case 'type':
-      return { type: TYPE_NAMES[String(p.type).split(',')[0]] ?? 'type_error', loc: at(), msg: `Input should be of type ${p.type}`, input: valueAt(data, path) ?? null };
-    case 'maxLength':
-      return { type: 'string_too_long', loc: at(), msg: `String should have at most ${p.limit} characters`, input: valueAt(data, path) };
-    case 'minLength':
-      return { type: 'string_too_short', loc: at(), msg: `String should have at least ${p.limit} character${p.limit === 1 ? '' : 's'}`, input: valueAt(data, path) };
-    case 'maxItems':
-      return { type: 'too_long', loc: at(), msg: `List should have at most ${p.limit} items`, input: valueAt(data, path) };
-    case 'minItems':
-      return { type: 'too_short', loc: at(), msg: `List should have at least ${p.limit} item${p.limit === 1 ? '' : 's'}`, input: valueAt(data, path) };
-    case 'minimum':
-      return { type: 'greater_than_equal', loc: at(), msg: `Input should be greater than or equal to ${p.limit}`, input: valueAt(data, path) };
-    case 'maximum':
-      return { type: 'less_than_equal', loc: at(), msg: `Input should be less than or equal to ${p.limit}`, input: valueAt(data, path) };
-    case 'exclusiveMinimum':
-      return { type: 'greater_than', loc: at(), msg: `Input should be greater than ${p.limit}`, input: valueAt(data, path) };
-    case 'exclusiveMaximum':
-      return { type: 'less_than', loc: at(), msg: `Input should be less than ${p.limit}`, input: valueAt(data, path) };
-    case 'enum':
-      return {
-        type: 'enum',
-        loc: at(),
-        msg: `Input should be ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
-        input: valueAt(data, path),
-      };
-    case 'const':
-      return { type: 'enum', loc: at(), msg: `Input should be ${JSON.stringify(p.allowedValue)}`, input: valueAt(data, path) };
-    case 'format':
-      return { type: `${String(p.format).replace(/-/g, '')}_parsing`, loc: at(), msg: `Input should be a valid ${p.format}`, input: valueAt(data, path) };
-    case 'pattern':
-      return { type: 'string_pattern_mismatch', loc: at(), msg: `String should match pattern '${p.pattern}'`, input: valueAt(data, path) };
-    case 'uniqueItems':
-      return { type: 'unique_items', loc: at(), msg: 'List items should be unique', input: valueAt(data, path) };
-    case 'anyOf':
-    case 'oneOf':
-      return null; // the branch errors say more; keep those
-    default:
-      return { type: 'value_error', loc: at(), msg: e.message ?? 'Invalid value', input: valueAt(data, path) };
-  }
-}
-
-/**
- * For a nullable field (anyOf [T, null]) with a bad value, Ajv reports both branches: the
- * specific failure of T (e.g. date-time format) and "must be null". Only the first helps, so the
- * null branch's error is dropped whenever another branch of the same anyOf/oneOf failed too.
- */
-function withoutNullBranches(errors: ErrorObject[]): ErrorObject[] {
-  const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
-  if (unions.length === 0) return errors;
-  const inUnion = (e: ErrorObject, u: ErrorObject) => e !== u && e.schemaPath.startsWith(`${u.schemaPath}/`) && e.instancePath.startsWith(u.instancePath);
-  return errors.filter((e) => {
-    if (e.keyword !== 'type' || (e.params as { type?: unknown }).type !== 'null') return true;
-    const union = unions.find((u) => u.instancePath === e.instancePath && inUnion(e, u));
-    return !union || !errors.some((o) => o !== e && inUnion(o, union));
-  });
-}
 
 /** Turns Ajv errors for one request part into a 422 problem. */
 export function validationProblem(errors: ErrorObject[], context: string, data: unknown): ApiError {
   return problemFromIssues(validationIssues(errors, [PART_NAMES[context] ?? context], data));
-}
-
-/** Ajv errors as 422 issues whose loc starts with `prefix` (e.g. ["body","payload"]); `data` is the validated value. */
-export function validationIssues(errors: ErrorObject[], prefix: (string | number)[], data: unknown): ValidationIssue[] {
-  const seen = new Set<string>();
-  const issues: ValidationIssue[] = [];
-  for (const e of withoutNullBranches(errors)) {
-    const issue = issueFor(e, prefix, data);
-    if (!issue) continue;
-    const key = `${issue.type}|${JSON.stringify(issue.loc)}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    issues.push(issue);
-  }
-  if (issues.length === 0) issues.push({ type: 'value_error', loc: prefix, msg: 'Invalid value', input: data ?? null });
-  return issues;
-}
-
-export function problemFromIssues(issues: ValidationIssue[]): ApiError {
-  const first = issues[0];
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
-  return httpProblem(422, `${first.loc.join('.')}: ${first.msg}${more}`, { errors: issues });
-}
-
-/** Makes a schema with an $id resolvable by Type.Ref in every request part. */
-export function addSharedSchema(schema: { $id?: string }): void {
-  for (const ajv of [jsonBodyAjv, textPartsAjv]) if (schema.$id && !ajv.getSchema(schema.$id)) ajv.addSchema(schema);
 }

@@ -13,7 +13,7 @@ export class MemoryLookupCache implements LookupCache {
     this.lru = new LRUCache({ max: maxEntries, ttlAutopurge: false });
   }
 
-  async get(key: string): Promise<unknown | undefined> {
+  async get(key: string): Promise<unknown> {
     const hit = this.lru.get(key);
     // Hand out a copy: a caller mutating a result must not change the cached one.
     return hit ? structuredClone(hit.value) : undefined;

@@ -7,7 +7,7 @@ import type { SlidingWindowLimiter } from './rate-limit.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
-export interface UpstreamClientOptions {
+interface UpstreamClientOptions {
   /** Scheme, host and port; any path on it is ignored. */
   baseUrl: string;
   /** Used in error messages and logs. */
@@ -46,10 +46,10 @@ export interface UpstreamResponse {
   headers: Headers;
   text: string;
   /** The body parsed as JSON; throws UpstreamFailure('upstream') if it is not JSON. */
-  json<T = any>(): T;
+  json<T = unknown>(): T;
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   method?: 'GET' | 'POST';
   /** Query parameters appended to the path. */
   query?: Record<string, string | number | undefined>;
@@ -138,10 +138,10 @@ export class UpstreamClient {
       } catch (err) {
         clearTimeout(timer);
         if (ac.signal.aborted) {
-          throw new UpstreamFailure('timeout', `${this.source}: no answer within ${this.timeoutMs} ms`);
+          throw new UpstreamFailure('timeout', `${this.source}: no answer within ${formatSeconds(this.timeoutMs)}`);
         }
         if (err instanceof UpstreamFailure) throw err;
-        lastError = `${this.source}: ${(err as Error).message || String(err)}`;
+        lastError = `${this.source}: ${networkError(err, url)}`;
         lastStatus = null;
         if (attempt < this.retries) await sleep(this.backoff(attempt));
         continue;
@@ -149,7 +149,7 @@ export class UpstreamClient {
       clearTimeout(timer);
       if (!RETRYABLE(res.status)) return makeResponse(this.source, res, text);
       lastStatus = res.status;
-      lastError = `${this.source}: HTTP ${res.status}`;
+      lastError = `${this.source}: HTTP ${res.status}${attempt > 0 ? ` (after ${attempt + 1} attempts)` : ''}`;
       if (attempt >= this.retries) break;
       const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
       if (retryAfter !== null && retryAfter > this.retryAfterMaxMs) break; // longer than we are willing to hold the request
@@ -170,7 +170,8 @@ export class UpstreamClient {
       throw new UpstreamFailure('upstream', `${this.source}: response of ${declared} bytes is over the limit`, res.status);
     }
     if (!res.body) return '';
-    const reader = res.body.getReader();
+    // A fetch body is a byte stream (undici types it ReadableStream<any>).
+    const reader: ReadableStreamDefaultReader<Uint8Array> = res.body.getReader();
     const chunks: Uint8Array[] = [];
     let total = 0;
     for (;;) {
@@ -184,6 +185,31 @@ export class UpstreamClient {
       chunks.push(value);
     }
     return Buffer.concat(chunks).toString('utf8');
+  }
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** A failed fetch in words: DNS failure, connection refused or reset, TLS, with the host (never the query). */
+export function networkError(err: unknown, url: string): string {
+  const host = new URL(url).host;
+  const cause = err instanceof Error && err.cause instanceof Error ? (err.cause as NodeJS.ErrnoException) : null;
+  switch (cause?.code) {
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `DNS lookup failed for ${host} (${cause.code})`;
+    case 'ECONNREFUSED':
+      return `connection refused by ${host}`;
+    case 'ECONNRESET':
+      return `connection reset by ${host}`;
+    case 'ETIMEDOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return `could not connect to ${host} in time`;
+    default:
+      if (cause?.code && /CERT|TLS|SSL/.test(cause.code)) return `TLS failure with ${host} (${cause.code})`;
+      return `request to ${host} failed: ${cause?.message ?? (err instanceof Error ? err.message : String(err))}`;
   }
 }
 

@@ -14,7 +14,7 @@
 //   CC-BY-SA          creativecommons.org/licenses/by-sa/<v>                or a note "CC BY-SA <v>"
 // Not allowed: CC BY-NC, CC BY-ND, CC BY-NC-SA, CC BY-NC-ND, anything else, and no licence.
 
-export type AllowedLicense = 'CC0-1.0' | 'public-domain' | 'US-government' | 'CC-BY' | 'CC-BY-SA';
+type AllowedLicense = 'CC0-1.0' | 'public-domain' | 'US-government' | 'CC-BY' | 'CC-BY-SA';
 
 export const ALLOWED_LICENSES: readonly AllowedLicense[] = ['CC0-1.0', 'public-domain', 'US-government', 'CC-BY', 'CC-BY-SA'];
 

@@ -18,7 +18,9 @@ export class SlidingWindowLimiter {
     const n = this.perSecond;
     const g = this.grants;
     let at = now;
-    if (g.length >= n) at = Math.max(now, g[g.length - n] + this.windowMs);
+    // The n-th latest grant (present once n calls were granted) bounds the next start.
+    const nthLatest = g.at(-n);
+    if (nthLatest !== undefined) at = Math.max(now, nthLatest + this.windowMs);
     g.push(at);
     // Keep only what a later reservation can still look at.
     if (g.length > n * 4) g.splice(0, g.length - n);

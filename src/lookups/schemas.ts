@@ -17,11 +17,6 @@ export const OPERATIONS = {
   properties: ['experimental'],
 } as const satisfies Record<EndpointName, readonly string[]>;
 
-export type OperationOf<E extends EndpointName> = (typeof OPERATIONS)[E][number];
-
-/** Bioactivity operations whose queries are SMILES (sent only with allow_structure_search). */
-export const STRUCTURE_OPERATIONS: readonly string[] = ['similarity', 'substructure'];
-
 /**
  * Property names accepted in `properties` of /lookup/properties, each with the PUG-View
  * headings (TOCHeading under "Chemical and Physical Properties" > "Experimental Properties")
@@ -60,15 +55,7 @@ export const PROPERTY_HEADINGS = {
 export type PropertyName = keyof typeof PROPERTY_HEADINGS;
 export const PROPERTY_NAMES = Object.keys(PROPERTY_HEADINGS) as PropertyName[];
 /** The reference's default set. `other` (critical constants and other measured values) and the rest are opt-in. */
-export const DEFAULT_PROPERTIES: readonly PropertyName[] = [
-  'boiling_point',
-  'melting_point',
-  'density',
-  'vapor_pressure',
-  'heat_of_vaporization',
-  'viscosity',
-  'surface_tension',
-];
+export const DEFAULT_PROPERTIES: readonly PropertyName[] = ['boiling_point', 'melting_point', 'density', 'vapor_pressure', 'heat_of_vaporization', 'viscosity', 'surface_tension'];
 
 export const LIMITS = {
   maxQueries: 20,
@@ -89,17 +76,17 @@ export const LIMITS = {
 // rule a JSON schema cannot say simply: bioactivity IDs and names at most 100 characters,
 // SMILES (similarity, substructure) at most 500.
 
-const enumOf = (values: readonly string[], description: string) =>
-  Type.Unsafe<string>({ type: 'string', enum: [...values], description });
+const enumOf = (values: readonly string[], description: string) => Type.Unsafe<string>({ type: 'string', enum: [...values], description });
 
-const queryList = (maxLength: number, description: string) =>
-  Type.Array(Type.String({ minLength: 1, maxLength }), { minItems: 1, maxItems: LIMITS.maxQueries, description });
+const queryList = (maxLength: number, description: string) => Type.Array(Type.String({ minLength: 1, maxLength }), { minItems: 1, maxItems: LIMITS.maxQueries, description });
 
 // Nullable fields are one schema with a type list (JSON Schema 2020-12, OpenAPI 3.1), not a
 // union with null: a union makes the validator report a second, misleading issue ("should be
 // null") beside the real one (e.g. "at most 1000").
 const optInt = (r: { min: number; max: number; default: number }, description: string) =>
-  Type.Optional(Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: r.min, maximum: r.max, description: `${description} (${r.min} to ${r.max}, default ${r.default})` }));
+  Type.Optional(
+    Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: r.min, maximum: r.max, description: `${description} (${r.min} to ${r.max}, default ${r.default})` }),
+  );
 
 export const REQUEST_SCHEMAS = {
   compounds: Type.Object(
@@ -276,8 +263,18 @@ export const DATA_SCHEMAS = {
     substructure: obj({ total_count: Type.Integer(), molecules: Type.Array(ChemblMolecule) }),
   },
   targets: {
-    target_associations: obj({ target: OtTarget, resolution: Resolution, total_count: Type.Integer(), associations: Type.Array(obj({ disease: OtDisease, score: N, datatype_scores: DatatypeScores })) }),
-    disease_associations: obj({ disease: OtDisease, resolution: Resolution, total_count: Type.Integer(), associations: Type.Array(obj({ target: OtTarget, score: N, datatype_scores: DatatypeScores })) }),
+    target_associations: obj({
+      target: OtTarget,
+      resolution: Resolution,
+      total_count: Type.Integer(),
+      associations: Type.Array(obj({ disease: OtDisease, score: N, datatype_scores: DatatypeScores })),
+    }),
+    disease_associations: obj({
+      disease: OtDisease,
+      resolution: Resolution,
+      total_count: Type.Integer(),
+      associations: Type.Array(obj({ target: OtTarget, score: N, datatype_scores: DatatypeScores })),
+    }),
     target_drugs: obj({ target: OtTarget, resolution: Resolution, total_count: Type.Integer(), drugs: Type.Array(OtDrug) }),
     disease_drugs: obj({ disease: OtDisease, resolution: Resolution, total_count: Type.Integer(), drugs: Type.Array(OtDrug) }),
   },
@@ -351,6 +348,7 @@ export function lookupItemSchema(endpoint: Exclude<EndpointName, 'compounds'>): 
         url: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "The record's public page" })),
         release: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Source data release, where the source reports one' })),
         data: Type.Optional(Type.Union([dataSchema, Type.Null()], { description: `The record for operation \`${operation}\`; null unless status is found` })),
+        detail: Type.Optional(Type.String({ description: 'Why, when status is upstream_error or timeout: DNS failure, connection refused, HTTP status, timeout after N s' })),
       },
       { additionalProperties: false, title: `${endpoint} ${operation} item` },
     ),
@@ -360,7 +358,10 @@ export function lookupItemSchema(endpoint: Exclude<EndpointName, 'compounds'>): 
 
 export function lookupResponseSchema(endpoint: Exclude<EndpointName, 'compounds'>): TSchema {
   return Type.Object(
-    { attribution: Type.String({ description: 'The source, its licence and the citation it asks for' }), results: Type.Array(lookupItemSchema(endpoint), { description: 'One item per query, in query order' }) },
+    {
+      attribution: Type.String({ description: 'The source, its licence and the citation it asks for' }),
+      results: Type.Array(lookupItemSchema(endpoint), { description: 'One item per query, in query order' }),
+    },
     { additionalProperties: false },
   );
 }
@@ -379,11 +380,17 @@ export const CompoundItemSchema = Type.Object(
     url: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "The compound's PubChem page" })),
     record_id: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'The CID as text (additive)' })),
     release: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Always null: PubChem reports no release (additive)' })),
+    detail: Type.Optional(
+      Type.String({ description: 'Why, when status is upstream_error or timeout: DNS failure, connection refused, HTTP status, timeout after N s (additive)' }),
+    ),
   },
   { additionalProperties: false },
 );
 
 export const CompoundsResponseSchema = Type.Object(
-  { attribution: Type.String({ description: 'The source, its licence and the citation it asks for' }), compounds: Type.Array(CompoundItemSchema, { description: 'One item per name, in input order' }) },
+  {
+    attribution: Type.String({ description: 'The source, its licence and the citation it asks for' }),
+    compounds: Type.Array(CompoundItemSchema, { description: 'One item per name, in input order' }),
+  },
   { additionalProperties: false },
 );

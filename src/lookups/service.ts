@@ -13,6 +13,7 @@ import { RateLimiterRegistry, sharedRateLimiters } from './rate-limit.js';
 import { DEFAULT_PROPERTIES, LIMITS, OPERATIONS, PROPERTY_NAMES } from './schemas.js';
 import type { LookupParams, SourceClient, SourceDefinition } from './source.js';
 import { SOURCES } from './sources/index.js';
+import { isCompoundData } from './sources/pubchem.js';
 import { containsInchi, hasStructureInText, rdkitReadsStructure } from './structure.js';
 import {
   DEFAULT_HOSTS,
@@ -32,7 +33,7 @@ import {
   type SourceResult,
 } from './types.js';
 
-export interface LookupLogger {
+interface LookupLogger {
   warn(obj: Record<string, unknown>, msg: string): void;
 }
 
@@ -93,12 +94,10 @@ function oneOf(values: readonly string[]): string {
 
 async function mapPool<T, R>(items: readonly T[], size: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
-  let next = 0;
+  // One iterator shared by the workers: each takes the next item when it is free.
+  const pending = items.entries();
   const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i], i);
-    }
+    for (const [i, item] of pending) out[i] = await fn(item, i);
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(size, items.length)) }, worker));
   return out;
@@ -177,20 +176,22 @@ export class LookupService {
     const allow = opts.allowStructures === true;
     // Structures are held back first; the cache is read for every other query at once (one
     // round trip to a database cache); only the misses go to the source.
-    const held = await Promise.all(norm.queries.map((q) => this.holdBack(def, norm.operation, q, allow)));
-    const keys = norm.queries.map((q, i) => (held[i] ? null : cacheKey([def.key, def.cacheVersion ?? 1, norm.operation, norm.params, q.trim()])));
-    const cached = await this.readCache(keys.filter((k): k is string => k !== null));
-    type Outcome = { status: ItemStatus } & Omit<SourceResult, 'status'>;
-    const results = await mapPool(norm.queries, this.concurrency, (q, i): Promise<Outcome> => {
-      const key = keys[i];
-      if (key === null) return Promise.resolve({ status: 'structure_egress_not_allowed' });
-      const hit = cached.get(key);
-      return hit ? Promise.resolve(hit) : this.lookupOne(def, client, norm, q, key);
+    // A held-back query has no cache key: it is neither read from the cache nor sent.
+    const planned = await Promise.all(
+      norm.queries.map(async (query) => ({
+        query,
+        key: (await this.holdBack(def, norm.operation, query, allow)) ? null : cacheKey([def.key, def.cacheVersion ?? 1, norm.operation, norm.params, query.trim()]),
+      })),
+    );
+    const cached = await this.readCache(planned.flatMap(({ key }) => (key === null ? [] : [key])));
+    type Outcome = { status: ItemStatus; detail?: string } & Omit<SourceResult, 'status'>;
+    const results = await mapPool(planned, this.concurrency, async ({ query, key }): Promise<{ query: string; r: Outcome }> => {
+      if (key === null) return { query, r: { status: 'structure_egress_not_allowed' } };
+      return { query, r: cached.get(key) ?? (await this.lookupOne(def, client, norm, query, key, opts.requestId)) };
     });
     if (endpoint === 'compounds') {
-      const compounds: CompoundItem[] = norm.queries.map((name, i) => {
-        const r = results[i];
-        const d = r.status === 'found' && r.data && typeof r.data === 'object' ? (r.data as Record<string, any>) : null;
+      const compounds: CompoundItem[] = results.map(({ query: name, r }) => {
+        const d = r.status === 'found' && isCompoundData(r.data) ? r.data : null;
         return {
           name,
           source: def.source,
@@ -203,12 +204,12 @@ export class LookupService {
           url: r.status === 'found' ? (r.url ?? null) : null,
           record_id: r.status === 'found' ? (r.record_id ?? null) : null,
           release: r.status === 'found' ? (r.release ?? null) : null,
+          ...(r.detail ? { detail: r.detail } : {}),
         };
       });
       return { attribution: def.attribution, compounds };
     }
-    const items: LookupItem[] = norm.queries.map((query, i) => {
-      const r = results[i];
+    const items: LookupItem[] = results.map(({ query, r }) => {
       const found = r.status === 'found';
       return {
         source: def.source,
@@ -221,6 +222,7 @@ export class LookupService {
         url: found ? (r.url ?? null) : null,
         release: found ? (r.release ?? null) : null,
         data: found ? (r.data ?? null) : null,
+        ...(r.detail ? { detail: r.detail } : {}),
       };
     });
     return { attribution: def.attribution, results: items };
@@ -234,7 +236,7 @@ export class LookupService {
 
   /**
    * Whether a query must not be sent (its item is then `structure_egress_not_allowed`).
-   * The privacy rule (CONTRACT.md section 7; docs/lookups.md, Privacy):
+   * The privacy rule (docs/lookups.md, "Privacy"):
    *  - an InChI is never sent, in any operation, whoever asks (no operation takes one);
    *  - structure operations (ChEMBL similarity, substructure) send their SMILES only with
    *    allowStructures (an API key with allow_structure_search);
@@ -284,7 +286,14 @@ export class LookupService {
   }
 
   /** One query the cache did not answer: from the source (identical queries in flight share one call), then into the cache. */
-  private async lookupOne(def: SourceDefinition, client: SourceClient, norm: NormalizedLookupRequest, query: string, key: string): Promise<{ status: ItemStatus } & Omit<SourceResult, 'status'>> {
+  private async lookupOne(
+    def: SourceDefinition,
+    client: SourceClient,
+    norm: NormalizedLookupRequest,
+    query: string,
+    key: string,
+    requestId: string | undefined,
+  ): Promise<{ status: ItemStatus; detail?: string } & Omit<SourceResult, 'status'>> {
     const q = query.trim();
     let pending = this.inflight.get(key);
     if (!pending) {
@@ -296,22 +305,28 @@ export class LookupService {
           await this.cache.set(key, r, this.cacheTtlMs).catch((err) => this.logger?.warn({ err: (err as Error).message }, 'lookups: cache write failed'));
           return r;
         })
+        .catch((err: unknown) => {
+          // Logged once per upstream call (requests sharing it see the same failure), with the
+          // source and the id of the request that made it; the query itself is never logged.
+          if (err instanceof UpstreamFailure) this.logger?.warn({ source: def.source, operation: norm.operation, requestId, detail: err.message }, 'lookups: upstream call failed');
+          throw err;
+        })
         .finally(() => this.inflight.delete(key));
       this.inflight.set(key, pending);
     }
     try {
       return await pending;
     } catch (err) {
-      if (err instanceof UpstreamFailure) return { status: STATUS_FROM_FAILURE(err) };
-      this.logger?.warn({ source: def.source, operation: norm.operation, err: (err as Error).message }, 'lookups: source client failed');
-      return { status: 'upstream_error' };
+      if (err instanceof UpstreamFailure) return { status: STATUS_FROM_FAILURE(err), detail: err.message };
+      this.logger?.warn({ source: def.source, operation: norm.operation, requestId, err: err instanceof Error ? err.message : String(err) }, 'lookups: source client failed');
+      return { status: 'upstream_error', detail: `${def.source}: the answer could not be read` };
     }
   }
 
   /** Checks and normalises a request body; throws LookupRequestError listing every problem. */
   validate(endpoint: EndpointName, body: unknown): NormalizedLookupRequest {
     const errors: LookupValidationIssue[] = [];
-    const issue = (type: string, loc: (string | number)[], msg: string, input: unknown) => errors.push({ type, loc: ['body', ...loc], msg, input });
+    const issue = (type: string, loc: (string | number)[], msg: string, input: unknown) => errors.push({ type, loc, msg, input });
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       issue('dict_type', [], 'Input should be a valid dictionary', body);
       throw new LookupRequestError(errors);
@@ -328,8 +343,8 @@ export class LookupService {
     for (const k of Object.keys(b)) if (!allowedFields[endpoint].includes(k)) issue('extra_forbidden', [k], 'Extra inputs are not permitted', b[k]);
 
     // operation
-    const ops = OPERATIONS[endpoint] as readonly string[];
-    let operation = ops[0];
+    const ops: readonly string[] = OPERATIONS[endpoint];
+    let operation: string = OPERATIONS[endpoint][0];
     if (endpoint !== 'compounds') {
       const op = b.operation;
       if (op === undefined || op === null) issue('missing', ['operation'], `Field required; allowed operations: ${ops.join(', ')}`, op ?? null);
@@ -353,7 +368,12 @@ export class LookupService {
         if (typeof q !== 'string') issue('string_type', [field, i], 'Input should be a valid string', q);
         else if (q.trim().length === 0) issue('string_too_short', [field, i], 'String should have at least 1 character', q);
         else if (q.length > maxLen)
-          issue('string_too_long', [field, i], `String should have at most ${maxLen} characters${endpoint === 'bioactivity' && !structureOp ? ' (IDs and names; SMILES may have 500 for similarity and substructure)' : ''}`, q);
+          issue(
+            'string_too_long',
+            [field, i],
+            `String should have at most ${maxLen} characters${endpoint === 'bioactivity' && !structureOp ? ' (IDs and names; SMILES may have 500 for similarity and substructure)' : ''}`,
+            q,
+          );
         else queries.push(q);
       });
 
@@ -417,4 +437,3 @@ export class LookupService {
     return { operation, queries, params };
   }
 }
-

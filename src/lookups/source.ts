@@ -11,7 +11,7 @@ export interface LookupParams {
   properties: readonly string[];
 }
 
-export interface SourceContext {
+interface SourceContext {
   /** One client per host the definition declares, already bound to the source's rate limiter. */
   hosts: Partial<Record<HostKey, UpstreamClient>>;
 }
@@ -63,5 +63,5 @@ export const int = (v: unknown): number | null => {
   const n = num(v);
   return n !== null && Number.isInteger(n) ? n : null;
 };
-export const arr = <T = any>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
-export const isObj = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const arr = (v: unknown): unknown[] => (Array.isArray(v) ? (v as unknown[]) : []);
+export const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,4 +1,4 @@
-// Is a query a structure? CONTRACT.md section 7: a compound "name" that is an InChI, or that
+// Is a query a structure? docs/lookups.md, "Privacy": a compound "name" that is an InChI, or that
 // parses as a SMILES of two or more atoms, is a structure and must not leave the service
 // without permission. RDKit must not run on the event loop (and the chemistry pool is not ours
 // to load with this), so this is a small SMILES reader in plain TypeScript that runs in
@@ -57,11 +57,12 @@ function bracketSymbol(inner: string): string | null {
   if (!BRACKET_ATOM.test(inner)) return null;
   const body = inner.replace(/^\d*/, '');
   if (body.startsWith('*')) return '*';
-  if (body.startsWith('#')) return /^#\d+/.exec(body)![0];
+  if (body.startsWith('#')) return /^#\d+/.exec(body)?.[0] ?? null;
   if (/^[a-z]/.test(body)) {
     const two = body.slice(0, 2);
     if (/^[a-z]{2}$/.test(two) && AROMATIC_BRACKET.has(two)) return two;
-    return AROMATIC_BRACKET.has(body[0]) ? body[0] : null;
+    const one = body.slice(0, 1);
+    return AROMATIC_BRACKET.has(one) ? one : null;
   }
   // Longest element symbol first: [Uuo], [Cl-], [C@@H] (C, then @@H), [Co+2] (Co).
   for (const len of [3, 2, 1]) {
@@ -121,7 +122,7 @@ function readSmiles(s: string): Graph | null {
   const afterAtomish = () => last === 'atom' || last === 'ring' || last === 'close';
   let i = 0;
   while (i < s.length) {
-    const ch = s[i];
+    const ch = s.charAt(i);
     if (ch === '[') {
       const end = s.indexOf(']', i + 1);
       if (end < 0) return null;
@@ -147,10 +148,11 @@ function readSmiles(s: string): Graph | null {
       i++;
       continue;
     }
-    if (two === '->' || two === '<-' || ch in BOND_CHARS) {
+    const dative = two === '->' || two === '<-';
+    const bond = dative ? 'dative' : BOND_CHARS[ch];
+    if (bond !== undefined) {
       if (!(afterAtomish() || last === 'open') || pending !== null) return null;
-      const dative = two === '->' || two === '<-';
-      pending = dative ? 'dative' : BOND_CHARS[ch];
+      pending = bond;
       last = 'bond';
       i += dative ? 2 : 1;
       continue;
@@ -163,8 +165,10 @@ function readSmiles(s: string): Graph | null {
       continue;
     }
     if (ch === ')') {
-      if (!afterAtomish() || stack.length === 0) return null;
-      prev = stack.pop()!;
+      if (!afterAtomish()) return null;
+      const opener = stack.pop();
+      if (opener === undefined) return null;
+      prev = opener;
       last = 'close';
       i++;
       continue;
@@ -206,37 +210,52 @@ function readSmiles(s: string): Graph | null {
   return { atoms, bonds };
 }
 
+/** `xs[i]` for an index that is in range by construction (a bond's ends are atom indices). */
+function at<T>(xs: readonly T[], i: number): T {
+  const v = xs[i];
+  if (v === undefined) throw new Error(`SMILES graph: index ${i} out of range (${xs.length} entries)`);
+  return v;
+}
+
+/** An atom in the bridge search: its bonds, discovery time and low-link. */
+interface DfsNode {
+  edges: { to: DfsNode; id: number }[];
+  disc: number;
+  low: number;
+}
+
 /** Atoms that lie on a ring (incident to a bond that is not a bridge). */
 function ringAtoms(g: Graph): Set<number> {
-  const adj: { to: number; id: number }[][] = g.atoms.map(() => []);
+  const nodes: DfsNode[] = g.atoms.map(() => ({ edges: [], disc: -1, low: 0 }));
   g.bonds.forEach((b, id) => {
-    adj[b.a].push({ to: b.b, id });
-    adj[b.b].push({ to: b.a, id });
+    const a = at(nodes, b.a);
+    const c = at(nodes, b.b);
+    a.edges.push({ to: c, id });
+    c.edges.push({ to: a, id });
   });
-  const disc = new Array<number>(g.atoms.length).fill(-1);
-  const low = new Array<number>(g.atoms.length).fill(0);
   const bridge = new Set<number>();
   let t = 0;
-  for (let root = 0; root < g.atoms.length; root++) {
-    if (disc[root] >= 0) continue;
+  for (const root of nodes) {
+    if (root.disc >= 0) continue;
     // Iterative DFS (a 500-character SMILES must not recurse 500 deep).
-    const stack: { v: number; via: number; k: number }[] = [{ v: root, via: -1, k: 0 }];
-    disc[root] = low[root] = t++;
-    while (stack.length) {
-      const top = stack[stack.length - 1];
-      if (top.k < adj[top.v].length) {
-        const { to, id } = adj[top.v][top.k++];
+    const stack: { v: DfsNode; via: number; k: number }[] = [{ v: root, via: -1, k: 0 }];
+    root.disc = root.low = t++;
+    for (let top = stack.at(-1); top; top = stack.at(-1)) {
+      const edge = top.v.edges[top.k];
+      if (edge) {
+        top.k++;
+        const { to, id } = edge;
         if (id === top.via) continue;
-        if (disc[to] < 0) {
-          disc[to] = low[to] = t++;
+        if (to.disc < 0) {
+          to.disc = to.low = t++;
           stack.push({ v: to, via: id, k: 0 });
-        } else low[top.v] = Math.min(low[top.v], disc[to]);
+        } else top.v.low = Math.min(top.v.low, to.disc);
       } else {
         stack.pop();
-        const parent = stack[stack.length - 1];
+        const parent = stack.at(-1);
         if (parent) {
-          low[parent.v] = Math.min(low[parent.v], low[top.v]);
-          if (low[top.v] > disc[parent.v]) bridge.add(top.via);
+          parent.v.low = Math.min(parent.v.low, top.v.low);
+          if (top.v.low > parent.v.disc) bridge.add(top.via);
         }
       }
     }
@@ -254,13 +273,13 @@ function ringAtoms(g: Graph): Set<number> {
 /** RDKit's sanitisation, as far as it decides between "a molecule" and "no molecule" for plain names. */
 function sanitizes(g: Graph): boolean {
   const inRing = ringAtoms(g);
-  for (let i = 0; i < g.atoms.length; i++) if (g.atoms[i].aromatic && !inRing.has(i)) return false; // non-ring atom marked aromatic
+  for (const [i, a] of g.atoms.entries()) if (a.aromatic && !inRing.has(i)) return false; // non-ring atom marked aromatic
   const orders = g.atoms.map(() => [] as (number | null)[]);
   for (const b of g.bonds) {
     let o: number | null;
     switch (b.kind) {
       case 'implicit':
-        o = g.atoms[b.a].aromatic && g.atoms[b.b].aromatic ? null : 1;
+        o = at(g.atoms, b.a).aromatic && at(g.atoms, b.b).aromatic ? null : 1;
         break;
       case '-':
       case '/':
@@ -279,14 +298,13 @@ function sanitizes(g: Graph): boolean {
       default:
         o = null; // aromatic or dative: not modelled
     }
-    orders[b.a].push(o);
-    orders[b.b].push(o);
+    at(orders, b.a).push(o);
+    at(orders, b.b).push(o);
   }
-  for (let i = 0; i < g.atoms.length; i++) {
-    const a = g.atoms[i];
+  for (const [i, a] of g.atoms.entries()) {
     const max = MAX_VALENCE[a.symbol];
     if (a.bracket || a.aromatic || max === undefined) continue;
-    const os = orders[i];
+    const os = at(orders, i);
     if (os.some((o) => o === null)) continue;
     const sum = (os as number[]).reduce((x, y) => x + y, 0);
     // Hypervalent N, P, S and halogens with multiple bonds may be rescued by RDKit's clean-up
@@ -391,7 +409,7 @@ export function hasStructureInText(s: string): boolean {
 }
 
 /**
- * The default structure test for compound names (CONTRACT.md section 7): RDKit's verdict on the
+ * The default structure test for compound names (docs/lookups.md, "Privacy"): RDKit's verdict on the
  * first token, or a structure anywhere in the text by the free-text rule (a name followed by a
  * pasted SMILES or InChI is held back as well).
  */

@@ -7,7 +7,6 @@ export const ENDPOINTS: readonly EndpointName[] = ['compounds', 'bioactivity', '
 
 /** The name a source carries in items (`source`) and in CRUCIBLE_LOOKUPS_DISABLED. */
 export type SourceId = 'pubchem' | 'chembl' | 'opentargets' | 'uniprot' | 'rcsb';
-export const SOURCE_IDS: readonly SourceId[] = ['pubchem', 'chembl', 'opentargets', 'uniprot', 'rcsb'];
 
 /** Base-URL keys, one per upstream host (the config's `lookups.urls` keys). */
 export type HostKey = 'pubchem' | 'chembl' | 'opentargets' | 'uniprot' | 'rcsb_search' | 'rcsb_data';
@@ -38,6 +37,8 @@ export interface LookupItem {
   url: string | null;
   release: string | null;
   data: unknown;
+  /** Why, when status is upstream_error or timeout (DNS failure, connection refused, HTTP status, timeout after N s). */
+  detail?: string;
 }
 
 /** LookupResponse of the API reference. */
@@ -63,15 +64,13 @@ export interface CompoundItem {
   url: string | null;
   record_id: string | null;
   release: string | null;
+  /** Why, when status is upstream_error or timeout. */
+  detail?: string;
 }
 
 export interface CompoundsResponse {
   attribution: string;
   compounds: CompoundItem[];
-}
-
-export interface CompoundsRequest {
-  names: string[];
 }
 
 /** Request body of every endpoint but `compounds`. Unused fields are ignored per endpoint. */
@@ -87,6 +86,8 @@ export interface LookupRequest {
 export interface RunOptions {
   /** True only for an API key with `allow_structure_search`; access tokens never. */
   allowStructures: boolean;
+  /** The request's id, logged with an upstream failure. */
+  requestId?: string;
 }
 
 /** What a source client answers for one query. Errors are thrown as UpstreamFailure. */
@@ -105,13 +106,13 @@ export interface SourceResult {
  * implementation is a database table (DDL in docs/lookups.md).
  */
 export interface LookupCache {
-  get(key: string): Promise<unknown | undefined>;
+  get(key: string): Promise<unknown>;
   set(key: string, value: unknown, ttlMs: number): Promise<void>;
   /** Optional: several keys in one round trip (the engine reads a request's keys at once). Missing keys are absent from the map. */
   getMany?(keys: readonly string[]): Promise<Map<string, unknown>>;
 }
 
-/** One entry of a 422 `errors[]` (CONTRACT.md section 2). */
+/** One entry of a 422 `errors[]` (docs/api-decisions.md, "Errors"). */
 export interface LookupValidationIssue {
   type: string;
   loc: (string | number)[];

@@ -41,17 +41,19 @@ export class LocalFileStorage implements ArtifactStorage {
     const chunks = source[Symbol.asyncIterator]();
     try {
       await fsp.mkdir(dir, { recursive: true });
-      fh = await fsp.open(tmp, 'wx', 0o600);
+      const file = await fsp.open(tmp, 'wx', 0o600);
+      fh = file;
       // Small chunks (zip headers) are gathered into writes of about 1 MiB.
       let batch: Buffer[] = [];
       let batched = 0;
       const flush = async () => {
         if (batched === 0) return;
-        const buf = batch.length === 1 ? batch[0] : Buffer.concat(batch, batched);
+        const [only] = batch;
+        const buf = batch.length === 1 && only ? only : Buffer.concat(batch, batched);
         batch = [];
         batched = 0;
         let off = 0;
-        while (off < buf.length) off += (await fh!.write(buf, off, buf.length - off)).bytesWritten;
+        while (off < buf.length) off += (await file.write(buf, off, buf.length - off)).bytesWritten;
       };
       for await (const chunk of { [Symbol.asyncIterator]: () => chunks }) {
         const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
@@ -62,8 +64,8 @@ export class LocalFileStorage implements ArtifactStorage {
         if (batched >= WRITE_BATCH) await flush();
       }
       await flush();
-      await fh.sync();
-      await fh.close();
+      await file.sync();
+      await file.close();
       fh = null;
       await fsp.rename(tmp, final);
       await syncDir(dir);

@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { countRows, download, makeZip, readZip, storedObjects, upload } from './helpers.js';
+import { countRows, download, makeZip, readZip, storageKeyOf, storedObjects, upload } from './helpers.js';
 
 for (const backend of BACKENDS) {
   describe(`artifact download, range, ownership [${backend.name}]`, () => {
@@ -26,7 +26,14 @@ for (const backend of BACKENDS) {
           job_type: 'x',
           ports: {
             a: { format: 'txt', kind: 'text', records: [{ id: 'r1', files: { primary: 'a/r1.txt' } }] },
-            b: { format: 'csv', kind: 'table', records: [{ id: 'r1', files: { primary: 'b/r1.csv' } }, { id: 'only-b', files: { primary: 'b/x.csv' } }] },
+            b: {
+              format: 'csv',
+              kind: 'table',
+              records: [
+                { id: 'r1', files: { primary: 'b/r1.csv' } },
+                { id: 'only-b', files: { primary: 'b/x.csv' } },
+              ],
+            },
           },
         }),
         'a/r1.txt': 'from port a\n',
@@ -160,7 +167,7 @@ for (const backend of BACKENDS) {
         assert.equal(r.body.type, '/api/v1/problems/http-404');
         assert.equal(r.body.detail, `artifact ${id} not found`);
       }
-      await assert.rejects(h.services.artifacts.countMolecules(other.userId, id), (e: any) => e.status === 404);
+      await assert.rejects(h.services.artifacts.countMolecules(other.userId, id), (e: any) => e.code === 'not-found');
       assert.equal((await h.req('GET', `/api/v1/artifacts/${id}`, { token: owner.token })).status, 200);
       const none = await h.req('GET', '/api/v1/artifacts/00000000-0000-4000-8000-000000000000', { token: owner.token });
       assert.equal(none.status, 404);
@@ -172,7 +179,7 @@ for (const backend of BACKENDS) {
     it('DELETE removes the row and the file; the artifact is gone everywhere', async () => {
       const u = await h.user();
       const up = await upload(h, { token: u.token }, { mode: 'file', file: { name: 'a.txt', content: 'bye' } });
-      const key = (await h.services.db.query<{ storage_key: string }>('SELECT storage_key FROM artifacts WHERE id = $1', [up.body.id])).rows[0].storage_key;
+      const key = await storageKeyOf(h, up.body.id);
       assert.ok((await storedObjects(h)).some((o) => o.key === key));
       const del = await h.req('DELETE', `/api/v1/artifacts/${up.body.id}`, { token: u.token });
       assert.equal(del.status, 200);

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
+import { firstRow } from '../../src/db/database.js';
 import type { Harness } from '../helpers/harness.js';
 
 export interface Auth {
@@ -44,7 +45,13 @@ export async function upload(h: Harness, auth: Auth, o: UploadOpts): Promise<{ s
   return { status: r.status, body, headers: r.headers };
 }
 
-export async function download(h: Harness, auth: Auth, id: string, query = '', headers: Record<string, string> = {}): Promise<{ status: number; body: Buffer; headers: Headers; json: any }> {
+export async function download(
+  h: Harness,
+  auth: Auth,
+  id: string,
+  query = '',
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Buffer; headers: Headers; json: any }> {
   const r = await fetch(`${h.base}/api/v1/artifacts/${id}/download${query}`, { headers: { ...authHeaders(auth), ...headers } });
   const body = Buffer.from(await r.arrayBuffer());
   let json: any = null;
@@ -111,7 +118,10 @@ export function randomChunks(total: number, seed = 'seed', chunkSize = 1024 * 10
 }
 
 /** A multipart/form-data body made chunk by chunk from fields and a generated file (never whole in memory). */
-export function multipartChunks(fields: Record<string, string>, file: { name: string; type: string; chunks: () => AsyncGenerator<Buffer> }): { chunks: () => AsyncGenerator<Buffer>; contentType: string } {
+export function multipartChunks(
+  fields: Record<string, string>,
+  file: { name: string; type: string; chunks: () => AsyncGenerator<Buffer> },
+): { chunks: () => AsyncGenerator<Buffer>; contentType: string } {
   const boundary = `----crucible${crypto.randomBytes(12).toString('hex')}`;
   const chunks = async function* () {
     for (const [k, v] of Object.entries(fields)) yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
@@ -123,7 +133,10 @@ export function multipartChunks(fields: Record<string, string>, file: { name: st
 }
 
 /** The same as a web stream for fetch (chunked transfer, no Content-Length). */
-export function multipartStream(fields: Record<string, string>, file: { name: string; type: string; chunks: () => AsyncGenerator<Buffer> }): { body: ReadableStream<Uint8Array>; contentType: string } {
+export function multipartStream(
+  fields: Record<string, string>,
+  file: { name: string; type: string; chunks: () => AsyncGenerator<Buffer> },
+): { body: ReadableStream<Uint8Array>; contentType: string } {
   const mp = multipartChunks(fields, file);
   const it = mp.chunks();
   const body = new ReadableStream<Uint8Array>(
@@ -170,7 +183,13 @@ export function postStream(url: string, headers: Record<string, string>, chunks:
 
 export async function countRows(h: Harness, userId: string): Promise<number> {
   const { rows } = await h.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM artifacts WHERE user_id = $1', [userId]);
-  return rows[0].n;
+  return firstRow(rows, 'the artifact count').n;
+}
+
+/** The storage key of an artifact (its row must exist). */
+export async function storageKeyOf(h: Harness, artifactId: string): Promise<string> {
+  const { rows } = await h.services.db.query<{ storage_key: string }>('SELECT storage_key FROM artifacts WHERE id = $1', [artifactId]);
+  return firstRow(rows, `the row of artifact ${artifactId}`).storage_key;
 }
 
 /** Files in the artifact store (objects and temp writes). */

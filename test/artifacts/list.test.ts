@@ -28,7 +28,14 @@ for (const backend of BACKENDS) {
           job_type: 'similarity_search',
           ports: {
             hits: { format: 'smiles', kind: 'molecules', records: [{ id: 'h1', files: { primary: 'h1.smi' } }] },
-            scores: { format: 'json', kind: 'table', records: [{ id: 's', files: { primary: 's.json' } }, { id: 't', files: { primary: 's.json' } }] },
+            scores: {
+              format: 'json',
+              kind: 'table',
+              records: [
+                { id: 's', files: { primary: 's.json' } },
+                { id: 't', files: { primary: 's.json' } },
+              ],
+            },
           },
         }),
         'h1.smi': 'CCO\n',
@@ -51,7 +58,21 @@ for (const backend of BACKENDS) {
       assert.equal(all.next_offset, null);
       const item = all.items[0];
       assert.deepEqual(Object.keys(item).sort(), [
-        'artifact_id', 'created_at', 'data_format', 'data_kind', 'expires_at', 'is_virtual', 'job_id', 'job_name', 'job_type', 'port', 'record_count', 'run_id', 'run_name', 'size_bytes', 'step_id',
+        'artifact_id',
+        'created_at',
+        'data_format',
+        'data_kind',
+        'expires_at',
+        'is_virtual',
+        'job_id',
+        'job_name',
+        'job_type',
+        'port',
+        'record_count',
+        'run_id',
+        'run_name',
+        'size_bytes',
+        'step_id',
       ]);
       assert.equal(item.job_type, 'similarity_search');
       assert.equal(item.size_bytes, c.body.size_bytes);
@@ -62,14 +83,26 @@ for (const backend of BACKENDS) {
       assert.equal(p1.has_more, true);
       assert.equal(p1.next_offset, 3);
       const p2 = await list(u.token, `?limit=3&offset=${p1.next_offset}`);
-      assert.deepEqual(p2.items.map((i: any) => i.artifact_id), [a.body.id]);
+      assert.deepEqual(
+        p2.items.map((i: any) => i.artifact_id),
+        [a.body.id],
+      );
       assert.equal(p2.has_more, false);
       assert.equal(p2.next_offset, null);
 
       const mols = await list(u.token, '?data_kind=molecules');
-      assert.deepEqual(mols.items.map((i: any) => [i.artifact_id, i.port]), [[c.body.id, 'hits'], [a.body.id, 'molecules']]);
+      assert.deepEqual(
+        mols.items.map((i: any) => [i.artifact_id, i.port]),
+        [
+          [c.body.id, 'hits'],
+          [a.body.id, 'molecules'],
+        ],
+      );
       const pdf = await list(u.token, '?data_format=pdf');
-      assert.deepEqual(pdf.items.map((i: any) => i.artifact_id), [b.body.id]);
+      assert.deepEqual(
+        pdf.items.map((i: any) => i.artifact_id),
+        [b.body.id],
+      );
       assert.deepEqual((await list(u.token, '?data_kind=molecules&data_format=json')).items, []);
 
       // include_archive adds one virtual whole-archive item per artifact, before its ports.
@@ -83,12 +116,18 @@ for (const backend of BACKENDS) {
           ['scores', 'table', 'json', false, 2],
         ],
       );
-      assert.deepEqual((await list(u.token, '?include_archive=true&data_kind=archive')).items.map((i: any) => i.artifact_id), [c.body.id, b.body.id, a.body.id]);
+      assert.deepEqual(
+        (await list(u.token, '?include_archive=true&data_kind=archive')).items.map((i: any) => i.artifact_id),
+        [c.body.id, b.body.id, a.body.id],
+      );
       assert.deepEqual((await list(u.token, '?data_kind=archive')).items, [], 'virtual items only with include_archive');
 
       // run_id: artifacts of a workflow run (set by the workflow engine).
       await h.services.db.query('UPDATE artifacts SET run_id = $1 WHERE id = $2', ['run-7', b.body.id]);
-      assert.deepEqual((await list(u.token, '?run_id=run-7')).items.map((i: any) => i.artifact_id), [b.body.id]);
+      assert.deepEqual(
+        (await list(u.token, '?run_id=run-7')).items.map((i: any) => i.artifact_id),
+        [b.body.id],
+      );
       assert.equal((await list(u.token, '?run_id=run-7')).items[0].run_id, 'run-7');
 
       // Another user sees none of it.
@@ -158,7 +197,8 @@ for (const backend of BACKENDS) {
       const rs = await Promise.all(Array.from({ length: 4 }, () => upload(h, { token: u.token }, { mode: 'file', file, idempotencyKey: 'same' })));
       const created = rs.filter((r) => r.status === 201);
       assert.ok(created.length >= 1, rs.map((r) => r.status).join(','));
-      for (const r of rs) assert.ok(r.status === 201 || (r.status === 409 && r.body.type === '/api/v1/problems/idempotency-key-in-progress'), `${r.status} ${JSON.stringify(r.body)}`);
+      for (const r of rs)
+        assert.ok(r.status === 201 || (r.status === 409 && r.body.type === '/api/v1/problems/idempotency-key-in-progress'), `${r.status} ${JSON.stringify(r.body)}`);
       assert.equal(new Set(created.map((r) => r.body.id)).size, 1);
       assert.equal(await countRows(h, u.userId), 1);
     });

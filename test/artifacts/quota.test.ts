@@ -23,12 +23,12 @@ for (const backend of BACKENDS) {
 
     it('usage reports count, bytes, the tier and its quota', async () => {
       const u = await h.user({ tier: 'free' });
-      assert.deepEqual(await usage(u.token), { artifact_count: 0, quota_bytes: QUOTA, tier: 0, used_bytes: 0 });
+      assert.deepEqual(await usage(u.token), { artifact_count: 0, quota_bytes: QUOTA, tier: 0, tier_name: 'free', used_bytes: 0 });
       const a = await upload(h, { token: u.token }, { mode: 'file', file: { name: 'a.bin', content: crypto.randomBytes(1000) } });
       const b = await upload(h, { token: u.token }, { mode: 'molecules', file: { name: 'b.smi', content: 'CCO\nCCN\n' } });
-      assert.deepEqual(await usage(u.token), { artifact_count: 2, quota_bytes: QUOTA, tier: 0, used_bytes: a.body.size_bytes + b.body.size_bytes });
+      assert.deepEqual(await usage(u.token), { artifact_count: 2, quota_bytes: QUOTA, tier: 0, tier_name: 'free', used_bytes: a.body.size_bytes + b.body.size_bytes });
       const pro = await h.user({ tier: 'pro' });
-      assert.deepEqual(await usage(pro.token), { artifact_count: 0, quota_bytes: 50 * 1024 ** 3, tier: 1, used_bytes: 0 });
+      assert.deepEqual(await usage(pro.token), { artifact_count: 0, quota_bytes: 50 * 1024 ** 3, tier: 1, tier_name: 'pro', used_bytes: 0 });
     });
 
     it('an upload that would pass the quota is 403 storage-quota-exceeded and stores nothing', async () => {
@@ -46,7 +46,10 @@ for (const backend of BACKENDS) {
       assert.deepEqual(await storedObjects(h), objectsBefore, 'no file left behind');
       assert.deepEqual(scratchFiles(), []);
       // archive mode (stored as sent): refused before any work.
-      const zip = await makeZip({ 'manifest.json': JSON.stringify({ ports: { p: { format: 'bin', kind: 'x', records: [{ id: 'a', files: { primary: 'a' } }] } } }), a: crypto.randomBytes(150_000) });
+      const zip = await makeZip({
+        'manifest.json': JSON.stringify({ ports: { p: { format: 'bin', kind: 'x', records: [{ id: 'a', files: { primary: 'a' } }] } } }),
+        a: crypto.randomBytes(150_000),
+      });
       const arch = await upload(h, { token: u.token }, { mode: 'archive', file: { name: 'x.zip', content: zip } });
       assert.equal(arch.status, 403);
       assert.equal(arch.body.type, '/api/v1/problems/storage-quota-exceeded');
@@ -61,7 +64,9 @@ for (const backend of BACKENDS) {
 
     it('concurrent uploads never pass the quota together (checked under a per-account lock)', async () => {
       const u = await h.user({ tier: 'free' });
-      const results = await Promise.all(Array.from({ length: 6 }, (_, i) => upload(h, { token: u.token }, { mode: 'file', file: { name: `f${i}.bin`, content: crypto.randomBytes(90_000) } })));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => upload(h, { token: u.token }, { mode: 'file', file: { name: `f${i}.bin`, content: crypto.randomBytes(90_000) } })),
+      );
       const ok = results.filter((r) => r.status === 201);
       const refused = results.filter((r) => r.status === 403);
       assert.equal(ok.length + refused.length, 6, results.map((r) => r.status).join(','));
@@ -84,7 +89,12 @@ for (const backend of BACKENDS) {
         for (let i = 0; i < 3; i++) yield crypto.randomBytes(512 * 1024);
       };
       const mp = multipartStream({ mode: 'file' }, { name: 'big.bin', type: 'application/octet-stream', chunks });
-      const r = await fetch(`${h.base}/api/v1/artifacts`, { method: 'POST', body: mp.body, headers: { 'content-type': mp.contentType, authorization: `Bearer ${u.token}` }, duplex: 'half' } as RequestInit);
+      const r = await fetch(`${h.base}/api/v1/artifacts`, {
+        method: 'POST',
+        body: mp.body,
+        headers: { 'content-type': mp.contentType, authorization: `Bearer ${u.token}` },
+        duplex: 'half',
+      });
       assert.equal(r.status, 413);
       assert.equal(((await r.json()) as { type: string }).type, '/api/v1/problems/payload-too-large');
       // Exactly at the cap is fine.
@@ -99,9 +109,21 @@ for (const backend of BACKENDS) {
       const u = await h.user({ tier: 'pro' });
       const objects = await storedObjects(h);
       let sawScratch = false;
-      const mp = multipartChunks({ mode: 'file' }, { name: 'cut.bin', type: 'application/octet-stream', chunks: async function* () { yield crypto.randomBytes(300_000); } });
-      await new Promise<void>((resolve) => {
-        const req = http.request(`${h.base}/api/v1/artifacts`, { method: 'POST', headers: { 'content-type': mp.contentType, 'content-length': '900000', authorization: `Bearer ${u.token}` } });
+      const mp = multipartChunks(
+        { mode: 'file' },
+        {
+          name: 'cut.bin',
+          type: 'application/octet-stream',
+          chunks: async function* () {
+            yield crypto.randomBytes(300_000);
+          },
+        },
+      );
+      await new Promise<void>((resolve, reject) => {
+        const req = http.request(`${h.base}/api/v1/artifacts`, {
+          method: 'POST',
+          headers: { 'content-type': mp.contentType, 'content-length': '900000', authorization: `Bearer ${u.token}` },
+        });
         req.on('error', () => resolve());
         req.on('response', (res) => {
           res.resume();
@@ -114,7 +136,7 @@ for (const backend of BACKENDS) {
           const deadline = Date.now() + 15_000;
           while (!(sawScratch = scratchFiles().length > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
           req.destroy();
-        })();
+        })().catch(reject);
       });
       const until = Date.now() + 5000;
       while (scratchFiles().length && Date.now() < until) await new Promise((r) => setTimeout(r, 50));

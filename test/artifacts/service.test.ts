@@ -8,12 +8,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { ArtifactService, jobArtifactsFrom, type ArtifactRecordInput } from '../../src/modules/artifacts/service.js';
+import { jobArtifactsFrom } from '../../src/modules/artifacts/job-results.js';
+import { ArtifactService } from '../../src/modules/artifacts/service.js';
+import type { ArtifactRecordInput } from '../../src/modules/artifacts/types.js';
 import { LocalFileStorage } from '../../src/storage/local.js';
 import { StorageError, type ArtifactStorage } from '../../src/storage/storage.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { countRows, download, readZip, storedObjects, upload } from './helpers.js';
+import { countRows, download, readZip, storageKeyOf, storedObjects, upload } from './helpers.js';
+import { firstRow } from '../../src/db/database.js';
+import { Scheduler } from '../../src/scheduler.js';
 
 /** A store that fails like a full disk after `failAfter` bytes of a write (test only). */
 class FailingStorage implements ArtifactStorage {
@@ -75,7 +79,7 @@ for (const backend of BACKENDS) {
     before(async () => {
       h = await startHarness(backend);
       svc = h.services.artifacts;
-      await svc.stopSweeper(); // the sweep test runs the sweep itself
+      h.services.scheduler.remove('artifact-sweep'); // the sweep test runs the sweep itself
     });
     after(async () => h?.close());
 
@@ -116,7 +120,14 @@ for (const backend of BACKENDS) {
       });
       const zip = await readZip((await download(h, u, out.artifactId)).body);
       assert.deepEqual([...zip.keys()].sort(), [
-        'depictions/1/mol-1.svg', 'depictions/1/props.json', 'depictions/2/mol-2.svg', 'depictions/2/props.json', 'depictions/3/mol-3.svg', 'depictions/3/props.json', 'manifest.json', 'summary/1/summary.json',
+        'depictions/1/mol-1.svg',
+        'depictions/1/props.json',
+        'depictions/2/mol-2.svg',
+        'depictions/2/props.json',
+        'depictions/3/mol-3.svg',
+        'depictions/3/props.json',
+        'manifest.json',
+        'summary/1/summary.json',
       ]);
       assert.deepEqual(JSON.parse(zip.get('manifest.json')!.toString()), m);
       const svg = await download(h, u, out.artifactId, '?record=mol-2');
@@ -125,9 +136,15 @@ for (const backend of BACKENDS) {
       assert.deepEqual(await svc.readPrimaryJson(u.userId, out.artifactId, 'summary', 'all'), { n: 3 });
       // The list shows the job's ports.
       const list = await h.req('GET', '/api/v1/artifacts', { token: u.token });
-      assert.deepEqual(list.body.items.map((i: any) => [i.port, i.job_id, i.job_type]), [['depictions', jobId, 'depict'], ['summary', jobId, 'depict']]);
+      assert.deepEqual(
+        list.body.items.map((i: any) => [i.port, i.job_id, i.job_type]),
+        [
+          ['depictions', jobId, 'depict'],
+          ['summary', jobId, 'depict'],
+        ],
+      );
       // Deleting the job's artifacts (as job delete does): the rows in a transaction, then the files.
-      const key = (await h.services.db.query<{ storage_key: string }>('SELECT storage_key FROM artifacts WHERE id = $1', [out.artifactId])).rows[0].storage_key;
+      const key = await storageKeyOf(h, out.artifactId);
       const keys = await h.services.db.transaction((tx) => svc.deleteRowsForJob(tx, u.userId, jobId));
       assert.deepEqual(keys, [key]);
       await svc.removeObjects(keys);
@@ -140,11 +157,26 @@ for (const backend of BACKENDS) {
       const ja = jobArtifactsFrom(svc);
       const result = { items: [{ smiles: 'CCO', mw: 46.07 }], note: 'ünïcödé' };
       const finish = async (_tx: unknown, artifactId: string) => artifactId;
-      const id = (await ja.writeResult({ userId: u.userId, jobId: crypto.randomUUID(), jobType: 'properties', output: { result, ports: { svgs: { format: 'svg', kind: 'depictions', records: [svgRecord(1)] } } }, finish }))!;
+      const id = (await ja.writeResult({
+        userId: u.userId,
+        jobId: crypto.randomUUID(),
+        jobType: 'properties',
+        output: { result, ports: { svgs: { format: 'svg', kind: 'depictions', records: [svgRecord(1)] } } },
+        finish,
+      }))!;
       assert.deepEqual(await ja.readResult(u.userId, id), result);
       const other = await h.user();
-      await assert.rejects(ja.readResult(other.userId, id), (e: any) => e.status === 404);
-      await assert.rejects(ja.writeResult({ userId: u.userId, jobId: crypto.randomUUID(), jobType: 'x', output: { result: 1, ports: { result: { format: 'json', kind: 'x', records: [] } } }, finish }), /must not be named "result"/);
+      await assert.rejects(ja.readResult(other.userId, id), (e: any) => e.code === 'not-found');
+      await assert.rejects(
+        ja.writeResult({
+          userId: u.userId,
+          jobId: crypto.randomUUID(),
+          jobType: 'x',
+          output: { result: 1, ports: { result: { format: 'json', kind: 'x', records: [] } } },
+          finish,
+        }),
+        /must not be named "result"/,
+      );
     });
 
     it('jobArtifactsFrom: the row commits with finish(tx); a finish that loses (null) or fails leaves no row and no file', async () => {
@@ -160,7 +192,7 @@ for (const backend of BACKENDS) {
         jobType: 'wait',
         output: { result: { ok: true } },
         finish: async (tx, artifactId) => {
-          seenInTx = (await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM artifacts WHERE id = $1', [artifactId])).rows[0].n;
+          seenInTx = firstRow((await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM artifacts WHERE id = $1', [artifactId])).rows, 'the count').n;
           return { artifactId };
         },
       });
@@ -168,7 +200,13 @@ for (const backend of BACKENDS) {
       assert.equal((await h.req('GET', `/api/v1/artifacts/${kept!.artifactId}`, { token: u.token })).status, 200);
       // A second attempt of the same job that lost it: nothing of it stays, the first result is untouched.
       let lostId = '';
-      const lost = await ja.writeResult({ userId: u.userId, jobId, jobType: 'wait', output: { result: { ok: false } }, finish: async (_tx, artifactId) => ((lostId = artifactId), null) });
+      const lost = await ja.writeResult({
+        userId: u.userId,
+        jobId,
+        jobType: 'wait',
+        output: { result: { ok: false } },
+        finish: async (_tx, artifactId) => ((lostId = artifactId), null),
+      });
       assert.equal(lost, null);
       assert.equal((await h.req('GET', `/api/v1/artifacts/${lostId}`, { token: u.token })).status, 404);
       await assert.rejects(
@@ -176,7 +214,11 @@ for (const backend of BACKENDS) {
         /settlement failed/,
       );
       const rows = await h.services.db.query<{ id: string }>('SELECT id FROM artifacts WHERE job_id = $1', [jobId]);
-      assert.deepEqual(rows.rows.map((r) => r.id), [kept!.artifactId], 'only the winning result row');
+      assert.deepEqual(
+        rows.rows.map((r) => r.id),
+        [kept!.artifactId],
+        'only the winning result row',
+      );
       assert.equal((await storedObjects(h)).length, before.length + 1, 'only the winning result file (no temp files either)');
       assert.deepEqual(await ja.readResult(u.userId, kept!.artifactId), { ok: true });
     });
@@ -184,12 +226,15 @@ for (const backend of BACKENDS) {
     it('countMolecules and readMolecules: 404 for a missing artifact, 422 for a port that is not a molecule set', async () => {
       const u = await h.user();
       const file = await upload(h, { token: u.token }, { mode: 'file', file: { name: 'a.txt', content: 'x' } });
-      await assert.rejects(svc.countMolecules(u.userId, crypto.randomUUID()), (e: any) => e.status === 404);
-      await assert.rejects(svc.countMolecules(u.userId, file.body.id), (e: any) => e.status === 422 && /holds no molecule set/.test(e.message) && e.errors[0].loc.join('.') === 'body.payload.input_artifact_id');
-      await assert.rejects(svc.countMolecules(u.userId, file.body.id, 'file'), (e: any) => e.status === 422 && /not a molecule set \(its kind is "file"\)/.test(e.message));
-      await assert.rejects(svc.countMolecules(u.userId, file.body.id, 'nope'), (e: any) => e.status === 422 && /has no port "nope"/.test(e.message));
+      await assert.rejects(svc.countMolecules(u.userId, crypto.randomUUID()), (e: any) => e.code === 'not-found');
+      await assert.rejects(
+        svc.countMolecules(u.userId, file.body.id),
+        (e: any) => e.code === 'invalid' && /holds no molecule set/.test(e.message) && e.issues[0].loc.join('.') === 'input_artifact_id',
+      );
+      await assert.rejects(svc.countMolecules(u.userId, file.body.id, 'file'), (e: any) => e.code === 'invalid' && /not a molecule set \(its kind is "file"\)/.test(e.message));
+      await assert.rejects(svc.countMolecules(u.userId, file.body.id, 'nope'), (e: any) => e.code === 'invalid' && /has no port "nope"/.test(e.message));
       const it = svc.readMolecules(u.userId, file.body.id)[Symbol.asyncIterator]();
-      await assert.rejects(it.next(), (e: any) => e.status === 422);
+      await assert.rejects(it.next(), (e: any) => e.code === 'invalid');
     });
 
     it('a producer failure mid-way leaves no row, no file and no temp file', async () => {
@@ -200,13 +245,18 @@ for (const backend of BACKENDS) {
         yield svgRecord(2);
         throw new Error('chemistry worker died');
       }
-      await assert.rejects(svc.createFromRecords({ userId: u.userId, jobId: null, jobType: 'depict', ports: { d: { format: 'svg', kind: 'depictions', records: failing() } } }), /chemistry worker died/);
+      await assert.rejects(
+        svc.createFromRecords({ userId: u.userId, jobId: null, jobType: 'depict', ports: { d: { format: 'svg', kind: 'depictions', records: failing() } } }),
+        /chemistry worker died/,
+      );
       await assert.rejects(
         svc.createFromRecords({ userId: u.userId, jobId: null, jobType: 'depict', ports: { d: { format: 'svg', kind: 'depictions', records: [svgRecord(1), svgRecord(1)] } } }),
         /record id "mol-1" repeats/,
       );
       // The insert itself fails (no such account): the written file is removed.
-      await assert.rejects(svc.createFromRecords({ userId: crypto.randomUUID(), jobId: null, jobType: 'depict', ports: { d: { format: 'svg', kind: 'depictions', records: [svgRecord(1)] } } }));
+      await assert.rejects(
+        svc.createFromRecords({ userId: crypto.randomUUID(), jobId: null, jobType: 'depict', ports: { d: { format: 'svg', kind: 'depictions', records: [svgRecord(1)] } } }),
+      );
       assert.equal(await countRows(h, u.userId), 0);
       assert.deepEqual(await storedObjects(h), before);
     });
@@ -220,7 +270,12 @@ for (const backend of BACKENDS) {
       try {
         const big = (i: number): ArtifactRecordInput => ({ id: `r${i}`, files: { primary: { name: `r${i}.bin`, content: crypto.randomBytes(20_000) } } });
         const err = await svc
-          .createFromRecords({ userId: u.userId, jobId: crypto.randomUUID(), jobType: 'x', ports: { p: { format: 'bin', kind: 'blob', records: Array.from({ length: 10 }, (_, i) => big(i)) } } })
+          .createFromRecords({
+            userId: u.userId,
+            jobId: crypto.randomUUID(),
+            jobType: 'x',
+            ports: { p: { format: 'bin', kind: 'blob', records: Array.from({ length: 10 }, (_, i) => big(i)) } },
+          })
           .then(
             () => null,
             (e) => e,
@@ -259,7 +314,12 @@ for (const backend of BACKENDS) {
         const small = new LocalFileStorage(dir);
         svc.storage = small;
         const err = await svc
-          .createFromRecords({ userId: u.userId, jobId: null, jobType: 'x', ports: { p: { format: 'bin', kind: 'blob', records: [{ id: 'a', files: { primary: { name: 'a.bin', content: crypto.randomBytes(2 * 1024 * 1024) } } }] } } })
+          .createFromRecords({
+            userId: u.userId,
+            jobId: null,
+            jobType: 'x',
+            ports: { p: { format: 'bin', kind: 'blob', records: [{ id: 'a', files: { primary: { name: 'a.bin', content: crypto.randomBytes(2 * 1024 * 1024) } } }] } },
+          })
           .then(
             () => null,
             (e) => e,
@@ -271,7 +331,12 @@ for (const backend of BACKENDS) {
         for await (const o of small.list()) left.push(o.key);
         assert.deepEqual(left, []);
         // Once there is room again, writes work.
-        const ok = await svc.createFromRecords({ userId: u.userId, jobId: null, jobType: 'x', ports: { p: { format: 'txt', kind: 'text', records: [{ id: 'a', files: { primary: { name: 'a.txt', content: 'fits' } } }] } } });
+        const ok = await svc.createFromRecords({
+          userId: u.userId,
+          jobId: null,
+          jobType: 'x',
+          ports: { p: { format: 'txt', kind: 'text', records: [{ id: 'a', files: { primary: { name: 'a.txt', content: 'fits' } } }] } },
+        });
         assert.ok(ok.sizeBytes > 0);
         await svc.delete(u.userId, ok.artifactId);
       } finally {
@@ -287,7 +352,7 @@ for (const backend of BACKENDS) {
       const old = new Date(Date.now() - 2 * 3600_000);
       const age = (p: string) => fs.utimesSync(p, old, old);
       const kept = await upload(h, { token: u.token }, { mode: 'file', file: { name: 'kept.txt', content: 'keep me' } });
-      const keptKey = (await h.services.db.query<{ storage_key: string }>('SELECT storage_key FROM artifacts WHERE id = $1', [kept.body.id])).rows[0].storage_key;
+      const keptKey = await storageKeyOf(h, kept.body.id);
       age(path.join(storage.root, keptKey));
       // A crash between file and row: the file exists, the row does not.
       const orphanOld = await storage.put(fsReadable('orphan old'));
@@ -303,7 +368,11 @@ for (const backend of BACKENDS) {
       fs.writeFileSync(scratch, 'x');
       age(scratch);
       const expired = await upload(h, { token: u.token }, { mode: 'file', file: { name: 'old.txt', content: 'expired' } });
-      const expiredKey = (await h.services.db.query<{ storage_key: string }>("UPDATE artifacts SET expires_at = now() - interval '1 minute' WHERE id = $1 RETURNING storage_key", [expired.body.id])).rows[0].storage_key;
+      const expiredKey = firstRow(
+        (await h.services.db.query<{ storage_key: string }>("UPDATE artifacts SET expires_at = now() - interval '1 minute' WHERE id = $1 RETURNING storage_key", [expired.body.id]))
+          .rows,
+        'the expiry update',
+      ).storage_key;
       assert.equal((await h.req('GET', `/api/v1/artifacts/${expired.body.id}`, { token: u.token })).status, 404, 'expired artifacts are hidden at once');
 
       const removed = await svc.sweepOrphans();
@@ -327,13 +396,14 @@ for (const backend of BACKENDS) {
       const orphan = await storage.put(fsReadable('periodic'));
       const old = new Date(Date.now() - 2 * 3600_000);
       fs.utimesSync(path.join(storage.root, orphan.key), old, old);
-      svc.startSweeper(50, 10);
+      const scheduler = new Scheduler({ error: () => undefined });
+      scheduler.add(svc.sweepTask(50, 10));
       try {
         const until = Date.now() + 10_000;
         while ((await storage.stat(orphan.key)) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
         assert.equal(await storage.stat(orphan.key), null);
       } finally {
-        await svc.stopSweeper();
+        await scheduler.stop();
       }
       const later = await storage.put(fsReadable('after stop'));
       fs.utimesSync(path.join(storage.root, later.key), old, old);
@@ -370,15 +440,26 @@ for (const backend of BACKENDS) {
         userId: u.userId,
         jobId: null,
         jobType: 'properties',
-        ports: { props: { format: 'json', kind: 'properties', records: (function* () {
-          for (let i = 0; i < n; i++) yield { id: `m${i}`, files: { primary: { name: 'p.json', content: `{"i":${i}}` } }, metrics: { i } };
-        })() } },
+        ports: {
+          props: {
+            format: 'json',
+            kind: 'properties',
+            records: (function* () {
+              for (let i = 0; i < n; i++) yield { id: `m${i}`, files: { primary: { name: 'p.json', content: `{"i":${i}}` } }, metrics: { i } };
+            })(),
+          },
+        },
       });
       const createMs = Date.now() - t;
       assert.ok(created.sizeBytes > 0);
       assert.deepEqual(await svc.readPrimaryJson(u.userId, created.artifactId, 'props', `m${n - 1}`), { i: n - 1 });
       const budget = 60_000; // generous for loaded CI machines; typically a few seconds each
-      for (const [what, ms] of [['upload', uploadMs], ['read', readMs], ['record download', recordMs], ['create', createMs]] as const) {
+      for (const [what, ms] of [
+        ['upload', uploadMs],
+        ['read', readMs],
+        ['record download', recordMs],
+        ['create', createMs],
+      ] as const) {
         ctx.diagnostic(`${what} of ${n}: ${ms} ms`);
         assert.ok(ms < budget, `${what} of ${n} took ${ms} ms`);
       }

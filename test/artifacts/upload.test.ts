@@ -141,7 +141,10 @@ for (const backend of BACKENDS) {
       const u = await h.user();
       const t = await upload(h, { token: u.token }, { mode: 'molecules', file: { name: 'x.tsv', content: 'name\tSmiles\nwater\tO\nammonia\tN\n' } });
       assert.equal(t.status, 201, JSON.stringify(t.body));
-      assert.deepEqual(t.body.manifest.ports.molecules.records.map((x: any) => x.name), ['water', 'ammonia']);
+      assert.deepEqual(
+        t.body.manifest.ports.molecules.records.map((x: any) => x.name),
+        ['water', 'ammonia'],
+      );
       const s = await upload(h, { token: u.token }, { mode: 'molecules', file: { name: 'x.csv', content: 'smiles;name\nO;water\n' } });
       assert.equal(s.status, 201, JSON.stringify(s.body));
       assert.equal(s.body.manifest.ports.molecules.records[0].name, 'water');
@@ -186,9 +189,11 @@ for (const backend of BACKENDS) {
       const mols = [];
       for await (const m of h.services.artifacts.readMolecules(u.userId, r.body.id)) mols.push(m);
       assert.equal(mols.length, 3);
-      assert.equal(mols[0].smiles, 'CCO', 'the SMILES data field is used when present');
-      assert.match(mols[1].smiles, /V2000[\s\S]*M {2}END/, 'otherwise the molblock (RDKit reads both)');
-      assert.equal(mols[1].molblock, mols[1].smiles);
+      const [first, second] = mols;
+      assert.ok(first && second);
+      assert.equal(first.smiles, 'CCO', 'the SMILES data field is used when present');
+      assert.match(second.smiles, /V2000[\s\S]*M {2}END/, 'otherwise the molblock (RDKit reads both)');
+      assert.equal(second.molblock, second.smiles);
       // The record member is a one-record SDF.
       const rec = await download(h, { token: u.token }, r.body.id, '?record=water-1');
       assert.equal(rec.status, 200);
@@ -215,10 +220,19 @@ for (const backend of BACKENDS) {
     it('mode=file: a one-record artifact holding the bytes as sent, with data_kind/data_format', async () => {
       const u = await h.user();
       const content = crypto.randomBytes(70_000);
-      const r = await upload(h, { token: u.token }, { mode: 'file', fields: { data_kind: 'structure', data_format: 'pdb' }, file: { name: '../../etc/1abc.pdb', content, type: 'chemical/x-pdb' } });
+      const r = await upload(
+        h,
+        { token: u.token },
+        { mode: 'file', fields: { data_kind: 'structure', data_format: 'pdb' }, file: { name: '../../etc/1abc.pdb', content, type: 'chemical/x-pdb' } },
+      );
       assert.equal(r.status, 201, JSON.stringify(r.body));
       assert.deepEqual(r.body.manifest.ports, {
-        file: { format: 'pdb', kind: 'structure', record_count: 1, records: [{ id: '1abc.pdb', files: { primary: 'file/1abc.pdb' }, content_types: { primary: 'chemical/x-pdb' } }] },
+        file: {
+          format: 'pdb',
+          kind: 'structure',
+          record_count: 1,
+          records: [{ id: '1abc.pdb', files: { primary: 'file/1abc.pdb' }, content_types: { primary: 'chemical/x-pdb' } }],
+        },
       });
       const rec = await download(h, { token: u.token }, r.body.id, '?record=1abc.pdb');
       assert.equal(rec.status, 200);
@@ -239,7 +253,10 @@ for (const backend of BACKENDS) {
         'manifest.json': JSON.stringify({
           job_type: 'docking',
           manifest_version: 1,
-          ports: { poses: { format: 'sdf', kind: 'molecules', records: [{ id: 'p1', files: { primary: 'poses/p1.sdf' }, metrics: { score: -7.5 } }] }, report: { format: 'json', kind: 'report', records: [{ id: 'r', files: { primary: 'r.json' } }] } },
+          ports: {
+            poses: { format: 'sdf', kind: 'molecules', records: [{ id: 'p1', files: { primary: 'poses/p1.sdf' }, metrics: { score: -7.5 } }] },
+            report: { format: 'json', kind: 'report', records: [{ id: 'r', files: { primary: 'r.json' } }] },
+          },
           warnings: ['w'],
         }),
         'poses/p1.sdf': molblock('p1', ['C', 'O'], ['  1  2  1  0']) + '$$$$\n',
@@ -260,7 +277,10 @@ for (const backend of BACKENDS) {
       // A molecule port of an uploaded archive (no bundle) is read record by record.
       const mols = [];
       for await (const m of h.services.artifacts.readMolecules(u.userId, r.body.id, 'poses')) mols.push(m);
-      assert.deepEqual(mols.map((m) => [m.id, m.name]), [['p1', 'p1']]);
+      assert.deepEqual(
+        mols.map((m) => [m.id, m.name]),
+        [['p1', 'p1']],
+      );
     });
 
     it('mode=archive refuses a non-zip, a zip without manifest, bad JSON and a manifest naming missing members (422, nothing stored)', async () => {
@@ -280,16 +300,31 @@ for (const backend of BACKENDS) {
       assert.match(badJson.body.detail, /manifest\.json is not valid JSON/);
       assert.deepEqual(badJson.body.errors[0].loc, ['body', 'file', 'manifest.json']);
 
-      const missing = await upload(h, { token: u.token }, {
-        mode: 'archive',
-        file: {
-          name: 'a.zip',
-          content: await makeZip({
-            'manifest.json': JSON.stringify({ ports: { out: { format: 'json', kind: 'x', records: [{ id: 'a', files: { primary: 'a.json' } }, { id: 'a', files: { primary: 'gone.json' } }] } } }),
-            'a.json': '{}',
-          }),
+      const missing = await upload(
+        h,
+        { token: u.token },
+        {
+          mode: 'archive',
+          file: {
+            name: 'a.zip',
+            content: await makeZip({
+              'manifest.json': JSON.stringify({
+                ports: {
+                  out: {
+                    format: 'json',
+                    kind: 'x',
+                    records: [
+                      { id: 'a', files: { primary: 'a.json' } },
+                      { id: 'a', files: { primary: 'gone.json' } },
+                    ],
+                  },
+                },
+              }),
+              'a.json': '{}',
+            }),
+          },
         },
-      });
+      );
       assert.equal(missing.status, 422);
       assert.deepEqual(
         missing.body.errors.map((e: any) => [e.loc, e.msg]),
@@ -300,10 +335,17 @@ for (const backend of BACKENDS) {
       );
       assert.match(missing.body.detail, /^manifest\.json at ports\.out\.records\.1\.id: record id "a" repeats/);
 
-      const noPrimary = await upload(h, { token: u.token }, {
-        mode: 'archive',
-        file: { name: 'a.zip', content: await makeZip({ 'manifest.json': JSON.stringify({ manifest_version: 2, ports: { out: { kind: 'x', records: [{ id: 'a', files: {} }] } } }) }) },
-      });
+      const noPrimary = await upload(
+        h,
+        { token: u.token },
+        {
+          mode: 'archive',
+          file: {
+            name: 'a.zip',
+            content: await makeZip({ 'manifest.json': JSON.stringify({ manifest_version: 2, ports: { out: { kind: 'x', records: [{ id: 'a', files: {} }] } } }) }),
+          },
+        },
+      );
       assert.equal(noPrimary.status, 422);
       assert.deepEqual(
         noPrimary.body.errors.map((e: any) => e.loc.slice(3).join('.')),

@@ -17,6 +17,13 @@ interface Item {
   error: string | null;
 }
 
+/** The drawing of item k of a 200 body, asserted to be there. */
+function svgOf(body: Body, k: number): string {
+  const svg = body.items[k]?.svg;
+  assert.ok(svg, `item ${k} has a drawing`);
+  return svg;
+}
+
 /** Bounding box of every number pair in a path's d attribute. */
 function bbox(d: string): { x0: number; x1: number; y0: number; y1: number } {
   const nums = (d.match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number);
@@ -29,6 +36,7 @@ function bbox(d: string): { x0: number; x1: number; y0: number; y1: number } {
 function arrowOf(svg: string): { x0: number; x1: number; y: number } {
   for (const m of svg.matchAll(/<path d="M ([\d.]+),([\d.]+) L ([\d.]+),([\d.]+)"/g)) {
     const [x0, y0, x1, y1] = m.slice(1).map(Number);
+    assert.ok(x0 !== undefined && y0 !== undefined && x1 !== undefined && y1 !== undefined);
     if (y0 === y1 && x1 - x0 > 40) return { x0, x1, y: y0 };
   }
   throw new Error('no arrow in the reaction drawing');
@@ -39,8 +47,9 @@ function labelsAboveArrow(svg: string): string[] {
   const arrow = arrowOf(svg);
   const out: string[] = [];
   for (const m of svg.matchAll(/<text x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)<\/text>/g)) {
-    const [x, y] = [Number(m[1]), Number(m[2])];
-    if (x >= arrow.x0 - 1 && x <= arrow.x1 + 1 && y < arrow.y) out.push(m[3]);
+    const [, x, y, label] = m;
+    assert.ok(label !== undefined);
+    if (Number(x) >= arrow.x0 - 1 && Number(x) <= arrow.x1 + 1 && Number(y) < arrow.y) out.push(label);
   }
   return out;
 }
@@ -55,8 +64,7 @@ describe('structure drawings API', () => {
   after(async () => h?.close());
 
   const depict = (body: unknown, auth: { token?: string; key?: string } = { token }) => h.req<Body>('POST', '/api/v1/depict', { ...auth, body });
-  const reactions = (body: unknown, auth: { token?: string; key?: string } = { token }) =>
-    h.req<Body>('POST', '/api/v1/depict/reactions', { ...auth, body });
+  const reactions = (body: unknown, auth: { token?: string; key?: string } = { token }) => h.req<Body>('POST', '/api/v1/depict/reactions', { ...auth, body });
 
   it('draws each molecule, in input order, with per-item errors', async () => {
     const smiles = ['CC(=O)Oc1ccccc1C(=O)O', 'this is not SMILES', 'C'.repeat(2001), 'c1ccccc1', '', 'C'.repeat(201), 'C1CC', 'CN1C=NC2=C1C(=O)N(C(=O)N2C)C'];
@@ -69,35 +77,36 @@ describe('structure drawings API', () => {
       [null, 'unparseable', 'too_large', null, 'unparseable', 'too_large', 'unparseable', null],
     );
     for (const item of r.body.items) {
-      assert.deepEqual(Object.keys(item).sort(), ['error', 'svg']);
+      assert.deepEqual(Object.keys(item).sort(), ['detail', 'error', 'svg']);
       if (item.error) assert.equal(item.svg, null);
       else assertSafeSvg(item.svg!, 300, 220);
     }
     // Each drawing is its own molecule: aspirin 13 bonds, benzene 6, caffeine 15; labels are text.
     const bonds = (svg: string) => new Set(svg.match(/bond-\d+/g)).size;
-    assert.equal(bonds(r.body.items[0].svg!), 13);
-    assert.equal(bonds(r.body.items[3].svg!), 6);
-    assert.equal(bonds(r.body.items[7].svg!), 15);
+    assert.equal(bonds(svgOf(r.body, 0)), 13);
+    assert.equal(bonds(svgOf(r.body, 3)), 6);
+    assert.equal(bonds(svgOf(r.body, 7)), 15);
     const labels = (svg: string) => [...svg.matchAll(/<text [^>]*>([^<]*)<\/text>/g)].map((m) => m[1]).join('');
-    assert.equal(labels(r.body.items[0].svg!).replace(/[^O]/g, ''), 'OOOO');
-    assert.equal(labels(r.body.items[7].svg!).replace(/[^N]/g, ''), 'NNNN');
+    assert.equal(labels(svgOf(r.body, 0)).replace(/[^O]/g, ''), 'OOOO');
+    assert.equal(labels(svgOf(r.body, 7)).replace(/[^N]/g, ''), 'NNNN');
   });
 
   it('honours width and height, with the reference defaults and bounds', async () => {
-    for (const [w, hgt] of [
+    const sizes: [number, number][] = [
       [100, 100],
       [600, 600],
       [450, 130],
-    ]) {
+    ];
+    for (const [w, hgt] of sizes) {
       const r = await depict({ smiles: ['c1ccccc1O'], width: w, height: hgt });
       assert.equal(r.status, 200);
-      assertSafeSvg(r.body.items[0].svg!, w, hgt);
-      assert.match(r.body.items[0].svg!, new RegExp(`<rect [^>]*width="${w}\\.0" height="${hgt}\\.0"`), 'RDKit drew at that size');
+      assertSafeSvg(svgOf(r.body, 0), w, hgt);
+      assert.match(svgOf(r.body, 0), new RegExp(`<rect [^>]*width="${w}\\.0" height="${hgt}\\.0"`), 'RDKit drew at that size');
     }
     const rx = await reactions({ reactions: ['CCO>>CC=O'] });
-    assertSafeSvg(rx.body.items[0].svg!, 600, 220);
+    assertSafeSvg(svgOf(rx.body, 0), 600, 220);
     const rx2 = await reactions({ reactions: ['CCO>>CC=O'], width: 900, height: 100 });
-    assertSafeSvg(rx2.body.items[0].svg!, 900, 100);
+    assertSafeSvg(svgOf(rx2.body, 0), 900, 100);
   });
 
   it('draws reactions: reactants, arrow, agents above it when present, products', async () => {
@@ -109,7 +118,8 @@ describe('structure drawings API', () => {
       r.body.items.map((i) => i.error),
       [null, null, 'unparseable', 'unparseable', 'too_large', 'too_large'],
     );
-    const [withAgents, without] = r.body.items.map((i) => i.svg!);
+    const [withAgents, without] = r.body.items.map((i) => i.svg);
+    assert.ok(withAgents && without);
     assertSafeSvg(withAgents, 600, 220);
     assertSafeSvg(without, 600, 220);
     // Agents ([H+] and water) are drawn above the arrow; without agents nothing is there.
@@ -118,7 +128,10 @@ describe('structure drawings API', () => {
     assert.deepEqual(labelsAboveArrow(without), []);
     // Reactants left of the arrow and products right of it (bonds of both sides).
     const arrow = arrowOf(without);
-    const bondBoxes = [...without.matchAll(/<path class="bond-\d+[^"]*" d="([^"]*)"/g)].map((m) => bbox(m[1]));
+    const bondBoxes = [...without.matchAll(/<path class="bond-\d+[^"]*" d="([^"]*)"/g)].map(([, d]) => {
+      assert.ok(d !== undefined);
+      return bbox(d);
+    });
     assert.ok(bondBoxes.some((b) => b.x1 < arrow.x0));
     assert.ok(bondBoxes.some((b) => b.x0 > arrow.x1));
   });
@@ -143,7 +156,7 @@ describe('structure drawings API', () => {
     for (const item of r.body.items) if (item.svg) assertSafeSvg(item.svg, 300, 220);
     // Labels are drawn as text, escaped: markup in them is shown, never parsed.
     const text = (svg: string) => [...svg.matchAll(/<text [^>]*>([^<]*)<\/text>/g)].map((m) => m[1]).join('');
-    assert.match(text(r.body.items[0].svg!), /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
+    assert.match(text(svgOf(r.body, 0)), /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
     for (const item of r.body.items) if (item.svg) assert.doesNotMatch(markupOf(item.svg), /script|onload|javascript/i);
 
     const rx = await reactions({ reactions: ['[*:1]C>>[*:1]CO |$<img src=x onerror=alert(1)>;;;;$|', 'CC>[Na+]<script>>CC'] });
@@ -210,7 +223,7 @@ describe('structure drawings API', () => {
     const readOnly = await h.key(u.token, { scopes: ['read'] });
     const ok = await depict({ smiles: ['CCO'] }, { key: readOnly.secret });
     assert.equal(ok.status, 200);
-    assert.equal(ok.body.items[0].error, null);
+    assert.equal(ok.body.items[0]?.error, null);
     const rxOk = await reactions({ reactions: ['CCO>>CC=O'] }, { key: readOnly.secret });
     assert.equal(rxOk.status, 200);
   });
@@ -223,17 +236,17 @@ describe('structure drawings API', () => {
     const again = await depict({ smiles: ['CCCCBr', 'OC(=O)c1ccccc1O'], width: 310 });
     assert.equal(chem.stats().tasks, tasks0, 'answered without the workers');
     assert.equal(chem.cache.stats().hits - hits0, 2);
-    assert.equal(again.body.items[0].svg, first.body.items[1].svg);
-    assert.equal(again.body.items[1].svg, first.body.items[0].svg);
+    assert.equal(svgOf(again.body, 0), svgOf(first.body, 1));
+    assert.equal(svgOf(again.body, 1), svgOf(first.body, 0));
     // Another size is another drawing.
     const other = await depict({ smiles: ['CCCCBr'], width: 320 });
     assert.ok(chem.stats().tasks > tasks0);
-    assertSafeSvg(other.body.items[0].svg!, 320, 220);
+    assertSafeSvg(svgOf(other.body, 0), 320, 220);
     // A new spelling is computed once (the worker canonicalises it), then gets the cached
     // picture: the one drawn from the spelling sent first, as given (drawings are made from the
     // input as given, not from canonical SMILES), returned through the cache entry both share.
     const respelled = await depict({ smiles: ['BrCCCC'], width: 310 });
-    assert.equal(respelled.body.items[0].svg, first.body.items[1].svg);
+    assert.equal(svgOf(respelled.body, 0), svgOf(first.body, 1));
   });
 
   it('a hung or crashing molecule fails alone; the service keeps serving', async () => {
@@ -248,7 +261,7 @@ describe('structure drawings API', () => {
         r.body.items.map((i) => i.error),
         [null, 'render_failed', null, null, 'render_failed', null],
       );
-      for (const i of [0, 2, 3, 5]) assertSafeSvg(r.body.items[i].svg!, 300, 220);
+      for (const i of [0, 2, 3, 5]) assertSafeSvg(svgOf(r.body, i), 300, 220);
       const s = faulty.stats();
       assert.equal(s.timeouts, 1);
       assert.equal(s.crashes, 1);

@@ -42,11 +42,23 @@ describe('SVG sanitizer', () => {
     ['upper-case and namespaced script', `<SCRIPT>alert(1)</SCRIPT><svg:script>alert(2)</svg:script>`],
     ['self-closing script with src', `<script href='https://evil.example/x.js'/><script xlink:href='//evil.example/y.js'/>`],
     ['event handlers', `<path d='M 0 0 L 1 1' onload='alert(1)' onclick="alert(2)" ONMOUSEOVER='alert(3)' onfocusin='x'/>`],
-    ['foreignObject with HTML', `<foreignObject width='100' height='100'><body xmlns='http://www.w3.org/1999/xhtml'><iframe src='javascript:alert(1)'></iframe><img src='x' onerror='alert(1)'/></body></foreignObject>`],
-    ['links and use', `<a href='javascript:alert(1)'><path d='M 0 0'/></a><a xlink:href='https://evil.example'><text>click</text></a><use href='https://evil.example/s.svg#x'/><use xlink:href='#local'/>`],
+    [
+      'foreignObject with HTML',
+      `<foreignObject width='100' height='100'><body xmlns='http://www.w3.org/1999/xhtml'><iframe src='javascript:alert(1)'></iframe><img src='x' onerror='alert(1)'/></body></foreignObject>`,
+    ],
+    [
+      'links and use',
+      `<a href='javascript:alert(1)'><path d='M 0 0'/></a><a xlink:href='https://evil.example'><text>click</text></a><use href='https://evil.example/s.svg#x'/><use xlink:href='#local'/>`,
+    ],
     ['external images', `<image href='https://evil.example/t.png' width='10' height='10'/><image xlink:href='data:image/svg+xml;base64,PHN2Zz4='/>`],
-    ['url() in styles and attributes', `<path d='M 0 0' style='fill:url(https://evil.example/p.svg#g);stroke:#000000'/><rect fill='url(#x)' stroke='url( "https://evil.example" )' width='1' height='1'/><path d='M0 0' style='background-image:url(javascript:alert(1))'/>`],
-    ['CSS tricks', `<path d='M0 0' style='behavior:url(x.htc);-moz-binding:url(x);width:expression(alert(1));fill:#000\\000;stroke:var(--x)'/><style>@import url(https://evil.example/x.css); *{fill:red}</style>`],
+    [
+      'url() in styles and attributes',
+      `<path d='M 0 0' style='fill:url(https://evil.example/p.svg#g);stroke:#000000'/><rect fill='url(#x)' stroke='url( "https://evil.example" )' width='1' height='1'/><path d='M0 0' style='background-image:url(javascript:alert(1))'/>`,
+    ],
+    [
+      'CSS tricks',
+      `<path d='M0 0' style='behavior:url(x.htc);-moz-binding:url(x);width:expression(alert(1));fill:#000\\000;stroke:var(--x)'/><style>@import url(https://evil.example/x.css); *{fill:red}</style>`,
+    ],
     ['animation that sets href', `<animate attributeName='href' to='javascript:alert(1)'/><set attributeName='onmouseover' to='alert(1)'/><animateTransform/>`],
     ['entity-encoded javascript', `<path d='M 0 0' fill='&#x6A;avascript:alert(1)' class='&lt;script&gt;'/><text>&lt;script&gt;alert(1)&lt;/script&gt;</text>`],
     ['nested svg and iframe', `<svg onload='alert(1)'><path d='M 0 0'/></svg><iframe src='https://evil.example'></iframe><embed src='x'/><object data='x'></object>`],

@@ -3,7 +3,7 @@
 // stand-in threads), batching, ordering, the cache, and closing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ChemPool } from '../../src/chem/pool.js';
+import { ChemPool, type ItemOutcome } from '../../src/chem/pool.js';
 import { assertSafeSvg } from './svg-check.js';
 
 const HANG = 'C1CC1 hang';
@@ -16,6 +16,20 @@ const CRASH_ONCE = 'C1CC1 crash until remembered';
 /** The suffix of a failure answered from the failure memory. */
 const remembered = / \(this input failed the same way recently; not run again\)$/;
 const size = { width: 300, height: 220, key: true };
+
+/** The value of an outcome, asserting it is a success. */
+function valueOf<T>(r: ItemOutcome<T> | undefined): T {
+  assert.ok(r, 'an outcome');
+  if (!r.ok) assert.fail(`expected a value, got ${r.failure}: ${r.message}`);
+  return r.value;
+}
+
+/** The failure and message of an outcome, asserting it is a failure. */
+function failureOf<T>(r: ItemOutcome<T> | undefined): Extract<ItemOutcome<T>, { ok: false }> {
+  assert.ok(r, 'an outcome');
+  if (r.ok) assert.fail('expected a failure, got a value');
+  return r;
+}
 
 describe('chemistry pool', () => {
   let pool: ChemPool;
@@ -32,19 +46,21 @@ describe('chemistry pool', () => {
     const v = r.map((x) => (x.ok ? x.value : null));
     assert.ok(v.every((x) => x !== null));
     assert.deepEqual(
-      v.map((x) => x!.error),
+      v.map((x) => x.error),
       [null, null, 'unparseable', null, 'unparseable', 'too_large', null],
     );
     assert.deepEqual(
-      v.map((x) => x!.key),
+      v.map((x) => x.key),
       ['CCO', 'c1ccccc1', null, 'CC(=O)Oc1ccccc1C(=O)O', null, null, 'CCO'],
     );
-    for (const x of v) if (x!.svg) assertSafeSvg(x!.svg, 300, 220);
+    for (const x of v) if (x.svg) assertSafeSvg(x.svg, 300, 220);
     // Atom labels are SVG text: aspirin has four oxygens.
-    assert.equal((v[3]!.svg!.match(/<text [^>]*>O<\/text>/g) ?? []).length, 4);
+    const [, benzene, , aspirin] = v;
+    assert.ok(benzene?.svg && aspirin?.svg);
+    assert.equal((aspirin.svg.match(/<text [^>]*>O<\/text>/g) ?? []).length, 4);
     // Benzene has 6 ring bonds drawn, aspirin 13.
-    assert.equal(new Set(v[1]!.svg!.match(/bond-\d+/g)).size, 6);
-    assert.equal(new Set(v[3]!.svg!.match(/bond-\d+/g)).size, 13);
+    assert.equal(new Set(benzene.svg.match(/bond-\d+/g)).size, 6);
+    assert.equal(new Set(aspirin.svg.match(/bond-\d+/g)).size, 13);
   });
 
   it('a hung item costs only itself: its thread is replaced and its neighbours are drawn', async () => {
@@ -54,14 +70,14 @@ describe('chemistry pool', () => {
     const ms = Date.now() - t0;
     assert.deepEqual(r[2], { ok: false, failure: 'timeout', message: 'item ran longer than 2000 ms' });
     for (const i of [0, 1, 3, 4]) {
-      assert.ok(r[i].ok && r[i].ok && r[i].value.svg, `item ${i} drawn`);
+      assert.ok(valueOf(r[i]).svg, `item ${i} drawn`);
     }
     assert.ok(ms >= 2_000 && ms < 20_000, `one timeout, not one per item (${ms} ms)`);
     const s = pool.stats();
     assert.equal(s.timeouts - before.timeouts, 1);
     // The pool keeps serving.
     const again = await pool.runItems('describe', ['CCO'], { key: false });
-    assert.ok(again[0].ok && again[0].value.properties?.formula === 'C2H6O');
+    assert.equal(valueOf(again[0]).properties?.formula, 'C2H6O');
   });
 
   it('the event loop stays free while a worker hangs', async () => {
@@ -86,10 +102,8 @@ describe('chemistry pool', () => {
   it('a crashing item (the thread dies) fails alone, and so does a WASM abort', async () => {
     const before = pool.stats();
     const r = await pool.runItems('describe', ['CCO', CRASH, 'c1ccccc1O', ABORT, 'CC(=O)O', 'N'], { key: false });
-    assert.equal(r[1].ok, false);
-    assert.equal(!r[1].ok && r[1].failure, 'crashed');
-    assert.equal(r[3].ok, false);
-    assert.equal(!r[3].ok && r[3].failure, 'crashed');
+    assert.equal(failureOf(r[1]).failure, 'crashed');
+    assert.equal(failureOf(r[3]).failure, 'crashed');
     const formulas = r.map((x) => (x.ok ? x.value.properties?.formula : null));
     assert.deepEqual(formulas, ['C2H6O', null, 'C6H6O', null, 'C2H4O2', 'H3N']);
     assert.equal(pool.stats().crashes - before.crashes, 2);
@@ -98,17 +112,17 @@ describe('chemistry pool', () => {
   it('remembers an input that crashed a thread, and answers it again without a worker', async () => {
     const before = pool.stats();
     const first = await pool.runItems('describe', [CRASH_ONCE, 'CCN'], { key: false });
-    assert.equal(!first[0].ok && first[0].failure, 'crashed');
-    assert.doesNotMatch(!first[0].ok ? first[0].message : '', remembered);
+    assert.equal(failureOf(first[0]).failure, 'crashed');
+    assert.doesNotMatch(failureOf(first[0]).message, remembered);
     assert.equal(pool.stats().crashes - before.crashes, 1);
 
     const mid = pool.stats();
     const t0 = Date.now();
     const c = await pool.runItems('describe', [CRASH_ONCE, 'CCN'], { key: false });
     const ms = Date.now() - t0;
-    assert.equal(!c[0].ok && c[0].failure, 'crashed');
-    assert.match(!c[0].ok ? c[0].message : '', remembered);
-    assert.ok(c[1].ok && c[1].value.properties?.formula === 'C2H7N');
+    assert.equal(failureOf(c[0]).failure, 'crashed');
+    assert.match(failureOf(c[0]).message, remembered);
+    assert.equal(valueOf(c[1]).properties?.formula, 'C2H7N');
     const s = pool.stats();
     assert.equal(s.crashes, mid.crashes, 'no thread crashed again');
     assert.equal(s.rememberedFailures - mid.rememberedFailures, 1);
@@ -124,7 +138,7 @@ describe('chemistry pool', () => {
     const before = pool.stats();
     // First timeout: reported, not remembered.
     const r1 = await pool.runItems('depict', ['CCO', HANG_TWICE], size);
-    assert.ok(r1[0].ok && r1[0].value.svg);
+    assert.ok(valueOf(r1[0]).svg);
     assert.deepEqual(r1[1], { ok: false, failure: 'timeout', message: 'item ran longer than 2000 ms' });
     assert.equal(pool.stats().timeouts - before.timeouts, 1);
     // The next call runs it again: it times out a second time, and is remembered from then on.
@@ -137,9 +151,9 @@ describe('chemistry pool', () => {
     const t0 = Date.now();
     const r3 = await pool.runItems('depict', ['CCO', HANG_TWICE], size);
     const ms = Date.now() - t0;
-    assert.ok(r3[0].ok && r3[0].value.svg);
-    assert.equal(!r3[1].ok && r3[1].failure, 'timeout');
-    assert.match(!r3[1].ok ? r3[1].message : '', /^item ran longer than 2000 ms \(this input failed the same way recently; not run again\)$/);
+    assert.ok(valueOf(r3[0]).svg);
+    assert.equal(failureOf(r3[1]).failure, 'timeout');
+    assert.match(failureOf(r3[1]).message, /^item ran longer than 2000 ms \(this input failed the same way recently; not run again\)$/);
     const s = pool.stats();
     assert.equal(s.timeouts, mid.timeouts, 'no thread hung a third time');
     assert.equal(s.rememberedFailures - mid.rememberedFailures, 1);
@@ -178,9 +192,8 @@ describe('chemistry pool', () => {
     // Size is part of a drawing's key.
     const a = await pool.runCached('depict', ['CCO'], { width: 300, height: 220, key: false }, '300x220');
     const b = await pool.runCached('depict', ['CCO'], { width: 400, height: 220, key: false }, '400x220');
-    assert.ok(a[0].ok && b[0].ok);
-    assert.match(a[0].ok ? a[0].value.svg! : '', /width="300"/);
-    assert.match(b[0].ok ? b[0].value.svg! : '', /width="400"/);
+    assert.match(valueOf(a[0]).svg ?? '', /width="300"/);
+    assert.match(valueOf(b[0]).svg ?? '', /width="400"/);
   });
 });
 
@@ -219,12 +232,12 @@ describe('chemistry pool: many hanging items', () => {
 
     const r = await hanging;
     const ms = Date.now() - t0;
-    assert.ok(r[0].ok && r[0].value.properties?.formula === 'C2H6O', 'the item before the hangs');
+    assert.equal(valueOf(r[0]).properties?.formula, 'C2H6O', 'the item before the hangs');
     const failures = r.slice(1).map((x) => !x.ok && x.failure);
     assert.deepEqual(failures, Array(13).fill('timeout'), 'hanging items, and CCN behind six of them, fail as timeouts');
     const s = pool.stats();
     assert.equal(s.timeouts, 2, 'two items timed out before the request was answered: one per thread');
-    assert.equal(s.budgetFailures, 11, 'the rest failed when their batch\'s retry budget ran out');
+    assert.equal(s.budgetFailures, 11, "the rest failed when their batch's retry budget ran out");
     // Both batches in parallel, each: one timeout, a thread start, its retry budget; not 6
     // timeouts one after the other.
     assert.ok(ms < TIMEOUT + pool.retryBudgetMs + 3_500, `answered in ${ms} ms`);
@@ -264,8 +277,8 @@ describe('chemistry pool: limits, no cache, closing', () => {
       assert.equal(pool.cache.enabled, false);
       const a = await pool.runCached('depict', ['CCO'], { width: 300, height: 220, key: false }, '300x220');
       const b = await pool.runCached('depict', ['CCO'], { width: 300, height: 220, key: false }, '300x220');
-      assert.ok(a[0].ok && b[0].ok);
-      assert.equal(a[0].ok && a[0].value.key, null, 'no canonical key computed when nothing is cached');
+      valueOf(b[0]); // drawn again
+      assert.equal(valueOf(a[0]).key, null, 'no canonical key computed when nothing is cached');
       assert.equal(pool.stats().tasks, 2);
     } finally {
       await pool.close();

@@ -14,7 +14,8 @@ export function markupOf(svg: string): string {
 export function assertSafeSvg(svg: string, width: number, height: number): void {
   assert.ok(svg.startsWith('<svg '), 'the document starts with <svg');
   assert.ok(svg.trimEnd().endsWith('</svg>'), 'the document ends with </svg>');
-  const root = /^<svg([^>]*)>/.exec(svg)![1];
+  const root = /^<svg([^>]*)>/.exec(svg)?.[1];
+  assert.ok(root !== undefined, 'the document starts with an <svg> tag');
   assert.match(root, /\sxmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
   assert.match(root, new RegExp(`\\swidth="${width}"`));
   assert.match(root, new RegExp(`\\sheight="${height}"`));
@@ -33,6 +34,7 @@ export function assertSafeSvg(svg: string, width: number, height: number): void 
   let depth = 0;
   for (const m of svg.matchAll(/<(\/?)([A-Za-z][\w:.-]*)([^>]*)>/g)) {
     const [, closing, name, rest] = m;
+    assert.ok(name !== undefined && rest !== undefined); // (both groups always take part in a match)
     assert.ok(DRAWING_ELEMENTS.has(name), `element <${name}> is a plain drawing element`);
     if (closing) {
       depth--;
@@ -40,10 +42,12 @@ export function assertSafeSvg(svg: string, width: number, height: number): void 
     }
     if (!rest.endsWith('/')) depth++;
     for (const a of rest.matchAll(/\s([^\s=/]+)\s*=\s*"([^"]*)"/g)) {
-      const attr = a[1].toLowerCase();
+      const [, attrName, value] = a;
+      assert.ok(attrName !== undefined && value !== undefined);
+      const attr = attrName.toLowerCase();
       assert.ok(!attr.startsWith('on'), `no event handler attribute (${attr})`);
       assert.ok(!attr.includes(':') || attr === 'xmlns', `no namespaced attribute (${attr})`);
-      assert.doesNotMatch(a[2], /[<>]/, 'attribute values are escaped');
+      assert.doesNotMatch(value, /[<>]/, 'attribute values are escaped');
     }
     // Every attribute is name="value": nothing unquoted or half-open slips through.
     assert.equal(rest.replace(/\s[^\s=/]+\s*=\s*"[^"]*"/g, '').replace(/\s*\/?$/, ''), '', `attributes of <${name}> are all quoted`);

@@ -20,7 +20,7 @@ for (const backend of BACKENDS) {
 
     const append = (e: NewEvent) => h.services.db.transaction((tx) => appendEvent(tx, e));
     const get = (token: string, query: Record<string, string | number> = {}) =>
-      h.req('GET', `/api/v1/events?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`, { token });
+      h.req('GET', `/api/v1/events?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString()}`, { token });
 
     it('lists events oldest first with every field, and follows next_cursor without loss or repeat', async () => {
       const u = await h.user();
@@ -28,7 +28,11 @@ for (const backend of BACKENDS) {
       const statuses = ['completed', 'error', 'cancelled', 'completed', 'completed'];
       const t0 = Date.now();
       const ids: number[] = [];
-      for (let i = 0; i < jobs.length; i++) ids.push(await append({ userId: u.userId, kind: 'job', subjectId: jobs[i], status: statuses[i] }));
+      for (const [i, subjectId] of jobs.entries()) {
+        const status = statuses[i];
+        assert.ok(status);
+        ids.push(await append({ userId: u.userId, kind: 'job', subjectId, status }));
+      }
       const run = uuid();
       ids.push(await append({ userId: u.userId, kind: 'workflow_run', subjectId: run, status: 'failed' }));
       assert.deepEqual(ids, [1, 2, 3, 4, 5, 6], 'per-account ids are dense and start at 1');
@@ -82,7 +86,10 @@ for (const backend of BACKENDS) {
 
       // An event's own cursor resumes right after it.
       const fromThird = await get(u.token, { after: all.body.events[2].cursor });
-      assert.deepEqual(fromThird.body.events.map((e: any) => e.event_id), [4, 5, 6, 7]);
+      assert.deepEqual(
+        fromThird.body.events.map((e: any) => e.event_id),
+        [4, 5, 6, 7],
+      );
     });
 
     it('answers an empty feed with a usable cursor, and API keys read the same feed', async () => {
@@ -97,7 +104,10 @@ for (const backend of BACKENDS) {
       const key = await h.key(u.token, { scopes: ['read'] });
       const viaKey = await h.req('GET', `/api/v1/events?after=${encodeURIComponent(r.body.next_cursor)}`, { key: key.secret });
       assert.equal(viaKey.status, 200);
-      assert.deepEqual(viaKey.body.events.map((e: any) => e.subject_id), [job]);
+      assert.deepEqual(
+        viaKey.body.events.map((e: any) => e.subject_id),
+        [job],
+      );
       // A write-only key lacks the read scope.
       const writeOnly = await h.key(u.token, { scopes: ['write'] });
       const denied = await h.req('GET', '/api/v1/events', { key: writeOnly.secret });
@@ -116,26 +126,50 @@ for (const backend of BACKENDS) {
       await append({ userId: u.userId, kind: 'workflow_run', subjectId: uuid(), status: 'cancelled' });
 
       const jobsOnly = await get(u.token, { kind: 'job' });
-      assert.deepEqual(jobsOnly.body.events.map((e: any) => [e.event_id, e.subject_id]), [[1, a], [3, b]]);
+      assert.deepEqual(
+        jobsOnly.body.events.map((e: any) => [e.event_id, e.subject_id]),
+        [
+          [1, a],
+          [3, b],
+        ],
+      );
       const runsOnly = await get(u.token, { kind: 'workflow_run' });
-      assert.deepEqual(runsOnly.body.events.map((e: any) => e.event_id), [2, 4]);
+      assert.deepEqual(
+        runsOnly.body.events.map((e: any) => e.event_id),
+        [2, 4],
+      );
       const bySubject = await get(u.token, { subject_id: run });
-      assert.deepEqual(bySubject.body.events.map((e: any) => [e.event_id, e.kind, e.status]), [[2, 'workflow_run', 'completed']]);
+      assert.deepEqual(
+        bySubject.body.events.map((e: any) => [e.event_id, e.kind, e.status]),
+        [[2, 'workflow_run', 'completed']],
+      );
       const both = await get(u.token, { subject_id: b, kind: 'job' });
-      assert.deepEqual(both.body.events.map((e: any) => e.event_id), [3]);
+      assert.deepEqual(
+        both.body.events.map((e: any) => e.event_id),
+        [3],
+      );
       const none = await get(u.token, { subject_id: b, kind: 'workflow_run' });
       assert.deepEqual(none.body.events, []);
 
       // Paging a filtered feed one at a time.
       const p1 = await get(u.token, { kind: 'job', limit: 1 });
-      assert.deepEqual(p1.body.events.map((e: any) => e.event_id), [1]);
+      assert.deepEqual(
+        p1.body.events.map((e: any) => e.event_id),
+        [1],
+      );
       const p2 = await get(u.token, { kind: 'job', limit: 1, after: p1.body.next_cursor });
-      assert.deepEqual(p2.body.events.map((e: any) => e.event_id), [3]);
+      assert.deepEqual(
+        p2.body.events.map((e: any) => e.event_id),
+        [3],
+      );
       const p3 = await get(u.token, { kind: 'job', limit: 1, after: p2.body.next_cursor });
       assert.deepEqual(p3.body, { events: [], next_cursor: p2.body.next_cursor });
       // The cursor of a filtered read is a position in the whole feed: unfiltered after it.
       const rest = await get(u.token, { after: p1.body.next_cursor });
-      assert.deepEqual(rest.body.events.map((e: any) => e.event_id), [2, 3, 4]);
+      assert.deepEqual(
+        rest.body.events.map((e: any) => e.event_id),
+        [2, 3, 4],
+      );
     });
 
     it('bounds a page by limit (default 50, at most 100)', async () => {
@@ -149,9 +183,15 @@ for (const backend of BACKENDS) {
       const max = await get(u.token, { limit: 100 });
       assert.equal(max.body.events.length, 100);
       const rest = await get(u.token, { limit: 100, after: max.body.next_cursor });
-      assert.deepEqual(rest.body.events.map((e: any) => e.event_id), Array.from({ length: 20 }, (_, i) => 101 + i));
+      assert.deepEqual(
+        rest.body.events.map((e: any) => e.event_id),
+        Array.from({ length: 20 }, (_, i) => 101 + i),
+      );
       const one = await get(u.token, { limit: 1 });
-      assert.deepEqual(one.body.events.map((e: any) => e.subject_id), ['job-0']);
+      assert.deepEqual(
+        one.body.events.map((e: any) => e.subject_id),
+        ['job-0'],
+      );
     });
 
     it('rejects bad parameters with 422 and loc', async () => {
@@ -212,12 +252,15 @@ for (const backend of BACKENDS) {
         const r = await get(u.token, { after });
         assert.equal(r.status, 422, `${after}: ${r.text}`);
         assert.equal(r.body.type, '/api/v1/problems/http-422');
-        assert.deepEqual(r.body.errors.map((e: any) => e.loc), [['query', 'after']]);
+        assert.deepEqual(
+          r.body.errors.map((e: any) => e.loc),
+          [['query', 'after']],
+        );
         assert.equal(r.body.errors[0].input, after);
       }
     });
 
-    it('never shows another account\'s events, whatever the filter', async () => {
+    it("never shows another account's events, whatever the filter", async () => {
       const u = await h.user();
       const v = await h.user();
       const mine = uuid();
@@ -226,7 +269,10 @@ for (const backend of BACKENDS) {
       await append({ userId: v.userId, kind: 'job', subjectId: theirs, status: 'error' });
       await append({ userId: v.userId, kind: 'workflow_run', subjectId: uuid(), status: 'completed' });
       const ru = await get(u.token);
-      assert.deepEqual(ru.body.events.map((e: any) => e.subject_id), [mine]);
+      assert.deepEqual(
+        ru.body.events.map((e: any) => e.subject_id),
+        [mine],
+      );
       const rv = await get(v.token);
       assert.deepEqual(rv.body.events.map((e: any) => [e.event_id, e.subject_id]).slice(0, 1), [[1, theirs]]);
       assert.equal(rv.body.events.length, 2);
@@ -257,7 +303,13 @@ for (const backend of BACKENDS) {
       );
       assert.equal(await append({ userId: u.userId, kind: 'job', subjectId: uuid(), status: 'completed' }), 2);
       const r = await get(u.token);
-      assert.deepEqual(r.body.events.map((e: any) => [e.event_id, e.status]), [[1, 'completed'], [2, 'completed']]);
+      assert.deepEqual(
+        r.body.events.map((e: any) => [e.event_id, e.status]),
+        [
+          [1, 'completed'],
+          [2, 'completed'],
+        ],
+      );
     });
 
     it('purges events past retention; a cursor into the purged range is 410 cursor-expired', async () => {
@@ -278,7 +330,10 @@ for (const backend of BACKENDS) {
       const removed = await h.services.events.purgeOlderThan(35);
       assert.ok(removed >= 3, `removed ${removed}`);
       const left = await h.services.db.query<{ event_id: number }>('SELECT event_id FROM events WHERE user_id = $1 ORDER BY event_id', [u.userId]);
-      assert.deepEqual(left.rows.map((r) => Number(r.event_id)), [4, 5]);
+      assert.deepEqual(
+        left.rows.map((r) => Number(r.event_id)),
+        [4, 5],
+      );
       assert.equal((await h.services.db.query('SELECT 1 FROM events WHERE user_id = $1', [v.userId])).rows.length, 1, 'other accounts keep theirs');
 
       for (const c of [atStart, atTwo]) {
@@ -294,7 +349,10 @@ for (const backend of BACKENDS) {
       const fine = await get(u.token, { after: atFive });
       assert.deepEqual(fine.body, { events: [], next_cursor: atFive });
       const again = await get(u.token);
-      assert.deepEqual(again.body.events.map((e: any) => e.event_id), [4, 5]);
+      assert.deepEqual(
+        again.body.events.map((e: any) => e.event_id),
+        [4, 5],
+      );
       // Purge everything: a fresh read starts at the head and is not expired.
       await h.services.db.query(`UPDATE events SET occurred_at = now() - interval '40 days' WHERE user_id = $1`, [u.userId]);
       await h.services.events.purgeOlderThan(35);
@@ -304,7 +362,10 @@ for (const backend of BACKENDS) {
       assert.equal(fromEmpty.status, 200);
       assert.equal((await get(u.token, { after: atFive })).status, 200, 'it had read everything that was purged');
       assert.equal(await append({ userId: u.userId, kind: 'job', subjectId: 'new', status: 'completed' }), 6, 'ids continue after a purge');
-      assert.deepEqual((await get(u.token, { after: empty.body.next_cursor })).body.events.map((e: any) => e.event_id), [6]);
+      assert.deepEqual(
+        (await get(u.token, { after: empty.body.next_cursor })).body.events.map((e: any) => e.event_id),
+        [6],
+      );
     });
   });
 }

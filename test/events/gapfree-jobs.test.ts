@@ -102,12 +102,18 @@ for (const backend of BACKENDS) {
       assert.ok(byStatus('completed') >= JOBS - CANCELLED, `completed: ${byStatus('completed')}`);
       assert.ok(byStatus('cancelled') >= 1, `cancelled: ${byStatus('cancelled')}`);
       for (const [i, seen] of results.entries()) {
-        assert.deepEqual(seen.ids, Array.from({ length: JOBS }, (_, k) => k + 1), `reader ${i}: every event id 1..${JOBS} exactly once, strictly increasing`);
+        assert.deepEqual(
+          seen.ids,
+          Array.from({ length: JOBS }, (_, k) => k + 1),
+          `reader ${i}: every event id 1..${JOBS} exactly once, strictly increasing`,
+        );
         assert.equal(new Set(seen.subjects).size, JOBS, `reader ${i}: each job's event once`);
         assert.deepEqual(new Map([...seen.statuses].sort()), new Map([...expected].sort()), `reader ${i}: every job's terminal event, with its final status`);
       }
       // One event per job in the table too.
-      const { rows } = await h.services.db.query<{ n: number; d: number }>('SELECT count(*)::int AS n, count(DISTINCT subject_id)::int AS d FROM events WHERE user_id = $1', [u.userId]);
+      const { rows } = await h.services.db.query<{ n: number; d: number }>('SELECT count(*)::int AS n, count(DISTINCT subject_id)::int AS d FROM events WHERE user_id = $1', [
+        u.userId,
+      ]);
       assert.deepEqual(rows[0], { n: JOBS, d: JOBS });
       t.diagnostic(`${byStatus('completed')} completed, ${byStatus('cancelled')} cancelled, ${byStatus('error')} error`);
     });

@@ -107,12 +107,13 @@ for (const backend of BACKENDS) {
       const checker = async () => {
         while (!writersDone) {
           for (const u of users) {
-            const { rows } = await h.services.db.query<{ n: number; mx: number | null }>(
-              'SELECT count(*)::int AS n, max(event_id) AS mx FROM events WHERE user_id = $1',
-              [u.userId],
-            );
-            const mx = rows[0].mx === null ? 0 : Number(rows[0].mx);
-            assert.equal(rows[0].n, mx, `a snapshot saw ${rows[0].n} events but max id ${mx}: a hole below a visible event`);
+            const { rows } = await h.services.db.query<{ n: number; mx: number | null }>('SELECT count(*)::int AS n, max(event_id) AS mx FROM events WHERE user_id = $1', [
+              u.userId,
+            ]);
+            const [row] = rows;
+            assert.ok(row, 'an aggregate returns a row');
+            const mx = row.mx === null ? 0 : Number(row.mx);
+            assert.equal(row.n, mx, `a snapshot saw ${row.n} events but max id ${mx}: a hole below a visible event`);
             snapshots++;
           }
           await sleep(1);
@@ -130,10 +131,16 @@ for (const backend of BACKENDS) {
 
       for (const [i, seen] of results.entries()) {
         const u = users[Math.floor(i / 2)];
-        const expected = committed.get(u.userId)!;
+        assert.ok(u);
+        const expected = committed.get(u.userId);
+        assert.ok(expected, `user ${u.userId} committed events`);
         const n = expected.size;
         assert.ok(n > 0);
-        assert.deepEqual(seen.ids, Array.from({ length: n }, (_, k) => k + 1), `reader ${i}: every id 1..${n} exactly once, in order`);
+        assert.deepEqual(
+          seen.ids,
+          Array.from({ length: n }, (_, k) => k + 1),
+          `reader ${i}: every id 1..${n} exactly once, in order`,
+        );
         assert.equal(new Set(seen.subjects).size, seen.subjects.length, `reader ${i}: no repeats`);
         assert.deepEqual(new Set(seen.subjects), expected, `reader ${i}: exactly the committed events`);
       }

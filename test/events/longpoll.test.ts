@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/http/app.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import { closeServices, createServices } from '../../src/instance.js';
 import { appendEvent, type NewEvent } from '../../src/modules/events/service.js';
@@ -31,7 +31,7 @@ interface Polled {
 
 function poll(base: string, token: string, query: Record<string, string | number>, signal?: AbortSignal): Promise<Polled> {
   const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
-  return fetch(`${base}/api/v1/events?${qs}`, { headers: { authorization: `Bearer ${token}` }, signal }).then(async (r) => ({
+  return fetch(`${base}/api/v1/events?${qs.toString()}`, { headers: { authorization: `Bearer ${token}` }, signal }).then(async (r) => ({
     status: r.status,
     body: await r.json(),
     at: performance.now(),
@@ -51,7 +51,7 @@ async function pendingAfter<T>(p: Promise<T>, ms: number): Promise<T | 'pending'
   return Promise.race([p, sleep(ms).then(() => 'pending' as const)]);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 for (const backend of BACKENDS) {
   describe(`events long poll [${backend.name}]`, () => {
@@ -80,7 +80,10 @@ for (const backend of BACKENDS) {
         const ms = r.at - t0;
         latencies.push(ms);
         assert.equal(r.status, 200);
-        assert.deepEqual(r.body.events.map((e: any) => e.subject_id), [job]);
+        assert.deepEqual(
+          r.body.events.map((e: any) => e.subject_id),
+          [job],
+        );
         assert.equal(r.body.events[0].event_id, i + 1);
         assert.ok(ms < WAKE_BOUND_MS, `woke after ${ms.toFixed(1)} ms`);
         cursor = r.body.next_cursor;
@@ -114,7 +117,10 @@ for (const backend of BACKENDS) {
       const t0 = performance.now();
       const r = await poll(h.base, u.token, { wait: 20 });
       assert.ok(r.at - t0 < 500);
-      assert.deepEqual(r.body.events.map((e: any) => [e.subject_id, e.status]), [[job, 'error']]);
+      assert.deepEqual(
+        r.body.events.map((e: any) => [e.subject_id, e.status]),
+        [[job, 'error']],
+      );
     });
 
     it('applies kind and subject_id to wake-ups: other events (and other accounts) do not end the wait', async () => {
@@ -136,7 +142,10 @@ for (const backend of BACKENDS) {
       const other = uuid();
       await append({ userId: u.userId, kind: 'job', subjectId: other, status: 'completed' });
       const r0 = await unfiltered;
-      assert.deepEqual(r0.body.events.map((e: any) => e.subject_id), [other]);
+      assert.deepEqual(
+        r0.body.events.map((e: any) => e.subject_id),
+        [other],
+      );
       assert.equal(await pendingAfter(bySubject, 250), 'pending', 'subject filter holds');
       assert.equal(await pendingAfter(byKind, 1), 'pending', 'kind filter holds');
       assert.equal(waiting(), 2);
@@ -147,7 +156,11 @@ for (const backend of BACKENDS) {
       await append({ userId: u.userId, kind: 'workflow_run', subjectId: run, status: 'completed' });
       const r1 = await byKind;
       assert.ok(r1.at - t0 < WAKE_BOUND_MS);
-      assert.deepEqual(r1.body.events.map((e: any) => [e.event_id, e.subject_id]), [[2, run]], 'only the matching event, not the earlier job');
+      assert.deepEqual(
+        r1.body.events.map((e: any) => [e.event_id, e.subject_id]),
+        [[2, run]],
+        'only the matching event, not the earlier job',
+      );
       assert.equal(await pendingAfter(bySubject, 250), 'pending');
 
       // Finally the target job.
@@ -155,7 +168,10 @@ for (const backend of BACKENDS) {
       await append({ userId: u.userId, kind: 'job', subjectId: target, status: 'cancelled' });
       const r2 = await bySubject;
       assert.ok(r2.at - t1 < WAKE_BOUND_MS, `woke after ${(r2.at - t1).toFixed(1)} ms`);
-      assert.deepEqual(r2.body.events.map((e: any) => [e.event_id, e.subject_id, e.status]), [[3, target, 'cancelled']]);
+      assert.deepEqual(
+        r2.body.events.map((e: any) => [e.event_id, e.subject_id, e.status]),
+        [[3, target, 'cancelled']],
+      );
       assert.equal(waiting(), 0);
     });
 
@@ -182,7 +198,11 @@ for (const backend of BACKENDS) {
       });
       const r = await p;
       assert.ok(r.at >= committedAt, 'not before the commit');
-      assert.deepEqual(r.body.events.map((e: any) => [e.event_id, e.subject_id]), [[1, job]], 'the rolled-back event left no trace');
+      assert.deepEqual(
+        r.body.events.map((e: any) => [e.event_id, e.subject_id]),
+        [[1, job]],
+        'the rolled-back event left no trace',
+      );
     });
 
     it('wakes every poll of the account at once', async () => {
@@ -194,7 +214,11 @@ for (const backend of BACKENDS) {
       const t0 = performance.now();
       await append({ userId: u.userId, kind: 'job', subjectId: job, status: 'completed' });
       const rs = await Promise.all(polls);
-      for (const r of rs) assert.deepEqual(r.body.events.map((e: any) => e.subject_id), [job]);
+      for (const r of rs)
+        assert.deepEqual(
+          r.body.events.map((e: any) => e.subject_id),
+          [job],
+        );
       const slowest = Math.max(...rs.map((r) => r.at - t0));
       assert.ok(slowest < 2 * WAKE_BOUND_MS, `slowest of 20 woke after ${slowest.toFixed(1)} ms`);
     });
@@ -224,7 +248,10 @@ for (const backend of BACKENDS) {
         });
         const r = await p;
         const ms = r.at - t0;
-        assert.deepEqual(r.body.events.map((e: any) => e.subject_id), ['silent']);
+        assert.deepEqual(
+          r.body.events.map((e: any) => e.subject_id),
+          ['silent'],
+        );
         assert.ok(ms < 300 + WAKE_BOUND_MS, `woke after ${ms.toFixed(0)} ms`);
       } finally {
         h.services.events.setSafetyPollMs(NO_SAFETY_NET_MS);
@@ -257,7 +284,10 @@ for (const backend of BACKENDS) {
           await append({ userId: u.userId, kind: 'job', subjectId: job, status: 'completed' }, h.services.db);
           const r = await p;
           assert.equal(r.status, 200);
-          assert.deepEqual(r.body.events.map((e: any) => e.subject_id), [job]);
+          assert.deepEqual(
+            r.body.events.map((e: any) => e.subject_id),
+            [job],
+          );
           lat.push(r.at - t0);
           cursor = r.body.next_cursor;
         }
@@ -269,7 +299,10 @@ for (const backend of BACKENDS) {
           const t0 = performance.now();
           await append({ userId: u.userId, kind: 'job', subjectId: job, status: 'completed' }, db2);
           const r = await p;
-          assert.deepEqual(r.body.events.map((e: any) => e.subject_id), [job]);
+          assert.deepEqual(
+            r.body.events.map((e: any) => e.subject_id),
+            [job],
+          );
           lat.push(r.at - t0);
           cursor = r.body.next_cursor;
         }

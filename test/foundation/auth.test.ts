@@ -117,6 +117,7 @@ for (const backend of BACKENDS) {
       assert.equal(r.status, 401);
       const { TokenSigner } = await import('../../src/modules/auth/tokens.js');
       const { rows } = await h.services.db.query<{ value: string }>(`SELECT value FROM settings WHERE key = 'jwt_secret'`);
+      assert.ok(rows[0], 'a jwt_secret setting');
       const signer = new TokenSigner(rows[0].value, -10);
       const { token } = await signer.sign(u.userId, '00000000-0000-0000-0000-000000000000');
       const expired = await h.req('GET', '/api/v1/auth/check', { token });

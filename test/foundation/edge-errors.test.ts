@@ -22,7 +22,7 @@ function parseResponses(data: Buffer): RawResponse[] {
   let rest = data.toString('utf8');
   while (rest.startsWith('HTTP/1.1 ')) {
     const end = rest.indexOf('\r\n\r\n');
-    const [statusLine, ...lines] = rest.slice(0, end).split('\r\n');
+    const [statusLine = '', ...lines] = rest.slice(0, end).split('\r\n');
     const headers: Record<string, string> = {};
     for (const l of lines) headers[l.slice(0, l.indexOf(':')).toLowerCase()] = l.slice(l.indexOf(':') + 1).trim();
     const len = Number(headers['content-length']);
@@ -74,10 +74,11 @@ describe('problems outside the routes', () => {
     assert.ok(!r.text.includes('FST_'), 'no framework code');
   });
 
-  it('a 20 KB header: 431 problem+json with the caller\'s X-Request-Id', async () => {
+  it("a 20 KB header: 431 problem+json with the caller's X-Request-Id", async () => {
     const c = rawConnection(h.base);
     c.send(`GET /api/v1/health/live?secret=x HTTP/1.1\r\nHost: x\r\nX-Request-Id: big-1\r\nX-Filler: ${'a'.repeat(20 * 1024)}\r\n\r\n`);
     const [r] = parseResponses(await c.done);
+    assert.ok(r, 'a response');
     assertProblem(r, 431);
     assert.equal(r.body.request_id, 'big-1');
     assert.equal(r.body.instance, '/api/v1/health/live', 'no query string');
@@ -88,6 +89,7 @@ describe('problems outside the routes', () => {
     const c = rawConnection(h.base);
     c.send('HELLO\r\n\r\n');
     const [r] = parseResponses(await c.done);
+    assert.ok(r, 'a response');
     assertProblem(r, 400);
     assert.match(r.body.request_id, /^[0-9a-f-]{36}$/);
   });
@@ -126,6 +128,7 @@ describe('a request that arrives during shutdown', () => {
     await new Promise((r) => setTimeout(r, 100));
     release();
     const [first, late] = parseResponses(await c.done);
+    assert.ok(first && late, 'two responses');
     assert.equal(first.status, 200);
     assert.deepEqual(first.body, { ok: true });
     assertProblem(late, 503);

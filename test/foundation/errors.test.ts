@@ -16,7 +16,10 @@ async function probeRoutes(app: FastifyInstance) {
     '/test/echo',
     {
       schema: {
-        body: Type.Object({ smiles: Type.Array(Type.String({ maxLength: 5 }), { minItems: 1, maxItems: 3 }), width: Type.Optional(Type.Integer({ minimum: 100, maximum: 600 })) }, { additionalProperties: false }),
+        body: Type.Object(
+          { smiles: Type.Array(Type.String({ maxLength: 5 }), { minItems: 1, maxItems: 3 }), width: Type.Optional(Type.Integer({ minimum: 100, maximum: 600 })) },
+          { additionalProperties: false },
+        ),
         querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }),
       },
     },

@@ -21,8 +21,10 @@ async function probe(app: FastifyInstance, services: Services) {
       if (body.delay_ms) await new Promise((r) => setTimeout(r, body.delay_ms));
       if (body.fail) throw new Error('simulated fault');
       const { rows } = await services.db.query<{ id: number }>('INSERT INTO test_effects (user_id, note) VALUES ($1, $2) RETURNING id', [request.principal!.userId, body.note]);
+      const [effect] = rows;
+      if (!effect) throw new Error('INSERT ... RETURNING gave no row');
       reply.code(201);
-      return { effect_id: rows[0].id, note: body.note };
+      return { effect_id: effect.id, note: body.note };
     },
   );
 }
@@ -35,8 +37,11 @@ for (const backend of BACKENDS) {
     });
     after(async () => h?.close());
 
-    const effects = async (userId: string) =>
-      (await h.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM test_effects WHERE user_id = $1', [userId])).rows[0].n;
+    const effects = async (userId: string) => {
+      const [row] = (await h.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM test_effects WHERE user_id = $1', [userId])).rows;
+      assert.ok(row, 'count(*) gives a row');
+      return row.n;
+    };
 
     it('replays the first response for the same key and body, with Idempotent-Replayed', async () => {
       const u = await h.user();
@@ -102,7 +107,9 @@ for (const backend of BACKENDS) {
       assert.equal(ran.length, 1);
       assert.equal(ran.length + replayed.length + refused.length, 8);
       assert.ok(refused.length >= 1, 'simultaneous duplicates were refused');
-      for (const r of replayed) assert.deepEqual(r.body, ran[0].body);
+      const [winner] = ran;
+      assert.ok(winner);
+      for (const r of replayed) assert.deepEqual(r.body, winner.body);
       assert.equal(await effects(u.userId), 1);
     });
 
@@ -140,7 +147,7 @@ for (const backend of BACKENDS) {
       if (!h.dbUrl) return; // PGlite is one process; the cross-instance case is PostgreSQL's
       const { openPostgres } = await import('../../src/db/postgres.js');
       const { createServices, closeServices } = await import('../../src/instance.js');
-      const { buildApp } = await import('../../src/app.js');
+      const { buildApp } = await import('../../src/http/app.js');
       const db2 = await openPostgres(h.dbUrl);
       const s2 = await createServices(h.config, db2);
       const app2 = await buildApp(s2, { logger: false, plugins: [probe] });

@@ -50,6 +50,7 @@ for (const backend of BACKENDS) {
       assert.deepEqual(Object.keys(list.body.keys[0]).sort(), KEY_FIELDS);
       assert.ok(!list.text.includes(secret.slice(13)));
       const { rows } = await h.services.db.query<{ secret_hash: string }>('SELECT secret_hash FROM api_keys WHERE id = $1', [id]);
+      assert.ok(rows[0], 'the key is stored');
       assert.match(rows[0].secret_hash, /^[0-9a-f]{64}$/);
       assert.ok(!JSON.stringify(rows).includes(secret));
 
@@ -88,7 +89,10 @@ for (const backend of BACKENDS) {
       await h.key(u.token, { name: 'first' });
       await h.key(u.token, { name: 'second' });
       const list = await h.req('GET', '/api/v1/auth/api-keys', { token: u.token });
-      assert.deepEqual(list.body.keys.map((k: { name: string }) => k.name), ['second', 'first']);
+      assert.deepEqual(
+        list.body.keys.map((k: { name: string }) => k.name),
+        ['second', 'first'],
+      );
     });
 
     it('refuses API keys on key management with 403 api-key-management-forbidden', async () => {
@@ -101,7 +105,7 @@ for (const backend of BACKENDS) {
         ['PATCH', `/api/v1/auth/api-keys/${k.id}`],
         ['DELETE', `/api/v1/auth/api-keys/${k.id}`],
         ['POST', `/api/v1/auth/api-keys/${k.id}/rotate`],
-      ]) {
+      ] satisfies [string, string][]) {
         const r = await h.req(method, path, { key: k.secret, body: method === 'POST' || method === 'PATCH' ? { name: 'x', allow_structure_search: true } : undefined });
         assert.equal(r.status, 403, `${method} ${path}`);
         assert.equal(r.body.type, '/api/v1/problems/api-key-management-forbidden');
@@ -128,7 +132,7 @@ for (const backend of BACKENDS) {
         assert.match(r.body.detail, /"write" scope/);
       }
       const { rows } = await h.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs WHERE user_id = $1', [u.userId]);
-      assert.equal(rows[0].n, 0, 'nothing submitted');
+      assert.equal(rows[0]?.n, 0, 'nothing submitted');
     });
 
     it('enforces scopes: a write-only key gets 403 insufficient-scope on reads', async () => {
@@ -155,9 +159,7 @@ for (const backend of BACKENDS) {
 
     it('holds the key limit under concurrent creates', async () => {
       const u = await h.user({ tier: 'free' });
-      const results = await Promise.all(
-        Array.from({ length: 6 }, (_, i) => h.req('POST', '/api/v1/auth/api-keys', { token: u.token, body: { name: `c${i}` } })),
-      );
+      const results = await Promise.all(Array.from({ length: 6 }, (_, i) => h.req('POST', '/api/v1/auth/api-keys', { token: u.token, body: { name: `c${i}` } })));
       assert.equal(results.filter((r) => r.status === 200).length, 2);
       assert.equal(results.filter((r) => r.status === 403).length, 4);
     });
@@ -221,7 +223,7 @@ for (const backend of BACKENDS) {
         ['PATCH', `/api/v1/auth/api-keys/${k.id}`],
         ['DELETE', `/api/v1/auth/api-keys/${k.id}`],
         ['POST', `/api/v1/auth/api-keys/${k.id}/rotate`],
-      ]) {
+      ] satisfies [string, string][]) {
         const r = await h.req(method, path, { token: b.token, body: method === 'PATCH' ? { name: 'mine' } : undefined });
         assert.equal(r.status, 404, `${method} ${path}`);
         assert.ok(!r.text.includes('secret project'));

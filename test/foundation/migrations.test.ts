@@ -9,10 +9,16 @@ for (const backend of BACKENDS) {
       const { db, drop } = await backend.create();
       try {
         const first = await migrate(db);
-        assert.deepEqual(first, listMigrations().map((m) => m.name));
+        assert.deepEqual(
+          first,
+          listMigrations().map((m) => m.name),
+        );
         assert.deepEqual(await migrate(db), []);
         const { rows } = await db.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-        assert.deepEqual(rows.map((r) => r.version), listMigrations().map((m) => m.version));
+        assert.deepEqual(
+          rows.map((r) => r.version),
+          listMigrations().map((m) => m.version),
+        );
       } finally {
         await drop();
       }
@@ -23,6 +29,7 @@ for (const backend of BACKENDS) {
       try {
         await migrate(db);
         const { rows } = await db.query<{ id: string }>(`INSERT INTO users (email, password_hash) VALUES ('l@example.com', 'x') RETURNING id`);
+        assert.ok(rows[0], 'the user is inserted');
         await db.query(`INSERT INTO ledger (user_id, kind, amount_micros) VALUES ($1, 'credit', 5)`, [rows[0].id]);
         await assert.rejects(db.query('UPDATE ledger SET amount_micros = 6'), /append-only/);
         await assert.rejects(db.query('DELETE FROM ledger'), /append-only/);

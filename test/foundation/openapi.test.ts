@@ -46,6 +46,7 @@ describe('OpenAPI document and the credential walk', () => {
     ];
     for (const e of expected) {
       const [m, p] = e.split(' ');
+      assert.ok(m && p, `${e} is "METHOD path"`);
       const op = doc.paths[p]?.[m.toLowerCase()];
       assert.ok(op, `${e} is documented`);
       assert.ok(op.responses['200'], `${e} has a 200 response`);
@@ -101,5 +102,35 @@ describe('OpenAPI document and the credential walk', () => {
     const r = await h.req('GET', '/docs/');
     assert.equal(r.status, 200);
     assert.match(r.text, /swagger/i);
+  });
+});
+
+describe('OpenAPI: fields with defaults', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness(BACKENDS[0]);
+  });
+  after(async () => h?.close());
+
+  it('no request body field or query parameter that has a default is marked required', async () => {
+    const doc = (await h.req('GET', '/openapi.json')).body;
+    const resolve = (s: any): any => (s?.$ref ? doc.components.schemas[String(s.$ref).split('/').pop() ?? ''] : s);
+    const bad: string[] = [];
+    let checked = 0;
+    for (const [path, methods] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(methods)) {
+        for (const p of op.parameters ?? []) {
+          checked++;
+          if (p.required && p.schema?.default !== undefined) bad.push(`${method.toUpperCase()} ${path} ${p.in} ${p.name}`);
+        }
+        const body = resolve(op.requestBody?.content?.['application/json']?.schema);
+        for (const [name, prop] of Object.entries<any>(body?.properties ?? {})) {
+          checked++;
+          if ((body.required ?? []).includes(name) && resolve(prop)?.default !== undefined) bad.push(`${method.toUpperCase()} ${path} body ${name}`);
+        }
+      }
+    }
+    assert.ok(checked > 50, `checked ${checked} fields`);
+    assert.deepEqual(bad, []);
   });
 });

@@ -11,7 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { listMigrations } from '../../src/db/migrate.js';
 
@@ -71,7 +71,8 @@ class Cli {
     for (;;) {
       const m = this.stdout.match(re);
       if (m) return m;
-      if (!this.running) throw new Error(`process exited (${this.child.exitCode ?? this.child.signalCode}) before printing ${re}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
+      if (!this.running)
+        throw new Error(`process exited (${this.child.exitCode ?? this.child.signalCode}) before printing ${re}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`timed out waiting for ${re}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
       await new Promise<void>((resolve) => {
@@ -224,6 +225,7 @@ describe('the crucible CLI as processes', { concurrency: true }, () => {
     it('first start prints where it listens and a random admin password exactly once; that password logs in', async () => {
       server = await serve(env);
       const m = await server.proc.waitFor(PASSWORD_LINE);
+      assert.ok(m[1], 'the password line carries the password');
       adminPassword = m[1];
       assert.match(server.proc.stdout, /First start: created the admin account admin@crucible\.local \(tier pro\)/);
       assert.ok(adminPassword.length >= 16, 'a long random password');
@@ -285,18 +287,22 @@ describe('the crucible CLI as processes', { concurrency: true }, () => {
       assert.equal(r.stdout, '');
       const lines = r.stderr.trim().split('\n');
       assert.equal(lines.length, 1, r.stderr);
-      assert.match(lines[0], /^crucible: .*database/);
+      assert.match(lines[0] ?? '', /^crucible: .*database/);
     });
 
-    it('a database that refuses the role also says why in one line', {
-      skip: process.env.CRUCIBLE_TEST_PG_URL === '' && 'no PostgreSQL server',
-    }, async () => {
-      const u = new URL(process.env.CRUCIBLE_TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
-      u.username = `no_such_role_${crypto.randomBytes(3).toString('hex')}`;
-      const r = await run(['users', 'list'], { ...env, DATABASE_URL: u.toString() });
-      assert.equal(r.code, 1);
-      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
-    });
+    it(
+      'a database that refuses the role also says why in one line',
+      {
+        skip: process.env.CRUCIBLE_TEST_PG_URL === '' && 'no PostgreSQL server',
+      },
+      async () => {
+        const u = new URL(process.env.CRUCIBLE_TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
+        u.username = `no_such_role_${crypto.randomBytes(3).toString('hex')}`;
+        const r = await run(['users', 'list'], { ...env, DATABASE_URL: u.toString() });
+        assert.equal(r.code, 1);
+        assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      },
+    );
 
     it('SIGTERM lets in-flight requests finish with 200, exits 0, and keeps every committed row', async () => {
       const admin = await login(server.url, 'admin@crucible.local', adminPassword);
@@ -315,7 +321,13 @@ describe('the crucible CLI as processes', { concurrency: true }, () => {
       const inFlight = [
         halfSentRequest(server.url, 'POST', LOGIN, { 'content-type': FORM }, new URLSearchParams({ username: user.email, password: user.password }).toString()),
         halfSentRequest(server.url, 'POST', LOGIN, { 'content-type': FORM }, new URLSearchParams({ username: 'admin@crucible.local', password: adminPassword }).toString()),
-        halfSentRequest(server.url, 'POST', '/api/v1/auth/api-keys', { 'content-type': 'application/json', authorization: `Bearer ${token}` }, JSON.stringify({ name: 'during-stop' })),
+        halfSentRequest(
+          server.url,
+          'POST',
+          '/api/v1/auth/api-keys',
+          { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          JSON.stringify({ name: 'during-stop' }),
+        ),
       ];
       await Promise.all(inFlight.map((r) => r.received)); // the server is handling all three
       await sleep(100); // and has their first half-bodies
@@ -335,7 +347,9 @@ describe('the crucible CLI as processes', { concurrency: true }, () => {
 
       const answers = await Promise.all(inFlight.map((r) => r.finish()));
       for (const a of answers) assert.equal(a.status, 200, JSON.stringify(a.body));
-      const keyDuring = answers[2].body.api_key as string;
+      const during = answers[2];
+      assert.ok(during, 'three in-flight answers');
+      const keyDuring = during.body.api_key as string;
       assert.match(keyDuring, /^crk_/);
 
       const exit = await Promise.race([server.proc.exited, sleep(30_000).then(() => null)]);
@@ -384,89 +398,105 @@ describe('the crucible CLI as processes', { concurrency: true }, () => {
   });
 
   const pgAdminUrl = process.env.CRUCIBLE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  describe('PostgreSQL: two processes starting at once on one fresh database', { concurrency: 1, skip: pgAdminUrl === '' && 'no PostgreSQL server (CRUCIBLE_TEST_PG_URL is empty)' }, () => {
-    const created: string[] = [];
+  describe(
+    'PostgreSQL: two processes starting at once on one fresh database',
+    { concurrency: 1, skip: pgAdminUrl === '' && 'no PostgreSQL server (CRUCIBLE_TEST_PG_URL is empty)' },
+    () => {
+      const created: string[] = [];
 
-    async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-      const c = new pg.Client({ connectionString: pgAdminUrl });
-      await c.connect();
-      try {
-        return await fn(c);
-      } finally {
-        await c.end();
+      async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+        const c = new pg.Client({ connectionString: pgAdminUrl });
+        await c.connect();
+        try {
+          return await fn(c);
+        } finally {
+          await c.end();
+        }
       }
-    }
 
-    async function freshDatabase(): Promise<string> {
-      // Under `npm test` the name carries the run id, so the runner drops it even if this process dies.
-      const runId = process.env.CRUCIBLE_TEST_RUN_ID;
-      const name = `crucible_t_${runId ? `${runId}_` : ''}mig_${crypto.randomBytes(5).toString('hex')}`;
-      await admin((c) => c.query(`CREATE DATABASE "${name}"`));
-      created.push(name);
-      const u = new URL(pgAdminUrl);
-      u.pathname = `/${name}`;
-      return u.toString();
-    }
-
-    async function inDb<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      try {
-        return await fn(c);
-      } finally {
-        await c.end();
+      async function freshDatabase(): Promise<string> {
+        // Under `npm test` the name carries the run id, so the runner drops it even if this process dies.
+        const runId = process.env.CRUCIBLE_TEST_RUN_ID;
+        const name = `crucible_t_${runId ? `${runId}_` : ''}mig_${crypto.randomBytes(5).toString('hex')}`;
+        await admin((c) => c.query(`CREATE DATABASE "${name}"`));
+        created.push(name);
+        const u = new URL(pgAdminUrl);
+        u.pathname = `/${name}`;
+        return u.toString();
       }
-    }
 
-    after(async () => {
-      for (const name of created) await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).catch(() => undefined);
-    });
+      async function inDb<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        try {
+          return await fn(c);
+        } finally {
+          await c.end();
+        }
+      }
 
-    it('two `crucible migrate` at once both exit 0 and apply each version once', async () => {
-      const url = await freshDatabase();
-      const [a, b] = await Promise.all([run(['migrate'], { DATABASE_URL: url }), run(['migrate'], { DATABASE_URL: url })]);
-      assert.equal(a.code, 0, a.stderr);
-      assert.equal(b.code, 0, b.stderr);
-      const expected = listMigrations().map((m) => m.version);
-      const rows = await inDb(url, async (c) => (await c.query<{ version: number; n: number }>('SELECT version, count(*)::int AS n FROM schema_migrations GROUP BY version ORDER BY version')).rows);
-      assert.deepEqual(
-        rows.map((r) => r.version),
-        expected,
-      );
-      for (const r of rows) assert.equal(r.n, 1);
-      // Between them every migration was applied exactly once.
-      const appliedNames = [a.stdout, b.stdout].flatMap((s) => s.match(/^applied: (.*)$/m)?.[1].split(', ') ?? []);
-      assert.deepEqual(appliedNames.sort(), listMigrations().map((m) => m.name).sort());
-      const again = await run(['migrate'], { DATABASE_URL: url });
-      assert.equal(again.code, 0, again.stderr);
-      assert.match(again.stdout, /up to date/);
-    });
+      after(async () => {
+        for (const name of created) await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).catch(() => undefined);
+      });
 
-    it('two `crucible serve` at once both come up and exactly one admin account exists', async () => {
-      const url = await freshDatabase();
-      const starting = [serve({ DATABASE_URL: url }), serve({ DATABASE_URL: url })];
-      const started = await Promise.allSettled(starting);
-      for (const s of started) if (s.status === 'fulfilled' && started.some((x) => x.status === 'rejected')) s.value.proc.kill();
-      for (const s of started) if (s.status === 'rejected') throw s.reason;
-      const [s1, s2] = started.map((s) => (s as PromiseFulfilledResult<{ proc: Cli; url: string }>).value);
-      try {
-        const users = await inDb(url, async (c) => (await c.query<{ email: string }>('SELECT email FROM users')).rows);
-        assert.deepEqual(
-          users.map((u) => u.email),
-          ['admin@crucible.local'],
+      it('two `crucible migrate` at once both exit 0 and apply each version once', async () => {
+        const url = await freshDatabase();
+        const [a, b] = await Promise.all([run(['migrate'], { DATABASE_URL: url }), run(['migrate'], { DATABASE_URL: url })]);
+        assert.equal(a.code, 0, a.stderr);
+        assert.equal(b.code, 0, b.stderr);
+        const expected = listMigrations().map((m) => m.version);
+        const rows = await inDb(
+          url,
+          async (c) => (await c.query<{ version: number; n: number }>('SELECT version, count(*)::int AS n FROM schema_migrations GROUP BY version ORDER BY version')).rows,
         );
-        await sleep(200); // the password line follows the listening line
-        const printed = [s1, s2].map((s) => s.proc.stdout.match(PASSWORD_LINE)?.[1]).filter((p): p is string => !!p);
-        assert.equal(printed.length, 1, `exactly one process printed an admin password:\n${s1.proc.stdout}\n---\n${s2.proc.stdout}`);
-        // Both serve the same accounts.
-        for (const s of [s1, s2]) assert.equal((await login(s.url, 'admin@crucible.local', printed[0])).status, 200);
-      } finally {
-        const exits = await Promise.all([stop(s1.proc), stop(s2.proc)]);
-        assert.deepEqual(exits, [
-          { code: 0, signal: null },
-          { code: 0, signal: null },
-        ]);
-      }
-    });
-  });
+        assert.deepEqual(
+          rows.map((r) => r.version),
+          expected,
+        );
+        for (const r of rows) assert.equal(r.n, 1);
+        // Between them every migration was applied exactly once.
+        const appliedNames = [a.stdout, b.stdout].flatMap((s) => s.match(/^applied: (.*)$/m)?.[1]?.split(', ') ?? []);
+        assert.deepEqual(
+          appliedNames.sort(),
+          listMigrations()
+            .map((m) => m.name)
+            .sort(),
+        );
+        const again = await run(['migrate'], { DATABASE_URL: url });
+        assert.equal(again.code, 0, again.stderr);
+        assert.match(again.stdout, /up to date/);
+      });
+
+      it('two `crucible serve` at once both come up and exactly one admin account exists', async () => {
+        const url = await freshDatabase();
+        const starting = [serve({ DATABASE_URL: url }), serve({ DATABASE_URL: url })];
+        const started = await Promise.allSettled(starting);
+        for (const s of started) if (s.status === 'fulfilled' && started.some((x) => x.status === 'rejected')) s.value.proc.kill();
+        for (const s of started) if (s.status === 'rejected') throw s.reason;
+        const [r1, r2] = started;
+        assert.ok(r1?.status === 'fulfilled' && r2?.status === 'fulfilled', 'both started');
+        const [s1, s2] = [r1.value, r2.value];
+        try {
+          const users = await inDb(url, async (c) => (await c.query<{ email: string }>('SELECT email FROM users')).rows);
+          assert.deepEqual(
+            users.map((u) => u.email),
+            ['admin@crucible.local'],
+          );
+          await sleep(200); // the password line follows the listening line
+          const printed = [s1, s2].map((s) => s.proc.stdout.match(PASSWORD_LINE)?.[1]).filter((p): p is string => !!p);
+          assert.equal(printed.length, 1, `exactly one process printed an admin password:\n${s1.proc.stdout}\n---\n${s2.proc.stdout}`);
+          const [password] = printed;
+          assert.ok(password);
+          // Both serve the same accounts.
+          for (const s of [s1, s2]) assert.equal((await login(s.url, 'admin@crucible.local', password)).status, 200);
+        } finally {
+          const exits = await Promise.all([stop(s1.proc), stop(s2.proc)]);
+          assert.deepEqual(exits, [
+            { code: 0, signal: null },
+            { code: 0, signal: null },
+          ]);
+        }
+      });
+    },
+  );
 });

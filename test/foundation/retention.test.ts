@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { RetentionSweep, SWEEP_LOCK_KEY } from '../../src/modules/auth/retention.js';
+import { Scheduler } from '../../src/scheduler.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
@@ -19,7 +20,9 @@ for (const backend of BACKENDS) {
     after(async () => h?.close());
 
     async function count(sql: string, params: unknown[] = []): Promise<number> {
-      return (await h.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params)).rows[0].n;
+      const [row] = (await h.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params)).rows;
+      assert.ok(row, 'count(*) gives a row');
+      return row.n;
     }
 
     async function session(userId: string, opts: { createdDaysAgo: number; revokedDaysAgo?: number }): Promise<string> {
@@ -27,6 +30,7 @@ for (const backend of BACKENDS) {
         `INSERT INTO sessions (user_id, created_at, revoked_at) VALUES ($1, ${ago(opts.createdDaysAgo)}, ${opts.revokedDaysAgo === undefined ? 'NULL' : ago(opts.revokedDaysAgo)}) RETURNING id`,
         [userId],
       );
+      assert.ok(rows[0], 'the session is inserted');
       return rows[0].id;
     }
 
@@ -42,7 +46,9 @@ for (const backend of BACKENDS) {
     it('deletes rows past their windows and keeps fresh ones; live tokens keep working', async () => {
       const u = await h.user();
       const db = h.services.db;
-      await db.query(`INSERT INTO login_attempts (email_lower, ip, succeeded, created_at) VALUES ('old@x', '10.0.0.1', false, ${ago(2)}), ('new@x', '10.0.0.1', false, ${ago(0.5)})`);
+      await db.query(
+        `INSERT INTO login_attempts (email_lower, ip, succeeded, created_at) VALUES ('old@x', '10.0.0.1', false, ${ago(2)}), ('new@x', '10.0.0.1', false, ${ago(0.5)})`,
+      );
       await db.query(
         `INSERT INTO idempotency_keys (user_id, key, method, path, request_hash, state, created_at, locked_until)
          VALUES ($1, 'old', 'POST', '/x', 'h', 'done', ${ago(31)}, now()), ($1, 'new', 'POST', '/x', 'h', 'done', ${ago(29)}, now())`,
@@ -64,7 +70,10 @@ for (const backend of BACKENDS) {
 
       assert.equal(await count(`login_attempts WHERE email_lower = 'old@x'`), 0);
       assert.equal(await count(`login_attempts WHERE email_lower = 'new@x'`), 1);
-      assert.deepEqual((await db.query<{ key: string }>('SELECT key FROM idempotency_keys WHERE user_id = $1', [u.userId])).rows.map((r) => r.key), ['new']);
+      assert.deepEqual(
+        (await db.query<{ key: string }>('SELECT key FROM idempotency_keys WHERE user_id = $1', [u.userId])).rows.map((r) => r.key),
+        ['new'],
+      );
       assert.equal(await count('sessions WHERE id = $1', [endedLongAgo]), 0, 'ended more than 30 days ago');
       assert.equal(await count('refresh_tokens WHERE session_id = $1', [endedLongAgo]), 0, 'its tokens go with it');
       assert.equal(await count('sessions WHERE id = $1', [endedRecently]), 1, 'ended recently');
@@ -121,14 +130,14 @@ for (const backend of BACKENDS) {
     it('runs on its timer once started and stops cleanly', async () => {
       const db = h.services.db;
       await db.query(`INSERT INTO login_attempts (email_lower, ip, succeeded, created_at) VALUES ('timer@x', '10.0.0.3', false, ${ago(2)})`);
-      const s = new RetentionSweep(db);
-      s.start(20, 10);
+      const scheduler = new Scheduler({ error: () => undefined });
+      scheduler.add(new RetentionSweep(db).task(20, 10));
       const until = Date.now() + 5_000;
       while ((await count(`login_attempts WHERE email_lower = 'timer@x'`)) > 0) {
         assert.ok(Date.now() < until, 'the timer swept within 5 s');
         await new Promise((r) => setTimeout(r, 20));
       }
-      await s.stop();
+      await scheduler.stop();
     });
   });
 }

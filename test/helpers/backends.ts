@@ -8,8 +8,8 @@ import { openPostgres } from '../../src/db/postgres.js';
 
 export interface Backend {
   name: 'pglite' | 'postgres';
-  /** A fresh, empty database; `drop` removes it. */
-  create(): Promise<{ db: Database; url: string | null; drop(): Promise<void> }>;
+  /** A fresh, empty database; `drop` removes it (a plain function: callers destructure it). */
+  create(): Promise<{ db: Database; url: string | null; drop: () => Promise<void> }>;
 }
 
 const pgAdminUrl = process.env.CRUCIBLE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -49,5 +49,8 @@ const postgres: Backend = {
   },
 };
 
-/** PostgreSQL is in the list when the runner found a server (or when run by hand with the variable unset). */
-export const BACKENDS: Backend[] = process.env.CRUCIBLE_TEST_PG_URL === '' ? [pglite] : [pglite, postgres];
+/**
+ * PostgreSQL is in the list when the runner found a server (or when run by hand with the variable unset).
+ * PGlite is always first: `BACKENDS[0]` is the backend of the tests that need only one.
+ */
+export const BACKENDS: [Backend, ...Backend[]] = process.env.CRUCIBLE_TEST_PG_URL === '' ? [pglite] : [pglite, postgres];

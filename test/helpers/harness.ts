@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { JobRuntime } from '../../src/compute/runtime.js';
-import { buildApp, type BuildOptions } from '../../src/app.js';
+import { buildApp, type BuildOptions } from '../../src/http/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { closeServices, createServices } from '../../src/instance.js';
 import type { Services } from '../../src/services.js';
@@ -17,7 +17,7 @@ export interface Res<T = any> {
   text: string;
 }
 
-export interface ReqOpts {
+interface ReqOpts {
   body?: unknown;
   form?: Record<string, string>;
   raw?: { body: string | Buffer; type: string };
@@ -46,7 +46,7 @@ export interface Harness {
 
 let counter = 0;
 
-export interface HarnessOptions extends BuildOptions {
+interface HarnessOptions extends BuildOptions {
   /** Start a job runtime with this many slots (0: none). */
   workers?: number;
   runtime?: { staleAfterMs?: number; sweepMs?: number; heartbeatMs?: number };

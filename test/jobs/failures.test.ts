@@ -48,7 +48,10 @@ for (const backend of BACKENDS) {
         for await (const o of real.list()) objects.push(o);
         assert.deepEqual(objects, [], 'no object or temp file left in the store');
         const events = await h.services.db.query<{ status: string }>('SELECT status FROM events WHERE subject_id = $1', [pid]);
-        assert.deepEqual(events.rows.map((r) => r.status), ['error']);
+        assert.deepEqual(
+          events.rows.map((r) => r.status),
+          ['error'],
+        );
         const sums = await walletStore.ledgerTotals(h.services.db, u.userId);
         assert.deepEqual(sums, { balance: 1_000_000, reserved: 0 });
       } finally {

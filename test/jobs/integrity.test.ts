@@ -102,7 +102,11 @@ for (const backend of BACKENDS) {
         assert.deepEqual(result.body, { slept_seconds: 1 });
         assert.equal((await h.req('GET', `/api/v1/artifacts/${won.result_artifact_id}`, { token: u.token })).status, 200, "the winner's artifact is still there");
         const rows = await h.services.db.query<{ id: string }>('SELECT id FROM artifacts WHERE job_id = $1', [pid]);
-        assert.deepEqual(rows.rows.map((r) => r.id), [won.result_artifact_id], "one artifact: the winner's; the loser's row never committed");
+        assert.deepEqual(
+          rows.rows.map((r) => r.id),
+          [won.result_artifact_id],
+          "one artifact: the winner's; the loser's row never committed",
+        );
         assert.equal((await storedObjects(h)).length, filesBefore + 1, "the loser's file was removed, the winner's kept");
         assert.deepEqual(await eventStatuses(h, pid), ['completed']);
         const kinds = await ledgerKinds(h, pid);
@@ -120,13 +124,13 @@ for (const backend of BACKENDS) {
       const u = await h.user();
       await h.credit(u.userId, 1);
       const wallet = h.services.wallet;
-      const settle = wallet.settle;
+      const settle = wallet.settle.bind(wallet);
       let failed = 0;
       // The settlement of the completion fails once (a crash between the result row and the job's end).
-      wallet.settle = async function (this: typeof wallet, ...args: Parameters<typeof settle>) {
+      wallet.settle = async (...args: Parameters<typeof settle>) => {
         if (args[1].chargeMicros > 0 && failed++ === 0) throw new Error('connection lost');
-        return settle.apply(this, args);
-      } as typeof settle;
+        return settle(...args);
+      };
       const before = (await h.req('GET', '/api/v1/artifacts/usage', { token: u.token })).body;
       const filesBefore = await storedObjects(h);
       const r = runtime(1);
@@ -138,7 +142,7 @@ for (const backend of BACKENDS) {
         assert.equal(done.status, 'error');
         assert.match(done.message ?? '', /platform fault/);
         assert.equal(done.result_artifact_id, null);
-        assert.equal((await h.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM artifacts WHERE job_id = $1', [pid])).rows[0].n, 0, 'no artifact row');
+        assert.deepEqual((await h.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM artifacts WHERE job_id = $1', [pid])).rows, [{ n: 0 }], 'no artifact row');
         assert.equal((await h.req('GET', '/api/v1/artifacts', { token: u.token })).body.items.length, 0, 'nothing listed');
         assert.deepEqual((await h.req('GET', '/api/v1/artifacts/usage', { token: u.token })).body, before, 'nothing counted');
         assert.deepEqual(await storedObjects(h), filesBefore, 'no file, no temp file');
@@ -243,7 +247,12 @@ for (const backend of BACKENDS) {
       const u = await h.user();
       const k = await h.key(u.token);
       await h.credit(u.userId, 1);
-      const body = { jobs: [{ job_name: 'm1', job_type: 'wait', payload: { seconds: 20 } }, { job_name: 'm2', job_type: 'wait', payload: { seconds: 30 } }] };
+      const body = {
+        jobs: [
+          { job_name: 'm1', job_type: 'wait', payload: { seconds: 20 } },
+          { job_name: 'm2', job_type: 'wait', payload: { seconds: 30 } },
+        ],
+      };
       const headers = { 'idempotency-key': 'multi-1' };
       const first = await h.req('POST', '/api/v1/jobs/submit-multiple', { key: k.secret, headers, body });
       assert.equal(first.status, 200);
@@ -260,8 +269,8 @@ for (const backend of BACKENDS) {
       assert.deepEqual([...list.body.job_pids].sort(), [...first.body.process_ids].sort());
       const w = await assertLedger(h, u.userId);
       assert.equal(w.reserved_micros, (20 + 30) * 200, 'one reservation per job, once');
-      const reserves = (await h.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ledger WHERE user_id = $1 AND kind = 'reserve'`, [u.userId])).rows[0].n;
-      assert.equal(reserves, 2);
+      const reserves = (await h.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ledger WHERE user_id = $1 AND kind = 'reserve'`, [u.userId])).rows;
+      assert.deepEqual(reserves, [{ n: 2 }]);
       const other = await h.req('POST', '/api/v1/jobs/submit-multiple', { key: k.secret, headers, body: { jobs: [body.jobs[0]] } });
       assert.equal(other.status, 409);
       assert.equal(other.body.type, '/api/v1/problems/idempotency-key-reused');
@@ -277,7 +286,12 @@ for (const backend of BACKENDS) {
       // member) is the cheap way to a set that large: the job reads the count from the port
       // table, as it does for a `molecules` upload (which would write 100,001 zip members).
       const records = Array.from({ length: 100_001 }, (_, i) => ({ id: `m${i}`, files: { primary: 'molecules/all.smi' } }));
-      const manifest = { job_type: 'upload', manifest_version: 1, ports: { molecules: { format: 'smiles', kind: 'molecules', record_count: records.length, records } }, warnings: [] };
+      const manifest = {
+        job_type: 'upload',
+        manifest_version: 1,
+        ports: { molecules: { format: 'smiles', kind: 'molecules', record_count: records.length, records } },
+        warnings: [],
+      };
       const zip = await makeZip({ 'manifest.json': JSON.stringify(manifest), 'molecules/all.smi': 'CCO ethanol\n' });
       const up = await upload(h, { token: u.token }, { mode: 'archive', file: { name: 'big.zip', content: zip } });
       assert.equal(up.status, 201, JSON.stringify(up.body).slice(0, 300));
@@ -288,7 +302,9 @@ for (const backend of BACKENDS) {
         const r = await h.req('POST', `/api/v1/jobs/${route}`, { token: u.token, body });
         assert.equal(r.status, 422, route);
         assert.equal(r.body.detail, `body.payload.input_artifact_id: artifact ${id} holds 100001 molecules; a job takes at most 100000`);
-        assert.deepEqual(r.body.errors, [{ type: 'too_long', loc: ['body', 'payload', 'input_artifact_id'], msg: `artifact ${id} holds 100001 molecules; a job takes at most 100000`, input: id }]);
+        assert.deepEqual(r.body.errors, [
+          { type: 'too_long', loc: ['body', 'payload', 'input_artifact_id'], msg: `artifact ${id} holds 100001 molecules; a job takes at most 100000`, input: id },
+        ]);
       }
       assert.equal((await h.req('GET', '/api/v1/jobs/list', { token: u.token })).body.total, 0);
       assert.equal((await assertLedger(h, u.userId)).reserved_micros, 0);

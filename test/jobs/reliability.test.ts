@@ -25,8 +25,8 @@ function crucible(args: string[], env: Record<string, string>): { child: ChildPr
       out += d.toString();
       if (/Crucible (worker .* running|listening on)/.test(out)) resolve();
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     child.on('exit', (code) => reject(new Error(`crucible ${args[0]} exited ${code}: ${out}`)));
   });
   ready.catch(() => undefined);
@@ -63,20 +63,22 @@ describe('a worker process killed in the middle of a job', { skip: pgBackend ? f
     const pid = (await h.req('POST', '/api/v1/jobs/submit', { token: u.token, body: { job_name: 'survivor', job_type: 'wait', payload: { seconds: 4 } } })).body.process_id;
     await h.waitForJob(u.token, pid, ['running']);
     const { rows } = await h.services.db.query<{ worker_id: string }>('SELECT worker_id FROM jobs WHERE id = $1', [pid]);
-    const victim = [w1, w2].find((w) => rows[0].worker_id.includes(`:${w.child.pid}:`))!;
-    assert.ok(victim, `the running worker (${rows[0].worker_id}) is one of ours`);
+    const [running] = rows;
+    assert.ok(running, 'the job has a row');
+    const victim = [w1, w2].find((w) => running.worker_id.includes(`:${w.child.pid}:`));
+    assert.ok(victim, `the running worker (${running.worker_id}) is one of ours`);
     victim.child.kill('SIGKILL');
     const done = await h.waitForJob(u.token, pid, ['completed', 'error', 'cancelled'], 60_000);
     assert.equal(done.status, 'completed');
     const job = (await h.services.db.query<any>('SELECT attempts, worker_id, charged_micros, runtime_seconds FROM jobs WHERE id = $1', [pid])).rows[0];
     assert.equal(job.attempts, 2, 'one retry after the death');
     assert.ok(!job.worker_id.includes(`:${victim.child.pid}:`), 'finished by the surviving worker');
-    const charges = (await h.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ledger WHERE job_id = $1 AND kind = 'charge'`, [pid])).rows[0].n;
-    assert.equal(charges, 1, 'charged once');
-    const releases = (await h.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ledger WHERE job_id = $1 AND kind = 'release'`, [pid])).rows[0].n;
-    assert.equal(releases, 1, 'released once');
-    const events = (await h.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE subject_id = $1`, [pid])).rows[0].n;
-    assert.equal(events, 1, 'one event');
+    const charges = (await h.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ledger WHERE job_id = $1 AND kind = 'charge'`, [pid])).rows;
+    assert.deepEqual(charges, [{ n: 1 }], 'charged once');
+    const releases = (await h.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ledger WHERE job_id = $1 AND kind = 'release'`, [pid])).rows;
+    assert.deepEqual(releases, [{ n: 1 }], 'released once');
+    const events = (await h.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE subject_id = $1`, [pid])).rows;
+    assert.deepEqual(events, [{ n: 1 }], 'one event');
     await ledgerConsistent(h, u.userId);
   });
 });
@@ -89,7 +91,10 @@ describe('a server restarted with jobs queued', () => {
       const first = crucible(['serve'], env);
       await first.ready;
       const base = first.output().match(/listening on (http:\/\/\S+)/)![1];
-      const login = await fetch(`${base}/api/v1/auth/login-email`, { method: 'POST', body: new URLSearchParams({ username: 'admin@crucible.local', password: 'admin-password-1' }) });
+      const login = await fetch(`${base}/api/v1/auth/login-email`, {
+        method: 'POST',
+        body: new URLSearchParams({ username: 'admin@crucible.local', password: 'admin-password-1' }),
+      });
       const token = ((await login.json()) as { access_token: string }).access_token;
       const ids: string[] = [];
       for (let i = 0; i < 5; i++) {
@@ -111,7 +116,10 @@ describe('a server restarted with jobs queued', () => {
       let statuses: string[] = [];
       while (Date.now() < until) {
         statuses = await Promise.all(
-          ids.map(async (id) => ((await (await fetch(`${base2}/api/v1/jobs/status?process_id=${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { status: string }).status),
+          ids.map(
+            async (id) =>
+              ((await (await fetch(`${base2}/api/v1/jobs/status?process_id=${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { status: string }).status,
+          ),
         );
         if (statuses.every((s) => s === 'completed')) break;
         await new Promise((r) => setTimeout(r, 200));
@@ -140,12 +148,15 @@ for (const backend of BACKENDS) {
       // 1 s job completes: the early ones always win, the late ones always lose, the middle ones race.
       const offsets = [300, 600, 850, 950, 1000, 1025, 1050, 1075, 1100, 1150, 1250, 1500, 1800];
       const ids: string[] = [];
-      for (let i = 0; i < offsets.length; i++) ids.push((await h.req('POST', '/api/v1/jobs/submit', { token: u.token, body: { job_name: `r${i}`, job_type: 'wait', payload: { seconds: 1 } } })).body.process_id);
+      for (let i = 0; i < offsets.length; i++)
+        ids.push((await h.req('POST', '/api/v1/jobs/submit', { token: u.token, body: { job_name: `r${i}`, job_type: 'wait', payload: { seconds: 1 } } })).body.process_id);
       const outcomes = await Promise.all(
         ids.map(async (id, i) => {
           await h.waitForJob(u.token, id, ['running', 'completed']);
-          const started = (await h.services.db.query<{ at: number }>('SELECT extract(epoch FROM started_at)::float8 * 1000 AS at FROM jobs WHERE id = $1', [id])).rows[0].at;
-          await new Promise((r) => setTimeout(r, Math.max(0, started + offsets[i] - Date.now())));
+          const [started] = (await h.services.db.query<{ at: number }>('SELECT extract(epoch FROM started_at)::float8 * 1000 AS at FROM jobs WHERE id = $1', [id])).rows;
+          const offset = offsets[i];
+          assert.ok(started && offset !== undefined);
+          await new Promise((r) => setTimeout(r, Math.max(0, started.at + offset - Date.now())));
           return (await h.req('DELETE', `/api/v1/jobs/cancel?process_id=${id}`, { token: u.token })).status;
         }),
       );
@@ -154,25 +165,38 @@ for (const backend of BACKENDS) {
       assert.ok(outcomes.includes(409), 'some completions won');
       for (const s of outcomes) assert.ok(s === 200 || s === 409, `cancel answered ${s}`);
       const finals = await Promise.all(ids.map((id) => h.waitForJob(u.token, id)));
-      for (let i = 0; i < ids.length; i++) {
-        assert.equal(finals[i].status, outcomes[i] === 200 ? 'cancelled' : 'completed', `job ${i}: cancel ${outcomes[i]} -> ${finals[i].status}`);
-        const ev = await h.services.db.query<{ status: string }>('SELECT status FROM events WHERE subject_id = $1', [ids[i]]);
-        assert.deepEqual(ev.rows.map((r) => r.status), [finals[i].status], 'one event with the final status');
-        const moves = await h.services.db.query<{ kind: string }>(`SELECT kind FROM ledger WHERE job_id = $1 ORDER BY id`, [ids[i]]);
+      assert.equal(finals.length, ids.length);
+      for (const [i, id] of ids.entries()) {
+        const final = finals[i];
+        assert.ok(final);
+        assert.equal(final.status, outcomes[i] === 200 ? 'cancelled' : 'completed', `job ${i}: cancel ${outcomes[i]} -> ${final.status}`);
+        const ev = await h.services.db.query<{ status: string }>('SELECT status FROM events WHERE subject_id = $1', [id]);
+        assert.deepEqual(
+          ev.rows.map((r) => r.status),
+          [final.status],
+          'one event with the final status',
+        );
+        const moves = await h.services.db.query<{ kind: string }>(`SELECT kind FROM ledger WHERE job_id = $1 ORDER BY id`, [id]);
         const kinds = moves.rows.map((r) => r.kind);
         assert.equal(kinds.filter((k) => k === 'reserve').length, 1);
         assert.equal(kinds.filter((k) => k === 'release').length, 1);
         assert.ok(kinds.filter((k) => k === 'charge').length <= 1);
       }
       await new Promise((r) => setTimeout(r, 300));
-      for (let i = 0; i < ids.length; i++) {
+      for (const [i, id] of ids.entries()) {
         // A completed job has exactly its one result artifact; a cancelled one none (a worker that lost the race kept nothing).
-        const arts = await h.services.db.query<{ id: string }>('SELECT id FROM artifacts WHERE job_id = $1', [ids[i]]);
-        const row = (await h.services.db.query<{ result_artifact_id: string | null }>('SELECT result_artifact_id FROM jobs WHERE id = $1', [ids[i]])).rows[0];
-        assert.deepEqual(arts.rows.map((r) => r.id), finals[i].status === 'completed' ? [row.result_artifact_id] : [], `job ${i} (${finals[i].status}): its artifacts`);
+        const final = finals[i];
+        const arts = await h.services.db.query<{ id: string }>('SELECT id FROM artifacts WHERE job_id = $1', [id]);
+        const [row] = (await h.services.db.query<{ result_artifact_id: string | null }>('SELECT result_artifact_id FROM jobs WHERE id = $1', [id])).rows;
+        assert.ok(final && row);
+        assert.deepEqual(
+          arts.rows.map((r) => r.id),
+          final.status === 'completed' ? [row.result_artifact_id] : [],
+          `job ${i} (${final.status}): its artifacts`,
+        );
       }
-      for (let i = 0; i < ids.length; i++) {
-        assert.equal((await h.req('GET', `/api/v1/jobs/status?process_id=${ids[i]}`, { token: u.token })).body.status, finals[i].status, 'terminal states never change');
+      for (const [i, id] of ids.entries()) {
+        assert.equal((await h.req('GET', `/api/v1/jobs/status?process_id=${id}`, { token: u.token })).body.status, finals[i]?.status, 'terminal states never change');
       }
       await ledgerConsistent(h, u.userId);
       const w = await walletStore.read(h.services.db, u.userId);

@@ -59,14 +59,17 @@ for (const backend of BACKENDS) {
         out[resource] = r.body;
       }
       for (const [name, e] of Object.entries(out)) {
-        const vcpu = RESOURCES[name].vcpu;
-        assert.ok(Math.abs(e.expected_runtime_sec - expectedSeconds(1000, vcpu)) < 0.002, `${name}: ${e.expected_runtime_sec}`);
-        assert.equal(e.rate_per_sec, RESOURCES[name].rateMicrosPerSec / 1e6);
+        const resource = RESOURCES[name];
+        assert.ok(resource, `${name} is a resource`);
+        assert.ok(Math.abs(e.expected_runtime_sec - expectedSeconds(1000, resource.vcpu)) < 0.002, `${name}: ${e.expected_runtime_sec}`);
+        assert.equal(e.rate_per_sec, resource.rateMicrosPerSec / 1e6);
         assert.ok(Math.abs(e.cost - e.expected_runtime_sec * e.rate_per_sec) < 1e-6);
       }
       // Four vCPUs finish sooner; the price per second is four times, the total is not.
-      assert.ok(out['cpu-4'].expected_runtime_sec < out.default.expected_runtime_sec / 2);
-      assert.ok(out['cpu-4'].cost < 4 * out.default.cost * 0.6);
+      const { default: one, 'cpu-4': four } = out;
+      assert.ok(one && four);
+      assert.ok(four.expected_runtime_sec < one.expected_runtime_sec / 2);
+      assert.ok(four.cost < 4 * one.cost * 0.6);
     });
   });
 }

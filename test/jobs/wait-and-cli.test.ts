@@ -12,7 +12,16 @@ import { waitJob } from '../../src/compute/types/wait.js';
 
 function runWait(seconds: number, signal: AbortSignal) {
   const progress: number[] = [];
-  const run = waitJob.run({ jobId: 'j', userId: 'u', payload: { seconds }, resource: { name: 'default', vcpu: 1, rateMicrosPerSec: 200 }, signal, progress: (f) => progress.push(f), readMolecules: () => [][Symbol.iterator]() as never, services: null });
+  const run = waitJob.run({
+    jobId: 'j',
+    userId: 'u',
+    payload: { seconds },
+    resource: { name: 'default', vcpu: 1, rateMicrosPerSec: 200 },
+    signal,
+    progress: (f) => progress.push(f),
+    readMolecules: () => [][Symbol.iterator]() as never,
+    deps: null as never,
+  });
   return { run, progress };
 }
 
@@ -34,7 +43,10 @@ describe('the wait job', () => {
       assert.equal(getEventListeners(controller.signal, 'abort').length, 0, 'no listener left on the signal');
       assert.ok(most <= 1, `at most one listener at a time (saw ${most})`);
       await new Promise((r) => setImmediate(r));
-      assert.deepEqual(warnings.filter((w) => w.name === 'MaxListenersExceededWarning'), []);
+      assert.deepEqual(
+        warnings.filter((w) => w.name === 'MaxListenersExceededWarning'),
+        [],
+      );
     } finally {
       process.off('warning', onWarning);
     }
@@ -68,11 +80,11 @@ describe('crucible wallet credit: argument errors', () => {
     }
   };
 
-  it('--usd -1 (a space-separated negative value) is one usage line and exit code 2, no stack trace', () => {
-    const r = crucible(['wallet', 'credit', '--email', 'a@example.com', '--usd', '-1']);
+  it('--usd with no value is one usage line and exit code 2, no stack trace', () => {
+    const r = crucible(['wallet', 'credit', '--email', 'a@example.com', '--usd']);
     assert.equal(r.status, 2, r.stderr);
     assert.equal(r.stdout, '');
-    assert.equal(r.stderr, 'crucible: wallet credit: --usd needs a value; for a value that starts with "-" write --usd=VALUE (e.g. --usd=-1) (crucible --help shows the usage)\n');
+    assert.equal(r.stderr, 'crucible: wallet credit: --usd needs a value (crucible --help shows the usage)\n');
   });
 
   it('an unknown option is one line too', () => {

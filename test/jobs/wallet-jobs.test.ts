@@ -183,13 +183,14 @@ for (const backend of BACKENDS) {
       const b = await h.user();
       await h.credit(a.userId, 1);
       const pid = (await h.req('POST', '/api/v1/jobs/submit', { token: a.token, body: { job_name: 'private', job_type: 'wait', payload: { seconds: 1 } } })).body.process_id;
-      for (const [m, p] of [
+      const routes: [string, string][] = [
         ['GET', 'info'],
         ['GET', 'status'],
         ['GET', 'result'],
         ['DELETE', 'cancel'],
         ['DELETE', 'delete'],
-      ]) {
+      ];
+      for (const [m, p] of routes) {
         const r = await h.req(m, `/api/v1/jobs/${p}?process_id=${pid}`, { token: b.token });
         assert.equal(r.status, 404, `${m} ${p}`);
         assert.ok(!r.text.includes('private'));
@@ -204,19 +205,34 @@ for (const backend of BACKENDS) {
       await h.credit(u.userId, 0.01);
       const bad = await h.req('POST', '/api/v1/jobs/submit-multiple', {
         token: u.token,
-        body: { jobs: [{ job_name: 'a', job_type: 'wait', payload: { seconds: 1 } }, { job_name: 'b', job_type: 'wait', payload: { seconds: -1 } }] },
+        body: {
+          jobs: [
+            { job_name: 'a', job_type: 'wait', payload: { seconds: 1 } },
+            { job_name: 'b', job_type: 'wait', payload: { seconds: -1 } },
+          ],
+        },
       });
       assert.equal(bad.status, 422);
       assert.deepEqual(bad.body.errors[0].loc, ['body', 'jobs', 1, 'payload', 'seconds']);
       const poor = await h.req('POST', '/api/v1/jobs/submit-multiple', {
         token: u.token,
-        body: { jobs: [{ job_name: 'a', job_type: 'wait', payload: { seconds: 30 } }, { job_name: 'b', job_type: 'wait', payload: { seconds: 30 } }] },
+        body: {
+          jobs: [
+            { job_name: 'a', job_type: 'wait', payload: { seconds: 30 } },
+            { job_name: 'b', job_type: 'wait', payload: { seconds: 30 } },
+          ],
+        },
       });
       assert.equal(poor.status, 402, 'the total (0.012) is more than the wallet (0.01)');
       assert.equal((await h.req('GET', '/api/v1/jobs/list', { token: u.token })).body.total, 0);
       const ok = await h.req('POST', '/api/v1/jobs/submit-multiple', {
         token: u.token,
-        body: { jobs: [{ job_name: 'a', job_type: 'wait', payload: { seconds: 1 } }, { job_name: 'b', job_type: 'wait', payload: { seconds: 1 } }] },
+        body: {
+          jobs: [
+            { job_name: 'a', job_type: 'wait', payload: { seconds: 1 } },
+            { job_name: 'b', job_type: 'wait', payload: { seconds: 1 } },
+          ],
+        },
       });
       assert.equal(ok.status, 200);
       assert.equal(ok.body.process_ids.length, 2);
@@ -263,17 +279,26 @@ for (const backend of BACKENDS) {
       await h.req('DELETE', `/api/v1/jobs/cancel?process_id=${ids[2]}`, { token: u.token });
       const all = await h.req('GET', '/api/v1/jobs/list', { token: u.token });
       assert.equal(all.body.total, 4);
-      assert.deepEqual(all.body.items.map((j: any) => j.job_name), ['alpha again', 'gamma', 'beta run', 'Alpha run'], 'newest first by default');
+      assert.deepEqual(
+        all.body.items.map((j: any) => j.job_name),
+        ['alpha again', 'gamma', 'beta run', 'Alpha run'],
+        'newest first by default',
+      );
       assert.deepEqual(all.body.job_names, ['Alpha run', 'alpha again', 'beta run', 'gamma']);
       assert.deepEqual([...all.body.job_pids].sort(), [...ids].sort());
       const q = await h.req('GET', '/api/v1/jobs/list?q=ALPHA', { token: u.token });
       assert.deepEqual(q.body.items.map((j: any) => j.job_name).sort(), ['Alpha run', 'alpha again']);
-      const byPid = await h.req('GET', `/api/v1/jobs/list?q=${ids[1].slice(0, 13)}`, { token: u.token });
-      assert.deepEqual(byPid.body.job_pids, [ids[1]]);
+      const [, beta] = ids;
+      assert.ok(beta);
+      const byPid = await h.req('GET', `/api/v1/jobs/list?q=${beta.slice(0, 13)}`, { token: u.token });
+      assert.deepEqual(byPid.body.job_pids, [beta]);
       const cancelled = await h.req('GET', '/api/v1/jobs/list?status=cancelled', { token: u.token });
       assert.deepEqual(cancelled.body.job_pids, [ids[2]]);
       const two = await h.req('GET', '/api/v1/jobs/list?status=queued,dispatched,running,cancelled&sort=job_name&limit=2&offset=1', { token: u.token });
-      assert.deepEqual(two.body.items.map((j: any) => j.job_name), ['alpha again', 'beta run']);
+      assert.deepEqual(
+        two.body.items.map((j: any) => j.job_name),
+        ['alpha again', 'beta run'],
+      );
       assert.equal(two.body.total, 4);
       assert.equal(two.body.limit, 2);
       assert.equal(two.body.offset, 1);

@@ -300,7 +300,14 @@ for (const backend of BACKENDS) {
       assert.ok(sim.properties.data.anyOf[0].properties.threshold, 'similarity data documents threshold');
       assert.deepEqual([...schemas.CompoundItem.required].sort(), ['license', 'name', 'status']);
       assert.equal(schemas.CompoundItem.properties.source.default, 'pubchem');
-      assert.deepEqual(schemas.BioactivityLookupRequest.properties.operation.enum, ['molecule', 'target', 'molecule_activities', 'target_activities', 'similarity', 'substructure']);
+      assert.deepEqual(schemas.BioactivityLookupRequest.properties.operation.enum, [
+        'molecule',
+        'target',
+        'molecule_activities',
+        'target_activities',
+        'similarity',
+        'substructure',
+      ]);
       assert.deepEqual(schemas.BioactivityLookupRequest.properties.threshold.minimum, 40);
       assert.deepEqual(schemas.PropertiesLookupRequest.properties.operation.enum, ['experimental']);
     });

@@ -57,13 +57,16 @@ for (const backend of BACKENDS) {
     });
 
     describe('422 with loc; nothing sent upstream', () => {
-      async function issues(endpoint: string, body: unknown) {
+      type Issue = { type: string; loc: (string | number)[]; msg: string; input: unknown };
+      async function issues(endpoint: string, body: unknown): Promise<[Issue, ...Issue[]]> {
         const r = await lookup(h, endpoint, body, { key: who.structureKey });
         assertProblem(r, 422, '/api/v1/problems/http-422', 'validation');
         assert.ok(Array.isArray(r.body.errors) && r.body.errors.length > 0);
         for (const e of r.body.errors) assert.deepEqual(Object.keys(e).sort(), ['input', 'loc', 'msg', 'type']);
         assert.equal(standIn.requests.length, 0, `nothing sent for ${JSON.stringify(body).slice(0, 80)}`);
-        return r.body.errors as { type: string; loc: (string | number)[]; msg: string; input: unknown }[];
+        const [first, ...rest]: Issue[] = r.body.errors;
+        assert.ok(first);
+        return [first, ...rest];
       }
 
       it('unknown operation: enum at body.operation, listing the allowed operations', async () => {
@@ -139,7 +142,11 @@ for (const backend of BACKENDS) {
           );
         }
         // The bounds themselves are accepted.
-        for (const extra of [{ limit: 1, threshold: 40 }, { limit: 1000, threshold: 100 }, { limit: null, threshold: null }]) {
+        for (const extra of [
+          { limit: 1, threshold: 40 },
+          { limit: 1000, threshold: 100 },
+          { limit: null, threshold: null },
+        ]) {
           const r = await lookup(h, 'bioactivity', { operation: 'similarity', queries: ['CC(=O)Oc1ccccc1C(=O)O'], ...extra }, { key: who.structureKey });
           assert.equal(r.status, 200, JSON.stringify(extra));
         }

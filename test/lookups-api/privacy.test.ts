@@ -59,7 +59,9 @@ for (const backend of BACKENDS) {
       assert.equal(r.body.results[0].data.threshold, 80);
       const calls = standIn.requests.filter((q) => q.path.startsWith('/chembl/api/data/similarity/'));
       assert.equal(calls.length, 1);
-      assert.match(calls[0].path, /\/80\.json$/);
+      const [call] = calls;
+      assert.ok(call);
+      assert.match(call.path, /\/80\.json$/);
       assert.ok(leaked(ASPIRIN_SMILES), 'the structure reached the source');
       const sub = await lookup(h, 'bioactivity', { operation: 'substructure', queries: [BENZOIC_SMILES] }, { key: who.structureKey });
       assert.equal(sub.body.results[0].status, 'found');
@@ -104,7 +106,10 @@ for (const backend of BACKENDS) {
         );
         assert.equal(r.body.compounds[0].cid, null);
         // Only the name went out (or nothing: the second and third callers hit the cache).
-        assert.ok(standIn.requests.every((q) => q.path === '/rest/pug/compound/name/aspirin/property/Title,SMILES/JSON'), sent());
+        assert.ok(
+          standIn.requests.every((q) => q.path === '/rest/pug/compound/name/aspirin/property/Title,SMILES/JSON'),
+          sent(),
+        );
         for (const s of [ASPIRIN_SMILES, ASPIRIN_INCHI, 'InChI', 'CCO']) assert.ok(!leaked(s), `${s} reached the source`);
       }
     });

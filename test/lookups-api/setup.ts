@@ -5,7 +5,7 @@
 // every answer against.
 import assert from 'node:assert/strict';
 import { Ajv, type ValidateFunction } from 'ajv';
-import { buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/http/app.js';
 import type { Config } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
 import { openPostgres } from '../../src/db/postgres.js';
@@ -48,10 +48,10 @@ export async function callers(h: Harness): Promise<Callers> {
   return { token: u.token, key: plain.secret, keyId: plain.id, structureKey: structure.secret, structureKeyId: structure.id };
 }
 
-export type Credential = { key: string } | { token: string };
+type Credential = { key: string } | { token: string };
 
 /** How long a lookup request may take before the test fails (instead of hanging the run). */
-export const LOOKUP_REQUEST_TIMEOUT_MS = 30_000;
+const LOOKUP_REQUEST_TIMEOUT_MS = 30_000;
 
 /**
  * POST /api/v1/lookup/{endpoint}. With a client-side deadline: if the instance never answers
@@ -99,7 +99,7 @@ export async function responseValidators(h: Harness): Promise<(endpoint: string,
   };
 }
 
-export interface Instance {
+interface Instance {
   base: string;
   services: Services;
   req: Harness['req'];
@@ -131,7 +131,7 @@ export async function startInstance(config: Config, db?: Database): Promise<Inst
     }
     const r = await fetch(base + path, { method, headers, body });
     const text = await r.text();
-    return { status: r.status, headers: r.headers, body: text ? JSON.parse(text) : null, text } as Res<any>;
+    return { status: r.status, headers: r.headers, body: text ? JSON.parse(text) : null, text };
   };
   return {
     base,

@@ -5,7 +5,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { MemoryLookupCache } from '../../src/lookups/cache.js';
 import { RateLimiterRegistry } from '../../src/lookups/rate-limit.js';
 import { LookupService } from '../../src/lookups/service.js';
-import { LookupRequestError, SourceDisabledError, type LookupCache } from '../../src/lookups/types.js';
+import { LookupRequestError, SourceDisabledError, type LookupCache, type LookupValidationIssue } from '../../src/lookups/types.js';
 import { loadConfig } from '../../src/config.js';
 import { assertLocalUrls, closedPortBase, LOOKUP_URL_VARS, serviceFor, StandIn } from './stand-in.js';
 
@@ -29,17 +29,19 @@ describe('privacy: structures leave only with permission', () => {
       res.compounds.map((c) => c.status),
       ['structure_egress_not_allowed', 'structure_egress_not_allowed', 'structure_egress_not_allowed', 'found'],
     );
-    assert.equal(res.compounds[0].name, ASPIRIN_SMILES);
-    assert.equal(res.compounds[0].cid, null);
+    assert.equal(res.compounds[0]?.name, ASPIRIN_SMILES);
+    assert.equal(res.compounds[0]?.cid, null);
     assert.equal(standIn.requests.length, 1, 'only the name was sent');
-    assert.match(standIn.requests[0].path, /\/name\/aspirin\//);
+    const [req] = standIn.requests;
+    assert.ok(req);
+    assert.match(req.path, /\/name\/aspirin\//);
     const all = standIn.requests.map((r) => r.path + r.body + r.query.toString()).join('\n');
     assert.ok(!all.includes('Oc1ccccc1') && !all.includes('InChI'), 'no structure reached the stand-in');
   });
 
   test('compounds never sends a structure, even for a key that allows structure search', async () => {
     const res = await serviceFor(standIn).run('compounds', { names: [ASPIRIN_SMILES] }, { allowStructures: true });
-    assert.equal(res.compounds[0].status, 'structure_egress_not_allowed');
+    assert.equal(res.compounds[0]?.status, 'structure_egress_not_allowed');
     assert.equal(standIn.requests.length, 0);
   });
 
@@ -51,14 +53,14 @@ describe('privacy: structures leave only with permission', () => {
         res.results.map((r) => r.status),
         ['structure_egress_not_allowed', 'structure_egress_not_allowed'],
       );
-      assert.equal(res.results[0].data, null);
+      assert.equal(res.results[0]?.data, null);
     }
     assert.equal(standIn.requests.length, 0);
   });
 
   test('similarity with permission sends the SMILES', async () => {
     const res = await serviceFor(standIn).run('bioactivity', { operation: 'similarity', queries: [ASPIRIN_SMILES] }, { allowStructures: true });
-    assert.equal(res.results[0].status, 'found');
+    assert.equal(res.results[0]?.status, 'found');
     assert.ok(standIn.requests.some((r) => r.path.startsWith('/chembl/api/data/similarity/')));
   });
 
@@ -66,8 +68,8 @@ describe('privacy: structures leave only with permission', () => {
     const svc = serviceFor(standIn);
     const a = await svc.run('bioactivity', { operation: 'molecule_activities', queries: [ASPIRIN_SMILES] }, { allowStructures: true });
     const b = await svc.run('properties', { operation: 'experimental', queries: [ASPIRIN_INCHI] }, { allowStructures: true });
-    assert.equal(a.results[0].status, 'structure_egress_not_allowed');
-    assert.equal(b.results[0].status, 'structure_egress_not_allowed');
+    assert.equal(a.results[0]?.status, 'structure_egress_not_allowed');
+    assert.equal(b.results[0]?.status, 'structure_egress_not_allowed');
     assert.equal(standIn.requests.length, 0);
   });
 
@@ -102,7 +104,13 @@ describe('privacy: structures leave only with permission', () => {
   // SMILES (CS, CNP) are sent.
   const freeText: { name: string; endpoint: 'bioactivity' | 'targets' | 'proteins' | 'structures'; operation: string; sent: string; path: RegExp }[] = [
     { name: 'ChEMBL target search', endpoint: 'bioactivity', operation: 'target', sent: 'CS', path: /^\/chembl\/api\/data\/target\/search\.json$/ },
-    { name: 'ChEMBL target_activities (name resolved by search)', endpoint: 'bioactivity', operation: 'target_activities', sent: 'CNP', path: /^\/chembl\/api\/data\/target\/search\.json$/ },
+    {
+      name: 'ChEMBL target_activities (name resolved by search)',
+      endpoint: 'bioactivity',
+      operation: 'target_activities',
+      sent: 'CNP',
+      path: /^\/chembl\/api\/data\/target\/search\.json$/,
+    },
     { name: 'Open Targets search (target_associations)', endpoint: 'targets', operation: 'target_associations', sent: 'CNP', path: /^\/api\/v4\/graphql$/ },
     { name: 'Open Targets search (disease_drugs)', endpoint: 'targets', operation: 'disease_drugs', sent: 'CS', path: /^\/api\/v4\/graphql$/ },
     { name: 'UniProt search', endpoint: 'proteins', operation: 'search', sent: 'CS', path: /^\/uniprotkb\/search$/ },
@@ -119,10 +127,14 @@ describe('privacy: structures leave only with permission', () => {
       );
       assert.equal(standIn.requests.length, 0, 'zero upstream requests');
       const sent = await svc.run(f.endpoint, { operation: f.operation, queries: [f.sent] }, { allowStructures: false });
-      assert.notEqual(sent.results[0].status, 'structure_egress_not_allowed');
+      const [item] = sent.results;
+      assert.ok(item);
+      assert.notEqual(item.status, 'structure_egress_not_allowed');
       assert.equal(standIn.requests.length, 1, `${f.sent} was sent once`);
-      assert.match(standIn.requests[0].path, f.path);
-      assert.ok(standIn.requests[0].query.toString().includes(f.sent) || standIn.requests[0].body.includes(f.sent));
+      const [req] = standIn.requests;
+      assert.ok(req);
+      assert.match(req.path, f.path);
+      assert.ok(req.query.toString().includes(f.sent) || req.body.includes(f.sent));
     });
   }
 
@@ -134,9 +146,11 @@ describe('privacy: structures leave only with permission', () => {
       ['not_found', 'structure_egress_not_allowed'],
     );
     assert.equal(standIn.requests.length, 1);
-    assert.equal(JSON.parse(standIn.requests[0].body).query.parameters.value, 'c1ccccc1');
+    const [req] = standIn.requests;
+    assert.ok(req);
+    assert.equal(JSON.parse(req.body).query.parameters.value, 'c1ccccc1');
     const sim = await svc.run('bioactivity', { operation: 'similarity', queries: [ASPIRIN_INCHI] }, { allowStructures: true });
-    assert.equal(sim.results[0].status, 'structure_egress_not_allowed');
+    assert.equal(sim.results[0]?.status, 'structure_egress_not_allowed');
     assert.equal(standIn.requests.length, 1, 'an InChI goes nowhere, not even to similarity');
   });
 
@@ -154,7 +168,7 @@ describe('privacy: structures leave only with permission', () => {
       ['structure_egress_not_allowed', 'found'],
     );
     const s = await svc.run('structures', { operation: 'entry', queries: ['4HHB'] }, { allowStructures: false });
-    assert.equal(s.results[0].status, 'found');
+    assert.equal(s.results[0]?.status, 'found');
     assert.deepEqual(
       standIn.requests.map((r) => r.path),
       ['/uniprotkb/P00533', '/api/v4/graphql', '/rest/v1/core/entry/4HHB'],
@@ -191,7 +205,7 @@ describe('cache', () => {
     const second = await svc.run('bioactivity', body, { allowStructures: false });
     assert.equal(standIn.requests.length, calls, 'no new upstream request');
     assert.deepEqual(second, first);
-    assert.equal(second.results[1].status, 'not_found');
+    assert.equal(second.results[1]?.status, 'not_found');
   });
 
   test('the cache is shared through the LookupCache interface (a second instance reads what the first wrote)', async () => {
@@ -211,7 +225,7 @@ describe('cache', () => {
     assert.equal(standIn.requests.length, 1);
     const res = await serviceFor(standIn, { cache: shared }).run('proteins', { operation: 'entry', queries: ['P00533'] }, { allowStructures: false });
     assert.equal(standIn.requests.length, 1);
-    assert.equal(res.results[0].release, '2025_01');
+    assert.equal(res.results[0]?.release, '2025_01');
     assert.deepEqual(ttls, [24 * 60 * 60 * 1000]);
     for (const k of store.keys()) assert.match(k, /^lookup:v1:[0-9a-f]{64}$/, 'keys hold no query text');
   });
@@ -224,9 +238,9 @@ describe('cache', () => {
     standIn.reset();
     standIn.mode = 'error500';
     const failing = serviceFor(standIn, { retries: 0 });
-    assert.equal((await failing.run('proteins', { operation: 'entry', queries: ['P00533'] }, { allowStructures: false })).results[0].status, 'upstream_error');
+    assert.equal((await failing.run('proteins', { operation: 'entry', queries: ['P00533'] }, { allowStructures: false })).results[0]?.status, 'upstream_error');
     standIn.mode = 'ok';
-    assert.equal((await failing.run('proteins', { operation: 'entry', queries: ['P00533'] }, { allowStructures: false })).results[0].status, 'found');
+    assert.equal((await failing.run('proteins', { operation: 'entry', queries: ['P00533'] }, { allowStructures: false })).results[0]?.status, 'found');
     assert.equal(standIn.requests.length, 2);
   });
 
@@ -256,7 +270,11 @@ describe('rate limit', () => {
     const at = standIn.requests.map((r) => r.at).sort((a, b) => a - b);
     assert.equal(at.length, 10);
     assert.ok(elapsed >= 950, `10 calls at 5/s took ${elapsed} ms`);
-    for (let i = 5; i < at.length; i++) assert.ok(at[i] - at[i - 5] >= 900, `calls ${i - 5} and ${i} are ${at[i] - at[i - 5]} ms apart`);
+    for (const [i, t] of at.entries()) {
+      const fiveBefore = at[i - 5];
+      if (fiveBefore === undefined) continue;
+      assert.ok(t - fiveBefore >= 900, `calls ${i - 5} and ${i} are ${t - fiveBefore} ms apart`);
+    }
   });
 
   test('the limit is shared by every request (and service) using the same registry', async () => {
@@ -283,7 +301,7 @@ describe('disabled sources', () => {
     assert.equal(standIn.requests.length, 0);
     assert.equal(svc.isDisabled('bioactivity'), true);
     assert.equal(svc.isDisabled('compounds'), false);
-    assert.equal((await svc.run('compounds', { names: ['aspirin'] }, { allowStructures: false })).compounds[0].status, 'found');
+    assert.equal((await svc.run('compounds', { names: ['aspirin'] }, { allowStructures: false })).compounds[0]?.status, 'found');
   });
 
   test('the config list works as is: pubchem disables compounds and properties; rcsb disables structures', async () => {
@@ -298,23 +316,25 @@ describe('disabled sources', () => {
     await assert.rejects(() => svc.run('properties', { operation: 'experimental', queries: ['aspirin'] }, { allowStructures: false }), SourceDisabledError);
     // CRUCIBLE_CHEMBL_URL replaced scheme, host and port only: the path is ChEMBL's own.
     const res = await svc.run('bioactivity', { operation: 'molecule', queries: ['CHEMBL25'] }, { allowStructures: false });
-    assert.equal(res.results[0].status, 'found');
+    assert.equal(res.results[0]?.status, 'found');
     assert.ok(standIn.requests.some((r) => r.path === '/chembl/api/data/molecule/CHEMBL25.json'));
     // An enabled source on a closed port fails fast and locally.
     const t = await svc.run('proteins', { operation: 'entry', queries: ['P00533'] }, { allowStructures: false });
-    assert.equal(t.results[0].status, 'upstream_error');
+    assert.equal(t.results[0]?.status, 'upstream_error');
   });
 });
 
 describe('validation: problems with loc, nothing sent upstream', () => {
   const svc = () => serviceFor(standIn);
-  async function issues(endpoint: any, body: unknown) {
+  async function issues(endpoint: any, body: unknown): Promise<[LookupValidationIssue, ...LookupValidationIssue[]]> {
     try {
       await svc().run(endpoint, body, { allowStructures: true });
     } catch (e) {
       assert.ok(e instanceof LookupRequestError);
       assert.equal(standIn.requests.length, 0);
-      return e.errors;
+      const [first, ...rest] = e.errors;
+      assert.ok(first, 'at least one issue');
+      return [first, ...rest];
     }
     assert.fail('expected a LookupRequestError');
   }
@@ -323,7 +343,7 @@ describe('validation: problems with loc, nothing sent upstream', () => {
     const errs = await issues('bioactivity', { operation: 'docking', queries: ['CHEMBL25'] });
     assert.equal(errs.length, 1);
     assert.equal(errs[0].type, 'enum');
-    assert.deepEqual(errs[0].loc, ['body', 'operation']);
+    assert.deepEqual(errs[0].loc, ['operation']);
     assert.equal(errs[0].input, 'docking');
     for (const op of ['molecule', 'target', 'molecule_activities', 'target_activities', 'similarity', 'substructure']) assert.ok(errs[0].msg.includes(`'${op}'`), op);
     assert.equal((await issues('properties', { operation: 'computed', queries: ['aspirin'] }))[0].msg, "Input should be 'experimental'");
@@ -331,15 +351,15 @@ describe('validation: problems with loc, nothing sent upstream', () => {
 
   test('too many queries, too long, empty', async () => {
     const many = await issues('compounds', { names: Array.from({ length: 21 }, (_, i) => `n${i}`) });
-    assert.deepEqual([many[0].type, many[0].loc], ['too_long', ['body', 'names']]);
+    assert.deepEqual([many[0].type, many[0].loc], ['too_long', ['names']]);
     const long = await issues('targets', { operation: 'target_drugs', queries: ['EGFR', 'x'.repeat(101)] });
-    assert.deepEqual([long[0].type, long[0].loc], ['string_too_long', ['body', 'queries', 1]]);
+    assert.deepEqual([long[0].type, long[0].loc], ['string_too_long', ['queries', 1]]);
     const empty = await issues('proteins', { operation: 'entry', queries: ['P00533', '  '] });
-    assert.deepEqual([empty[0].type, empty[0].loc], ['string_too_short', ['body', 'queries', 1]]);
+    assert.deepEqual([empty[0].type, empty[0].loc], ['string_too_short', ['queries', 1]]);
     const none = await issues('structures', { operation: 'entry', queries: [] });
-    assert.deepEqual([none[0].type, none[0].loc], ['too_short', ['body', 'queries']]);
+    assert.deepEqual([none[0].type, none[0].loc], ['too_short', ['queries']]);
     const missing = await issues('structures', { operation: 'entry' });
-    assert.deepEqual([missing[0].type, missing[0].loc], ['missing', ['body', 'queries']]);
+    assert.deepEqual([missing[0].type, missing[0].loc], ['missing', ['queries']]);
   });
 
   test('bioactivity: IDs and names at most 100 characters, SMILES at most 500', async () => {
@@ -350,7 +370,7 @@ describe('validation: problems with loc, nothing sent upstream', () => {
     // 300 carbons is a valid length for a SMILES query.
     standIn.reset();
     const res = await svc().run('bioactivity', { operation: 'substructure', queries: ['C'.repeat(300)] }, { allowStructures: true });
-    assert.equal(res.results[0].status, 'not_found');
+    assert.equal(res.results[0]?.status, 'not_found');
   });
 
   test('bioactivity limit 1..1000 and threshold 40..100', async () => {
@@ -363,7 +383,7 @@ describe('validation: problems with loc, nothing sent upstream', () => {
     ];
     for (const [extra, type, field] of cases) {
       const errs = await issues('bioactivity', { operation: 'similarity', queries: ['CCO'], ...(extra as object) });
-      assert.deepEqual([errs[0].type, errs[0].loc], [type, ['body', field]]);
+      assert.deepEqual([errs[0].type, errs[0].loc], [type, [field]]);
     }
   });
 
@@ -376,14 +396,14 @@ describe('validation: problems with loc, nothing sent upstream', () => {
 
   test('unknown fields and unknown property names', async () => {
     const extra = await issues('targets', { operation: 'target_drugs', queries: ['EGFR'], organism: 'human' });
-    assert.deepEqual([extra[0].type, extra[0].loc], ['extra_forbidden', ['body', 'organism']]);
+    assert.deepEqual([extra[0].type, extra[0].loc], ['extra_forbidden', ['organism']]);
     const prop = await issues('properties', { operation: 'experimental', queries: ['aspirin'], properties: ['boiling_point', 'colour'] });
-    assert.deepEqual([prop[0].type, prop[0].loc], ['enum', ['body', 'properties', 1]]);
+    assert.deepEqual([prop[0].type, prop[0].loc], ['enum', ['properties', 1]]);
   });
 
   test('every problem of a request is reported at once', async () => {
     const errs = await issues('bioactivity', { operation: 'nope', queries: [''], limit: 0, threshold: 1 });
-    assert.deepEqual(errs.map((e) => e.loc.join('.')).sort(), ['body.limit', 'body.operation', 'body.queries.0', 'body.threshold']);
+    assert.deepEqual(errs.map((e) => e.loc.join('.')).sort(), ['limit', 'operation', 'queries.0', 'threshold']);
   });
 });
 
@@ -394,9 +414,11 @@ describe('upstream robustness', () => {
     const svc = serviceFor(standIn, { retries: 1, backoffBaseMs: 1 });
     const t0 = Date.now();
     const res = await svc.run('proteins', { operation: 'entry', queries: ['P00533'] }, { allowStructures: false });
-    assert.equal(res.results[0].status, 'upstream_error');
+    assert.equal(res.results[0]?.status, 'upstream_error');
     assert.equal(standIn.requests.length, 2);
-    assert.ok(standIn.requests[1].at - standIn.requests[0].at >= 950, 'waited Retry-After');
+    const [attempt, retry] = standIn.requests;
+    assert.ok(attempt && retry);
+    assert.ok(retry.at - attempt.at >= 950, 'waited Retry-After');
     assert.ok(Date.now() - t0 < 5000);
   });
 
@@ -404,14 +426,14 @@ describe('upstream robustness', () => {
     standIn.mode = 'status429';
     standIn.retryAfter = '3600';
     const res = await serviceFor(standIn, { retries: 3 }).run('proteins', { operation: 'entry', queries: ['P00533'] }, { allowStructures: false });
-    assert.equal(res.results[0].status, 'upstream_error');
+    assert.equal(res.results[0]?.status, 'upstream_error');
     assert.equal(standIn.requests.length, 1);
   });
 
   test('a failing source fails its items only: the request answers with the others', async () => {
     const svc = serviceFor(standIn, { timeoutMs: 200 });
     const res = await svc.run('compounds', { names: ['aspirin', 'glucose'] }, { allowStructures: false });
-    assert.equal(res.compounds[1].status, 'found');
+    assert.equal(res.compounds[1]?.status, 'found');
     standIn.mode = 'slow';
     const res2 = await serviceFor(standIn, { timeoutMs: 200, cache: undefined }).run('compounds', { names: ['aspirin', 'CCO'] }, { allowStructures: false });
     assert.deepEqual(
@@ -427,7 +449,52 @@ describe('upstream robustness', () => {
     await svc.run('targets', { operation: 'target_drugs', queries: Array.from({ length: 8 }, (_, i) => `ENSG0000000000${i}`) }, { allowStructures: false });
     const at = standIn.requests.map((r) => r.at).sort((a, b) => a - b);
     assert.equal(at.length, 8);
+    const [earliest] = at;
+    const latest = at.at(-1);
+    assert.ok(earliest !== undefined && latest !== undefined);
     // One after the other, each call would start only after the previous one's 1 s answer.
-    assert.ok(at[7] - at[0] < 1000, `all 8 calls were under way together (spread ${at[7] - at[0]} ms)`);
+    assert.ok(latest - earliest < 1000, `all 8 calls were under way together (spread ${latest - earliest} ms)`);
+  });
+});
+
+describe('upstream failures say why, and are logged once', () => {
+  function capture() {
+    const lines: { obj: Record<string, unknown>; msg: string }[] = [];
+    return { lines, logger: { warn: (obj: Record<string, unknown>, msg: string) => lines.push({ obj, msg }) } };
+  }
+
+  test('HTTP 500 through the retries: detail names the status and attempts; one log line with source and request id', async () => {
+    standIn.reset();
+    standIn.mode = 'error500';
+    try {
+      const log = capture();
+      const res = await serviceFor(standIn, { logger: log.logger }).run(
+        'proteins',
+        { operation: 'entry', queries: ['P00533', 'P00533'] },
+        { allowStructures: false, requestId: 'req-500' },
+      );
+      for (const item of res.results) assert.deepEqual([item.status, item.detail], ['upstream_error', 'uniprot: HTTP 500 (after 3 attempts)']);
+      const failures = log.lines.filter((l) => l.msg === 'lookups: upstream call failed');
+      assert.equal(failures.length, 1, 'identical queries share one upstream call and one log line');
+      assert.deepEqual(failures[0]?.obj, { source: 'uniprot', operation: 'entry', requestId: 'req-500', detail: 'uniprot: HTTP 500 (after 3 attempts)' });
+      assert.ok(!JSON.stringify(log.lines).includes('P00533'), 'the query is not logged');
+    } finally {
+      standIn.reset();
+    }
+  });
+
+  test('connection refused and timeout', async () => {
+    const closed = await closedPortBase();
+    const refused = await serviceFor(standIn, { urls: { uniprot: closed } }).run('proteins', { operation: 'entry', queries: ['P00533'] }, { allowStructures: false });
+    assert.equal(refused.results[0]?.status, 'upstream_error');
+    assert.equal(refused.results[0]?.detail, `uniprot: connection refused by ${new URL(closed).host}`);
+    standIn.reset();
+    standIn.mode = 'slow';
+    try {
+      const slow = await serviceFor(standIn, { timeoutMs: 200 }).run('proteins', { operation: 'entry', queries: ['P00533'] }, { allowStructures: false });
+      assert.deepEqual([slow.results[0]?.status, slow.results[0]?.detail], ['timeout', 'uniprot: no answer within 0.2 s']);
+    } finally {
+      standIn.reset();
+    }
   });
 });

@@ -130,7 +130,11 @@ const CASES: Case[] = [
       assert.equal(d.threshold, 70);
       assert.equal(d.molecules[0].molecule_chembl_id, 'CHEMBL25');
       assert.equal(d.molecules[0].similarity, 100);
-      assert.ok(s.requests.some((r) => r.path === '/chembl/api/data/similarity/CC(%3DO)Oc1ccccc1C(%3DO)O/70.json' || r.path === '/chembl/api/data/similarity/CC(=O)Oc1ccccc1C(=O)O/70.json'));
+      assert.ok(
+        s.requests.some(
+          (r) => r.path === '/chembl/api/data/similarity/CC(%3DO)Oc1ccccc1C(%3DO)O/70.json' || r.path === '/chembl/api/data/similarity/CC(=O)Oc1ccccc1C(=O)O/70.json',
+        ),
+      );
     },
   },
   {
@@ -419,6 +423,7 @@ describe('source details', () => {
     standIn.reset();
     const res = await serviceFor(standIn).run('compounds', { names: ['glucose'] }, { allowStructures: false });
     const c = res.compounds[0];
+    assert.ok(c);
     assert.equal(c.cid, 5793);
     assert.deepEqual(c.other_cids, [79025]);
     assert.equal(c.title, 'D-Glucose');
@@ -427,19 +432,23 @@ describe('source details', () => {
   test('a name with a slash goes in a POST body, not the path', async () => {
     standIn.reset();
     const res = await serviceFor(standIn).run('compounds', { names: ['D/L-glucose'] }, { allowStructures: false });
-    assert.equal(res.compounds[0].status, 'found');
-    assert.equal(standIn.requests[0].method, 'POST');
-    assert.equal(standIn.requests[0].path, '/rest/pug/compound/name/property/Title,SMILES/JSON');
-    assert.equal(new URLSearchParams(standIn.requests[0].body).get('name'), 'D/L-glucose');
+    assert.equal(res.compounds[0]?.status, 'found');
+    const [req] = standIn.requests;
+    assert.ok(req);
+    assert.equal(req.method, 'POST');
+    assert.equal(req.path, '/rest/pug/compound/name/property/Title,SMILES/JSON');
+    assert.equal(new URLSearchParams(req.body).get('name'), 'D/L-glucose');
   });
 
   test('ChEMBL names are resolved through search; a name without hits is not_found', async () => {
     standIn.reset();
     const svc = serviceFor(standIn);
     const res = await svc.run('bioactivity', { operation: 'molecule_activities', queries: ['aspirin', 'nosuchdrug'], limit: 2 }, { allowStructures: false });
-    assert.equal(res.results[0].status, 'found');
-    assert.deepEqual((res.results[0].data as any).resolution, { query: 'aspirin', matched: 'CHEMBL25', entity: 'molecule' });
-    assert.equal(res.results[1].status, 'not_found');
+    const [aspirin, noSuchDrug] = res.results;
+    assert.ok(aspirin && noSuchDrug);
+    assert.equal(aspirin.status, 'found');
+    assert.deepEqual((aspirin.data as any).resolution, { query: 'aspirin', matched: 'CHEMBL25', entity: 'molecule' });
+    assert.equal(noSuchDrug.status, 'not_found');
     const act = standIn.requests.find((r) => r.path === '/chembl/api/data/activity.json')!;
     assert.equal(act.query.get('molecule_chembl_id'), 'CHEMBL25');
     assert.equal(act.query.get('limit'), '2');
@@ -448,7 +457,9 @@ describe('source details', () => {
   test('ChEMBL target search by name lists every hit', async () => {
     standIn.reset();
     const res = await serviceFor(standIn).run('bioactivity', { operation: 'target', queries: ['EGFR'] }, { allowStructures: false });
-    const d = res.results[0].data as any;
+    const [item] = res.results;
+    assert.ok(item);
+    const d = item.data as any;
     assert.equal(d.total_count, 2);
     assert.deepEqual(
       d.targets.map((t: any) => t.target_type),
@@ -459,20 +470,23 @@ describe('source details', () => {
   test('similarity threshold is sent in the path; an unparseable SMILES is invalid_query', async () => {
     standIn.reset();
     const res = await serviceFor(standIn).run('bioactivity', { operation: 'similarity', queries: ['CC(=O)Oc1ccccc1C(=O)O', 'C((('], threshold: 85 }, { allowStructures: true });
-    assert.equal(res.results[0].status, 'found');
-    assert.equal((res.results[0].data as any).threshold, 85);
+    const [similar, unparseable] = res.results;
+    assert.ok(similar && unparseable);
+    assert.equal(similar.status, 'found');
+    assert.equal((similar.data as any).threshold, 85);
     assert.ok(standIn.requests.some((r) => r.path.endsWith('/85.json')));
-    assert.equal(res.results[1].status, 'invalid_query');
+    assert.equal(unparseable.status, 'invalid_query');
   });
 
   test('ChEMBL: a SMILES with "/" or "\\" goes as the official client sends it (POST, X-HTTP-Method-Override: GET), never as %2F in the path', async () => {
     standIn.reset();
     const svc = serviceFor(standIn);
     const sub = await svc.run('bioactivity', { operation: 'substructure', queries: ['C/C=C/c1ccccc1C(=O)O'], limit: 5 }, { allowStructures: true });
-    assert.equal(sub.results[0].status, 'found');
+    assert.equal(sub.results[0]?.status, 'found');
     const calls = standIn.requests.filter((q) => q.path !== '/chembl/api/data/status.json');
     assert.equal(calls.length, 1);
-    const r = calls[0];
+    const [r] = calls;
+    assert.ok(r);
     assert.equal(r.method, 'POST');
     assert.equal(r.path, '/chembl/api/data/substructure.json');
     assert.equal(r.headers['x-http-method-override'], 'GET');
@@ -500,7 +514,7 @@ describe('source details', () => {
     ]);
     // A plain SMILES keeps the documented path form.
     assert.ok(standIn.requests.some((q) => q.method === 'GET' && decodeURIComponent(q.path) === '/chembl/api/data/similarity/CC(=O)Oc1ccccc1C(=O)O/90.json'));
-    assert.ok(standIn.requests.every((q) => !/%2F|%5C/i.test(q.rawUrl.split('?')[0])));
+    assert.ok(standIn.requests.every((q) => !/^[^?]*(?:%2F|%5C)/i.test(q.rawUrl)));
   });
 
   test('ChEMBL: a URL over 2000 characters would go as POST too (a 500-character SMILES stays below that)', async () => {
@@ -519,7 +533,7 @@ describe('source details', () => {
     // And the source sends it so.
     standIn.reset();
     const res = await serviceFor(standIn).run('bioactivity', { operation: 'substructure', queries: [smiles] }, { allowStructures: true });
-    assert.equal(res.results[0].status, 'not_found');
+    assert.equal(res.results[0]?.status, 'not_found');
     const calls = standIn.requests.filter((q) => q.path !== '/chembl/api/data/status.json');
     assert.deepEqual(
       calls.map((q) => [q.method, decodeURIComponent(q.path)]),
@@ -534,21 +548,23 @@ describe('source details', () => {
   test('UniProt: a string that is no accession is invalid_query and is not sent', async () => {
     standIn.reset();
     const res = await serviceFor(standIn).run('proteins', { operation: 'entry', queries: ['not an accession'] }, { allowStructures: false });
-    assert.equal(res.results[0].status, 'invalid_query');
+    assert.equal(res.results[0]?.status, 'invalid_query');
     assert.equal(standIn.requests.length, 0);
   });
 
   test('UniProt search by taxon ID', async () => {
     standIn.reset();
     await serviceFor(standIn).run('proteins', { operation: 'search', queries: ['EGFR'], organism: '9606' }, { allowStructures: false });
-    assert.equal(standIn.requests[0].query.get('query'), '(gene:"EGFR" OR protein_name:"EGFR") AND (organism_id:9606)');
-    assert.equal(standIn.requests[0].query.get('size'), '10');
+    const [req] = standIn.requests;
+    assert.ok(req);
+    assert.equal(req.query.get('query'), '(gene:"EGFR" OR protein_name:"EGFR") AND (organism_id:9606)');
+    assert.equal(req.query.get('size'), '10');
   });
 
   test('Open Targets: an unknown Ensembl ID answers target: null -> not_found', async () => {
     standIn.reset();
     const res = await serviceFor(standIn).run('targets', { operation: 'target_associations', queries: ['ENSG00000000000'] }, { allowStructures: false });
-    assert.equal(res.results[0].status, 'not_found');
+    assert.equal(res.results[0]?.status, 'not_found');
     assert.equal(standIn.requests.length, 1, 'an ID needs no search');
   });
 
@@ -556,9 +572,13 @@ describe('source details', () => {
     standIn.reset();
     const svc = serviceFor(standIn);
     await svc.run('targets', { operation: 'target_associations', queries: ['ENSG00000146648'], limit: 7 }, { allowStructures: false });
-    assert.equal(JSON.parse(standIn.requests[0].body).variables.size, 7);
+    const [req] = standIn.requests;
+    assert.ok(req);
+    assert.equal(JSON.parse(req.body).variables.size, 7);
     const res = await svc.run('targets', { operation: 'target_drugs', queries: ['ENSG00000146648'], limit: 2 }, { allowStructures: false });
-    const d = res.results[0].data as any;
+    const [item] = res.results;
+    assert.ok(item);
+    const d = item.data as any;
     assert.equal(d.drugs.length, 2);
     assert.equal(d.total_count, 4);
   });
@@ -567,11 +587,13 @@ describe('source details', () => {
     standIn.reset();
     const svc = serviceFor(standIn);
     const res = await svc.run('structures', { operation: 'entry', queries: ['hemoglobin'] }, { allowStructures: false });
-    assert.equal(res.results[0].status, 'invalid_query');
+    assert.equal(res.results[0]?.status, 'invalid_query');
     assert.equal(standIn.requests.length, 0);
     const s = await svc.run('structures', { operation: 'search', queries: ['nothing matches this'], limit: 5 }, { allowStructures: false });
-    assert.equal(s.results[0].status, 'not_found');
-    const sent = JSON.parse(standIn.requests[0].body);
+    assert.equal(s.results[0]?.status, 'not_found');
+    const [req] = standIn.requests;
+    assert.ok(req);
+    const sent = JSON.parse(req.body);
     assert.deepEqual(sent.request_options.paginate, { start: 0, rows: 5 });
     assert.equal(sent.return_type, 'entry');
   });
@@ -583,10 +605,14 @@ describe('source details', () => {
       { operation: 'experimental', queries: ['2244'], properties: ['melting_point', 'other'], limit: 5 },
       { allowStructures: false },
     );
-    const d = res.results[0].data as any;
+    const [item] = res.results;
+    assert.ok(item);
+    const d = item.data as any;
     assert.equal(standIn.requests.length, 1, 'no name resolution for a CID');
-    assert.equal(standIn.requests[0].path, '/rest/pug_view/data/compound/2244/JSON');
-    assert.equal(standIn.requests[0].query.get('heading'), 'Experimental Properties');
+    const [req] = standIn.requests;
+    assert.ok(req);
+    assert.equal(req.path, '/rest/pug_view/data/compound/2244/JSON');
+    assert.equal(req.query.get('heading'), 'Experimental Properties');
     assert.deepEqual(Object.keys(d.properties), ['melting_point', 'other']);
     assert.deepEqual(
       d.properties.melting_point.map((v: any) => v.value),
@@ -605,8 +631,13 @@ describe('source details', () => {
 
   test('properties: `other` collects the critical constants and the other measured values, each under its PUG-View heading', async () => {
     standIn.reset();
-    const res = await serviceFor(standIn).run('properties', { operation: 'experimental', queries: ['benzene'], properties: ['other', 'boiling_point'], limit: 10 }, { allowStructures: false });
-    const item = res.results[0];
+    const res = await serviceFor(standIn).run(
+      'properties',
+      { operation: 'experimental', queries: ['benzene'], properties: ['other', 'boiling_point'], limit: 10 },
+      { allowStructures: false },
+    );
+    const [item] = res.results;
+    assert.ok(item);
     assert.equal(item.status, 'found');
     assert.equal(item.record_id, '241');
     assert.deepEqual(
@@ -642,11 +673,13 @@ describe('source details', () => {
     // `limit` counts values per property over all its headings.
     standIn.reset();
     const two = await serviceFor(standIn).run('properties', { operation: 'experimental', queries: ['241'], properties: ['other'], limit: 2 }, { allowStructures: false });
+    const [limited] = two.results;
+    assert.ok(limited);
     assert.deepEqual(
-      (two.results[0].data as any).properties.other.map((v: any) => v.heading),
+      (limited.data as any).properties.other.map((v: any) => v.heading),
       ['Critical Temperature & Pressure', 'Enthalpy of Sublimation'],
     );
-    assert.equal((two.results[0].data as any).excluded, 2);
+    assert.equal((limited.data as any).excluded, 2);
   });
 
   test('properties: every accepted name maps to PUG-View headings PubChem has; `other` covers the critical constants', () => {
@@ -711,12 +744,9 @@ describe('source details', () => {
     const doc = fs.readFileSync(new URL('../../docs/lookups.md', import.meta.url), 'utf8');
     const section = doc.slice(doc.indexOf('| name | PUG-View headings |'));
     const table = Object.fromEntries(
-      [...section.slice(0, section.indexOf('\n\n')).matchAll(/^\| `([a-z_]+)` \| ([^|]+) \|$/gm)].map((m) => [m[1], m[2].split(', ').map((h) => h.trim())]),
+      [...section.slice(0, section.indexOf('\n\n')).matchAll(/^\| `([a-z_]+)` \| ([^|]+) \|$/gm)].map(([, name, headings]) => [name, headings?.split(', ').map((h) => h.trim())]),
     );
-    assert.deepEqual(
-      table,
-      Object.fromEntries(PROPERTY_NAMES.map((n) => [n, [...PROPERTY_HEADINGS[n]]])),
-    );
+    assert.deepEqual(table, Object.fromEntries(PROPERTY_NAMES.map((n) => [n, [...PROPERTY_HEADINGS[n]]])));
     assert.ok((PROPERTY_HEADINGS.other as readonly string[]).includes('Critical Temperature & Pressure'));
     assert.ok((PROPERTY_HEADINGS.other as readonly string[]).includes('Other Experimental Properties'));
     assert.equal(new Set(all).size, all.length, 'no heading is collected by two names');
@@ -725,6 +755,6 @@ describe('source details', () => {
   test('properties: an unknown CID is not_found', async () => {
     standIn.reset();
     const res = await serviceFor(standIn).run('properties', { operation: 'experimental', queries: ['99999999'] }, { allowStructures: false });
-    assert.equal(res.results[0].status, 'not_found');
+    assert.equal(res.results[0]?.status, 'not_found');
   });
 });

@@ -13,7 +13,7 @@ import { HOST_KEYS, type HostKey } from '../../src/lookups/types.js';
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/lookups');
 export const fixture = (rel: string): any => JSON.parse(fs.readFileSync(path.join(FIXTURES, rel), 'utf8'));
 
-export interface LoggedRequest {
+interface LoggedRequest {
   method: string;
   path: string;
   /** The request target as sent (path and query, still percent-encoded). */
@@ -40,18 +40,21 @@ function similarityAnswer(smiles: string, threshold: number): Answer {
   if (smiles.includes('(((')) return { status: 400, body: { error_message: 'Invalid SMILES' } };
   return { status: 200, body: fixture(ASPIRIN_SMILES.has(smiles) && threshold <= 100 ? 'chembl/similarity-aspirin-70.json' : 'chembl/molecule-search-empty.json') };
 }
-const substructureAnswer = (smiles: string): Answer => ({ status: 200, body: fixture(BENZOIC_SMILES.has(smiles) ? 'chembl/substructure-benzoic.json' : 'chembl/molecule-search-empty.json') });
+const substructureAnswer = (smiles: string): Answer => ({
+  status: 200,
+  body: fixture(BENZOIC_SMILES.has(smiles) ? 'chembl/substructure-benzoic.json' : 'chembl/molecule-search-empty.json'),
+});
 
 function pubchem(method: string, p: string, q: URLSearchParams, body: string): Answer | null {
   let m = /^\/rest\/pug\/compound\/name\/(.+)\/(property\/Title,SMILES|cids)\/JSON$/.exec(p);
   let name: string | null = null;
   let what: string | null = null;
-  if (m && method === 'GET') {
+  if (m?.[1] && m[2] && method === 'GET') {
     name = decodeURIComponent(m[1]);
     what = m[2];
   }
   const post = /^\/rest\/pug\/compound\/name\/(property\/Title,SMILES|cids)\/JSON$/.exec(p);
-  if (post && method === 'POST') {
+  if (post?.[1] && method === 'POST') {
     name = new URLSearchParams(body).get('name');
     what = post[1];
   }
@@ -81,7 +84,7 @@ function chembl(method: string, p: string, q: URLSearchParams, rawUrl: string, h
   if (!p.startsWith('/chembl/api/data/')) return null;
   const r = p.slice('/chembl/api/data/'.length);
   // Like EBI's front end (encoded slashes not allowed in paths): %2F or %5C in the path is refused.
-  if (/%2F|%5C/i.test(rawUrl.split('?')[0])) return { status: 404, body: '<html><body>Not Found</body></html>', headers: { 'content-type': 'text/html' } };
+  if (/^[^?]*(?:%2F|%5C)/i.test(rawUrl)) return { status: 404, body: '<html><body>Not Found</body></html>', headers: { 'content-type': 'text/html' } };
   if (method === 'POST') {
     // The official client's list queries: POST {resource}.json, X-HTTP-Method-Override: GET,
     // a JSON body of [key, value] pairs with percent-quoted string values.
@@ -108,16 +111,17 @@ function chembl(method: string, p: string, q: URLSearchParams, rawUrl: string, h
     return { status: 200, body: fixture(q.get('q')?.toLowerCase() === 'aspirin' ? 'chembl/molecule-search-aspirin.json' : 'chembl/molecule-search-empty.json') };
   m = /^target\/(CHEMBL\d+)\.json$/.exec(r);
   if (m) return m[1] === 'CHEMBL203' ? { status: 200, body: fixture('chembl/target-CHEMBL203.json') } : { status: 404, body: '' };
-  if (r === 'target/search.json') return { status: 200, body: fixture(q.get('q')?.toLowerCase() === 'egfr' ? 'chembl/target-search-egfr.json' : 'chembl/target-search-empty.json') };
+  if (r === 'target/search.json')
+    return { status: 200, body: fixture(q.get('q')?.toLowerCase() === 'egfr' ? 'chembl/target-search-egfr.json' : 'chembl/target-search-empty.json') };
   if (r === 'activity.json') {
     if (q.get('molecule_chembl_id') === 'CHEMBL25') return { status: 200, body: fixture('chembl/activity-molecule-CHEMBL25.json') };
     if (q.get('target_chembl_id') === 'CHEMBL203') return { status: 200, body: fixture('chembl/activity-target-CHEMBL203.json') };
     return { status: 200, body: fixture('chembl/activity-empty.json') };
   }
   m = /^similarity\/(.+)\/(\d+)\.json$/.exec(r);
-  if (m) return similarityAnswer(decodeURIComponent(m[1]), Number(m[2]));
+  if (m?.[1] && m[2]) return similarityAnswer(decodeURIComponent(m[1]), Number(m[2]));
   m = /^substructure\/(.+)\.json$/.exec(r);
-  if (m) return substructureAnswer(decodeURIComponent(m[1]));
+  if (m?.[1]) return substructureAnswer(decodeURIComponent(m[1]));
   return { status: 404, body: '' };
 }
 
@@ -249,7 +253,12 @@ export class StandIn {
     }
     if (this.mode === 'error500') return send({ status: 500, body: { error: 'stand-in: internal error' } });
     if (this.mode === 'status429') return send({ status: 429, body: '', headers: this.retryAfter ? { 'retry-after': this.retryAfter } : {} });
-    const a = pubchem(method, u.pathname, u.searchParams, body) ?? chembl(method, u.pathname, u.searchParams, req.url ?? '/', req.headers, body) ?? opentargets(method, u.pathname, body) ?? uniprot(method, u.pathname, u.searchParams) ?? rcsb(method, u.pathname, body);
+    const a =
+      pubchem(method, u.pathname, u.searchParams, body) ??
+      chembl(method, u.pathname, u.searchParams, req.url ?? '/', req.headers, body) ??
+      opentargets(method, u.pathname, body) ??
+      uniprot(method, u.pathname, u.searchParams) ??
+      rcsb(method, u.pathname, body);
     send(a ?? { status: 404, body: { error: `stand-in: no route for ${method} ${u.pathname}` } });
   }
 }
@@ -264,7 +273,14 @@ export async function closedPortBase(): Promise<string> {
 }
 
 /** The CRUCIBLE_*_URL variable of every lookup host. */
-export const LOOKUP_URL_VARS = ['CRUCIBLE_PUBCHEM_URL', 'CRUCIBLE_CHEMBL_URL', 'CRUCIBLE_OPENTARGETS_URL', 'CRUCIBLE_UNIPROT_URL', 'CRUCIBLE_RCSB_SEARCH_URL', 'CRUCIBLE_RCSB_DATA_URL'] as const;
+export const LOOKUP_URL_VARS = [
+  'CRUCIBLE_PUBCHEM_URL',
+  'CRUCIBLE_CHEMBL_URL',
+  'CRUCIBLE_OPENTARGETS_URL',
+  'CRUCIBLE_UNIPROT_URL',
+  'CRUCIBLE_RCSB_SEARCH_URL',
+  'CRUCIBLE_RCSB_DATA_URL',
+] as const;
 
 /** Tests never reach a public service: every lookup URL must be a loopback address. */
 export function assertLocalUrls(urls: Record<string, string>): void {

@@ -37,8 +37,8 @@ const ref: { generator: string; rdkit: string; count: number; cases: Case[] } = 
  * disagreement.
  */
 const SAFE_SIDE: Record<string, string> = {
-  'c1cccc1': 'an aromatic ring RDKit cannot kekulise: kekulisation is not modelled, the syntax is unmistakably SMILES',
-  'n1cccc1': 'as above (pyrrole needs [nH] for RDKit)',
+  c1cccc1: 'an aromatic ring RDKit cannot kekulise: kekulisation is not modelled, the syntax is unmistakably SMILES',
+  n1cccc1: 'as above (pyrrole needs [nH] for RDKit)',
   'c1cccc1 some compound': 'as above, with a trailing name',
   'n1cccc1 some compound': 'as above, with a trailing name',
   'C[N](C)(C)C': 'a bracket atom over its valence: bracket-atom valences (charges, H counts) are not modelled',
@@ -61,10 +61,22 @@ describe('structure check agrees with RDKit (scripts/lookups/structure_reference
     assert.match(ref.rdkit, /^2022\.09/);
     assert.equal(ref.cases.length, ref.count);
     assert.ok(ref.count >= 300, `${ref.count} strings`);
-    for (const kind of ['name', 'gene', 'smiles', 'cxsmiles', 'reaction', 'inchi', 'trailing-name'])
-      assert.ok(ref.cases.filter((c) => c.kind === kind).length >= 5, kind);
-    for (const s of ['CS gas', 'vitamin C', 'Co', 'NO', 'CNP', 'CC(=O)Oc1ccccc1C(=O)O aspirin', 'Cc1ccccc1 |c:1|', 'CCO>>CC=O', 'inchi=1S/C9H8O4/c1-6(10)13-8-5-3-2-4-7(8)9(11)12/h2-5H,1H3,(H,11,12)'])
-      assert.ok(ref.cases.some((c) => c.input === s), s);
+    for (const kind of ['name', 'gene', 'smiles', 'cxsmiles', 'reaction', 'inchi', 'trailing-name']) assert.ok(ref.cases.filter((c) => c.kind === kind).length >= 5, kind);
+    for (const s of [
+      'CS gas',
+      'vitamin C',
+      'Co',
+      'NO',
+      'CNP',
+      'CC(=O)Oc1ccccc1C(=O)O aspirin',
+      'Cc1ccccc1 |c:1|',
+      'CCO>>CC=O',
+      'inchi=1S/C9H8O4/c1-6(10)13-8-5-3-2-4-7(8)9(11)12/h2-5H,1H3,(H,11,12)',
+    ])
+      assert.ok(
+        ref.cases.some((c) => c.input === s),
+        s,
+      );
   });
 
   test('never unsafe: every string RDKit reads as a structure is held back', () => {
@@ -109,7 +121,34 @@ describe('structure check agrees with RDKit (scripts/lookups/structure_reference
 
 describe('free-text rule (targets, proteins, structures, ChEMBL target search, ID operations)', () => {
   test('gene symbols and identifiers that parse as SMILES are sent: no SMILES-only syntax', () => {
-    for (const s of ['CS', 'CNP', 'FOS', 'INS', 'CCS', 'SON', 'NPS', 'PC', 'CP', 'SNCB', 'ICOS', 'NO synthase', 'CCO', 'EGFR', 'P00533', '4HHB', 'ENSG00000146648', 'EFO_0003060', 'hemoglobin', 'Na+/K+ ATPase', 'NAD(P)H', 'CS:GO', 'IL-6', 'c-Myc', 'p53', 'non-small cell lung carcinoma'])
+    for (const s of [
+      'CS',
+      'CNP',
+      'FOS',
+      'INS',
+      'CCS',
+      'SON',
+      'NPS',
+      'PC',
+      'CP',
+      'SNCB',
+      'ICOS',
+      'NO synthase',
+      'CCO',
+      'EGFR',
+      'P00533',
+      '4HHB',
+      'ENSG00000146648',
+      'EFO_0003060',
+      'hemoglobin',
+      'Na+/K+ ATPase',
+      'NAD(P)H',
+      'CS:GO',
+      'IL-6',
+      'c-Myc',
+      'p53',
+      'non-small cell lung carcinoma',
+    ])
       assert.equal(hasStructureInText(s), false, s);
   });
 

@@ -76,10 +76,22 @@ describe('licence classifier (properties lookup)', () => {
     [{ LicenseURL: 'https://creativecommons.org/licenses/by-nc/4.0/' }, null],
     [{ LicenseURL: 'https://creativecommons.org/licenses/by-nd/4.0/' }, null],
     [{ LicenseURL: 'https://www.nlm.nih.gov/web_policies.html' }, 'US-government'],
-    [{ LicenseURL: 'https://www.cdc.gov/Other/disclaimer.html', LicenseNote: 'The information provided using CDC Web site is only intended to be general summary information to the public.' }, 'US-government'],
+    [
+      {
+        LicenseURL: 'https://www.cdc.gov/Other/disclaimer.html',
+        LicenseNote: 'The information provided using CDC Web site is only intended to be general summary information to the public.',
+      },
+      'US-government',
+    ],
     [{ LicenseURL: 'https://www.ilo.org/global/copyright/request-for-permission/lang--en/index.htm', LicenseNote: 'Creative Commons CC BY 4.0' }, 'CC-BY'],
     [{ LicenseURL: 'https://www.drugbank.ca/legal/terms_of_use', LicenseNote: "Creative Common's Attribution-NonCommercial 4.0 International License" }, null],
-    [{ LicenseURL: 'http://www.hmdb.ca/citing', LicenseNote: 'HMDB is offered to the public as a freely available resource. Use and re-distribution of the data for commercial purposes requires explicit permission.' }, null],
+    [
+      {
+        LicenseURL: 'http://www.hmdb.ca/citing',
+        LicenseNote: 'HMDB is offered to the public as a freely available resource. Use and re-distribution of the data for commercial purposes requires explicit permission.',
+      },
+      null,
+    ],
     [{ LicenseNote: 'This data is in the public domain.' }, 'public-domain'],
     [{ LicenseNote: 'These data are not in the public domain.' }, null],
     [{ LicenseURL: 'https://www.sigmaaldrich.com/terms' }, null],

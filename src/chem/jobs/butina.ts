@@ -21,12 +21,12 @@ import type { ButinaAssignOptions, ButinaAssignOutcome, ButinaCountOutcome, Buti
 
 /** Bits set in a byte. */
 const POP8 = new Uint8Array(256);
-for (let i = 1; i < 256; i++) POP8[i] = (i & 1) + POP8[i >> 1];
+for (let i = 1; i < 256; i++) POP8[i] = (i & 1) + (POP8[i >> 1] ?? 0);
 
 /** Bits set in a packed bit vector. */
 export function popcount(fp: Uint8Array): number {
   let n = 0;
-  for (let i = 0; i < fp.length; i++) n += POP8[fp[i]];
+  for (let i = 0; i < fp.length; i++) n += POP8[fp[i] ?? 0] ?? 0;
   return n;
 }
 
@@ -36,14 +36,16 @@ export function tanimotoBytes(a: Uint8Array, b: Uint8Array): number {
   let na = 0;
   let nb = 0;
   for (let i = 0; i < a.length; i++) {
-    common += POP8[a[i] & b[i]];
-    na += POP8[a[i]];
-    nb += POP8[b[i]];
+    const x = a[i] ?? 0;
+    const y = b[i] ?? 0;
+    common += POP8[x & y] ?? 0;
+    na += POP8[x] ?? 0;
+    nb += POP8[y] ?? 0;
   }
   return tanimoto(common, na, nb);
 }
 
-export function tanimoto(common: number, a: number, b: number): number {
+function tanimoto(common: number, a: number, b: number): number {
   const denom = a + b - common;
   return denom === 0 ? 1 : common / denom;
 }
@@ -51,9 +53,8 @@ export function tanimoto(common: number, a: number, b: number): number {
 /** Packs fingerprints (from morgan_fp) into shared memory, ordered by bits set, for the clustering passes. */
 export function buildTable(fps: Uint8Array[], nBits: number): FingerprintTable {
   const n = fps.length;
-  const pcs = fps.map(popcount);
-  const permArr = Array.from({ length: n }, (_, i) => i).sort((a, b) => pcs[a] - pcs[b] || a - b);
-  const total = pcs.reduce((x, y) => x + y, 0);
+  const sorted = fps.map((fp, k) => ({ k, fp, count: popcount(fp) })).sort((x, y) => x.count - y.count || x.k - y.k);
+  const total = sorted.reduce((sum, e) => sum + e.count, 0);
   const t: FingerprintTable = {
     n,
     nBits,
@@ -69,15 +70,13 @@ export function buildTable(fps: Uint8Array[], nBits: number): FingerprintTable {
   const bits = new Uint16Array(t.onBits);
   const off = new Int32Array(t.offsets);
   let at = 0;
-  for (let pos = 0; pos < n; pos++) {
-    const k = permArr[pos];
+  for (const [pos, { k, fp, count }] of sorted.entries()) {
     perm[pos] = k;
     rank[k] = pos;
-    pc[pos] = pcs[k];
+    pc[pos] = count;
     off[pos] = at;
-    const fp = fps[k];
     for (let byte = 0; byte < fp.length; byte++) {
-      let v = fp[byte];
+      let v = fp[byte] ?? 0;
       while (v) {
         const low = v & -v;
         bits[at++] = (byte << 3) | (31 - Math.clz32(low));
@@ -103,7 +102,7 @@ function maxNeighbourBits(a: number, cutoff: number): number {
 function lowerBound(pc: Int32Array, v: number, lo = 0, hi = pc.length): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (pc[mid] < v) lo = mid + 1;
+    if ((pc[mid] ?? 0) < v) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -129,15 +128,32 @@ class Fps {
     this.row = new Uint8Array(t.nBits);
   }
   setRow(pos: number, v: 0 | 1): void {
-    const { bits, row } = this;
-    for (let p = this.off[pos], end = this.off[pos + 1]; p < end; p++) row[bits[p]] = v;
+    const { bits, row, off } = this;
+    for (let p = off[pos] ?? 0, end = off[pos + 1] ?? 0; p < end; p++) {
+      const bit = bits[p];
+      if (bit !== undefined) row[bit] = v;
+    }
   }
   /** Bits the current row has in common with position j. */
   common(j: number): number {
-    const { bits, row } = this;
+    const { bits, row, off } = this;
     let c = 0;
-    for (let p = this.off[j], end = this.off[j + 1]; p < end; p++) c += row[bits[p]];
+    // The hottest loop of the clustering: positions and bits are in range by construction
+    // (offsets ascend to the length of `bits`, bits are < nBits), so no element is undefined.
+    for (let p = off[j] ?? 0, end = off[j + 1] ?? 0; p < end; p++) c += row[bits[p] ?? 0] ?? 0;
     return c;
+  }
+  /** The molecule (input index) at position `pos` of the popcount order. */
+  molecule(pos: number): number {
+    const k = this.perm[pos];
+    if (k === undefined) throw new Error(`fingerprint table: position ${String(pos)} out of range (n=${String(this.n)})`);
+    return k;
+  }
+  /** The position of molecule `idx` in the popcount order. */
+  position(idx: number): number {
+    const pos = this.rank[idx];
+    if (pos === undefined) throw new Error(`fingerprint table: molecule ${String(idx)} out of range (n=${String(this.n)})`);
+    return pos;
   }
   /** Positions [lo, hi) that can hold neighbours of a molecule with `a` bits. */
   window(a: number, cutoff: number): [number, number] {
@@ -150,14 +166,14 @@ class Fps {
 
 /** RDKit's neighbour test: 1 - Tanimoto <= cutoff, with the current row having `a` bits. */
 function near(f: Fps, a: number, j: number, cutoff: number): boolean {
-  return 1 - tanimoto(f.common(j), a, f.pc[j]) <= cutoff;
+  return 1 - tanimoto(f.common(j), a, f.pc[j] ?? 0) <= cutoff;
 }
 
 /** Work (pairs compared) of each row of pass 1, to split it into even ranges. */
 export function rowWork(t: FingerprintTable, cutoff: number): Float64Array {
   const pc = new Int32Array(t.popcounts);
   const out = new Float64Array(t.n);
-  for (let i = 0; i < t.n; i++) out[i] = Math.max(0, i - lowerBound(pc, minNeighbourBits(pc[i], cutoff), 0, i));
+  for (let i = 0; i < t.n; i++) out[i] = Math.max(0, i - lowerBound(pc, minNeighbourBits(pc[i] ?? 0, cutoff), 0, i));
   return out;
 }
 
@@ -172,18 +188,18 @@ export function butinaCount(range: RowRange, o: ButinaOptions): ButinaCountOutco
   let pairs = 0;
   let i = range.from;
   while (i < range.to) {
-    const a = f.pc[i];
+    const a = f.pc[i] ?? 0;
     const lo = lowerBound(f.pc, minNeighbourBits(a, o.cutoff), 0, i);
     f.setRow(i, 1);
     let mine = 0;
     for (let j = lo; j < i; j++) {
       if (near(f, a, j, o.cutoff)) {
         mine++;
-        Atomics.add(counts, f.perm[j], 1);
+        Atomics.add(counts, f.molecule(j), 1);
       }
     }
     f.setRow(i, 0);
-    if (mine) Atomics.add(counts, f.perm[i], mine);
+    if (mine) Atomics.add(counts, f.molecule(i), mine);
     pairs += i - lo;
     i++;
     if (performance.now() - started > o.budgetMs) break;
@@ -206,17 +222,18 @@ export function butinaAssign(pos: number, o: ButinaAssignOptions): ButinaAssignO
   let p = pos;
   while (p < n) {
     const idx = order[p++];
+    if (idx === undefined) break; // p < n = order's length
     if (seen[idx]) continue;
     seen[idx] = 1;
     const members: number[] = [];
-    if (counts[idx] > 0) {
+    if ((counts[idx] ?? 0) > 0) {
       // Its neighbours not yet in a cluster (then in index order, as RDKit's neighbour lists).
-      const at = f.rank[idx];
-      const a = f.pc[at];
+      const at = f.position(idx);
+      const a = f.pc[at] ?? 0;
       const [lo, hi] = f.window(a, o.cutoff);
       f.setRow(at, 1);
       for (let j = lo; j < hi; j++) {
-        const k = f.perm[j];
+        const k = f.molecule(j);
         if (seen[k] || !near(f, a, j, o.cutoff)) continue;
         seen[k] = 1;
         members.push(k);
@@ -233,7 +250,7 @@ export function butinaAssign(pos: number, o: ButinaAssignOptions): ButinaAssignO
 /** Neighbour-count order of pass 2: count descending, then index descending (Python's sort(reverse=True) of (count, index)). */
 export function butinaOrder(counts: Int32Array): Int32Array {
   const idx = Array.from({ length: counts.length }, (_, i) => i);
-  idx.sort((a, b) => counts[b] - counts[a] || b - a);
+  idx.sort((a, b) => (counts[b] ?? 0) - (counts[a] ?? 0) || b - a);
   return Int32Array.from(idx);
 }
 

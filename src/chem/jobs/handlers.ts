@@ -4,7 +4,7 @@
 // finally block (WASM objects are not garbage-collected).
 import type { Mol } from '@rdkit/rdkit';
 import { parseSmiles, tooManyAtoms, type RDKitModule } from '../depict.js';
-import { MAX_INPUT_CHARS } from '../limits.js';
+import { MAX_INPUT_CHARS, tooLargeToParse } from '../limits.js';
 import { butinaAssign, butinaCount, popcount, tanimotoBytes } from './butina.js';
 import type {
   ButinaAssignOptions,
@@ -26,7 +26,7 @@ import type {
 } from './types.js';
 
 /** A molblock (from an SDF upload) longer than this is too_large without being parsed. */
-export const MAX_MOLBLOCK_CHARS = 200_000;
+const MAX_MOLBLOCK_CHARS = 200_000;
 /** A substructure query longer than this is refused. */
 export const MAX_QUERY_CHARS = 2_000;
 
@@ -38,9 +38,10 @@ export function isMolblock(input: string): boolean {
 type Read = { mol: Mol; fromMolblock: boolean } | { mol: null; error: MoleculeError };
 
 /** Reads a molecule with the rules of /describe and /depict (SMILES only, size limits), plus molblocks. */
-export function readMolecule(rdkit: RDKitModule, input: string): Read {
+function readMolecule(rdkit: RDKitModule, input: string): Read {
   const molblock = isMolblock(input);
   if (input.length > (molblock ? MAX_MOLBLOCK_CHARS : MAX_INPUT_CHARS)) return { mol: null, error: 'too_large' };
+  if (!molblock && tooLargeToParse(input) !== null) return { mol: null, error: 'too_large' };
   let mol: Mol | null;
   if (molblock) {
     mol = rdkit.get_mol(input);
@@ -168,11 +169,11 @@ export function substructureMatch(rdkit: RDKitModule, input: string, o: Substruc
 
 // ------------------------------------------------------------------ Butina (no RDKit)
 
-export function butinaCountItem(_rdkit: RDKitModule, range: RowRange, o: ButinaOptions): ButinaCountOutcome {
+function butinaCountItem(_rdkit: RDKitModule, range: RowRange, o: ButinaOptions): ButinaCountOutcome {
   return butinaCount(range, o);
 }
 
-export function butinaAssignItem(_rdkit: RDKitModule, pos: number, o: ButinaAssignOptions): ButinaAssignOutcome {
+function butinaAssignItem(_rdkit: RDKitModule, pos: number, o: ButinaAssignOptions): ButinaAssignOutcome {
   return butinaAssign(pos, o);
 }
 

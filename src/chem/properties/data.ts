@@ -17,7 +17,7 @@ export interface Prefilter {
   sets: [number, number[]][];
 }
 
-export interface CatalogEntry {
+interface CatalogEntry {
   family: 'pains' | 'brenk';
   catalog: string;
   index: number;
@@ -40,7 +40,7 @@ export interface AdsParameter {
 
 export type QedProperty = 'MW' | 'ALOGP' | 'HBA' | 'HBD' | 'PSA' | 'ROTB' | 'AROM' | 'ALERTS';
 
-export interface QedData {
+interface QedData {
   properties: QedProperty[];
   ads_parameters: Record<QedProperty, AdsParameter>;
   weights: { mean: number[]; max: number[]; none: number[] };
@@ -51,7 +51,7 @@ export interface QedData {
   aliphatic_rings_smarts: string;
 }
 
-export interface ElementData {
+interface ElementData {
   z: number;
   symbol: string;
   atomic_weight: number;
@@ -78,9 +78,15 @@ export const ELEMENTS: readonly ElementData[] = (elementsJson.elements as unknow
   const [a, m] = MONOISOTOPIC.get(e.z) ?? [e.most_common_isotope, e.most_common_isotope_mass];
   return { ...e, monoisotopic_isotope: a, monoisotopic_mass: m };
 });
-export const DATA_RDKIT_VERSION: string = catalogsJson.rdkit_version;
 
 const bySymbol = new Map<string, ElementData>(ELEMENTS.map((e) => [e.symbol, e]));
+
+/** The element of atomic number z (0 is RDKit's dummy atom '*'). */
+export function element(z: number): ElementData {
+  const e = ELEMENTS[z];
+  if (!e) throw new Error(`unknown atomic number ${String(z)}`);
+  return e;
+}
 
 export function elementBySymbol(symbol: string): ElementData {
   const e = bySymbol.get(symbol);

@@ -10,11 +10,13 @@ import { clean, massSpecHints, composition, formatFormula } from './mass.js';
 import { classCounts, cycleRank, readMolGraph, type MolGraph } from './molgraph.js';
 import { qedFromProperties, type QedProperties } from './qed.js';
 import { compiledQueries, type CompiledFilter, type CompiledQuery, type JSMol, type RDKitModule } from './queries.js';
-import type { DescribeResult, MolecularProperties, RuleCheck } from './schema.js';
+import { explainSmiles } from '../explain.js';
+import { tooLargeToParse, tooManyAtomsDetail } from '../limits.js';
+import type { DescribeResult, MolecularProperties, MoleculeIdentifiers, RuleCheck } from './schema.js';
 
-export type { RDKitModule, JSMol } from './queries.js';
+export type { RDKitModule } from './queries.js';
 export { releaseQueries } from './queries.js';
-export type { DescribeError, DescribeResult, IsotopePeak, MassSpecHints, MolecularProperties, MsAdduct, RuleCheck } from './schema.js';
+export type { DescribeResult, MolecularProperties } from './schema.js';
 
 /** Inputs longer than this many characters are refused with `too_large` (before parsing). */
 export const MAX_SMILES_LENGTH = 2000;
@@ -70,7 +72,7 @@ function mayMatch(pf: Prefilter, classes: Int32Array, atoms: number): boolean {
   if (pf.atoms > atoms) return false;
   for (const [k, set] of pf.sets) {
     let c = 0;
-    for (const cls of set) c += classes[cls];
+    for (const cls of set) c += classes[cls] ?? 0; // (a class outside the table has no atoms)
     if (c < k) return false;
   }
   return true;
@@ -124,7 +126,7 @@ function ruleCheck(violations: string[], allowed: number): RuleCheck {
   return { pass: violations.length <= allowed, violations };
 }
 
-export interface ComputeOptions {
+interface ComputeOptions {
   /** skip queries the molecule provably cannot match (default true; tests compare both) */
   prefilter?: boolean;
 }
@@ -137,8 +139,8 @@ function compute(rdkit: RDKitModule, mol: JSMol, g: MolGraph, opts: ComputeOptio
   let charge = 0;
   let heavy = 0;
   for (let i = 0; i < g.n; i++) {
-    charge += g.chg[i];
-    if (g.z[i] > 1) heavy++;
+    charge += g.chg[i] ?? 0;
+    if ((g.z[i] ?? 0) > 1) heavy++;
   }
 
   const mw = clean(d.amw);
@@ -208,14 +210,22 @@ function compute(rdkit: RDKitModule, mol: JSMol, g: MolGraph, opts: ComputeOptio
  * aborted (out of memory, a trap), so this RDKit instance must not be used again; replace the
  * worker thread.
  */
-export function describeMolecule(rdkit: RDKitModule, smiles: string): DescribeResult {
-  return describe(rdkit, smiles, {});
+export function describeMolecule(rdkit: RDKitModule, smiles: string, opts: DescribeOptions = {}): DescribeResult {
+  return describe(rdkit, smiles, opts);
 }
 
-function describe(rdkit: RDKitModule, smiles: string, opts: ComputeOptions): DescribeResult {
-  if (typeof smiles !== 'string') return { properties: null, error: 'unparseable' };
-  if (smiles.length > MAX_SMILES_LENGTH) return { properties: null, error: 'too_large' };
-  if (!isSmilesText(smiles)) return { properties: null, error: 'unparseable' };
+export interface DescribeOptions {
+  /** Also return canonical SMILES, InChI and InChIKey (the /describe items). */
+  identifiers?: boolean;
+}
+
+function describe(rdkit: RDKitModule, smiles: string, opts: ComputeOptions & DescribeOptions): DescribeResult {
+  const fail = (error: 'unparseable' | 'too_large' | 'describe_failed', detail: string): DescribeResult => ({ properties: null, error, detail });
+  if (typeof smiles !== 'string') return fail('unparseable', 'not a string');
+  const large = smiles.length > MAX_SMILES_LENGTH ? `${smiles.length} characters; at most ${MAX_SMILES_LENGTH}` : tooLargeToParse(smiles);
+  if (large) return fail('too_large', large);
+  if (smiles.trim() === '') return fail('unparseable', 'empty input');
+  if (!isSmilesText(smiles)) return fail('unparseable', 'not SMILES (line breaks, NUL, JSON or InChI)');
   let mol: JSMol | null = null;
   try {
     try {
@@ -224,18 +234,26 @@ function describe(rdkit: RDKitModule, smiles: string, opts: ComputeOptions): Des
       if (isWasmAbort(err)) throw err;
       mol = null;
     }
-    if (!mol || !mol.is_valid() || mol.get_num_atoms() === 0) return { properties: null, error: 'unparseable' };
-    if (mol.get_num_atoms(true) > MAX_HEAVY_ATOMS) return { properties: null, error: 'too_large' };
+    if (!mol || !mol.is_valid() || mol.get_num_atoms() === 0) return fail('unparseable', mol && mol.get_num_atoms() === 0 ? 'no atoms' : explainSmiles(rdkit, smiles));
+    const many = tooManyAtomsDetail(mol.get_num_atoms(true), 0);
+    if (many) return fail('too_large', many);
     try {
       const g = readMolGraph(mol.get_json());
-      return { properties: compute(rdkit, mol, g, opts), error: null };
+      const properties = compute(rdkit, mol, g, opts);
+      return opts.identifiers ? { properties, error: null, detail: null, identifiers: identifiersOf(rdkit, mol) } : { properties, error: null, detail: null };
     } catch (err) {
       if (isWasmAbort(err)) throw err;
-      return { properties: null, error: 'describe_failed' };
+      return fail('describe_failed', `RDKit failed while computing: ${err instanceof Error ? err.message : String(err)}`);
     }
   } finally {
     mol?.delete();
   }
+}
+
+/** Canonical SMILES, standard InChI and InChIKey of a parsed molecule (InChI null where RDKit cannot make one, e.g. for `*`). */
+function identifiersOf(rdkit: RDKitModule, mol: JSMol): MoleculeIdentifiers {
+  const inchi = mol.get_inchi() || null;
+  return { canonical_smiles: mol.get_smiles(), inchi, inchikey: inchi ? rdkit.get_inchikey_for_inchi(inchi) || null : null };
 }
 
 /** Internal pieces for tests and benchmarks. */

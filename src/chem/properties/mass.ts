@@ -3,7 +3,7 @@
 // (src/chem/data/elements.json, exported by scripts/rdkit/export_catalogs.py); the monoisotopic
 // isotope of each element is the one MinimalLib's ExactMolWt uses (monoisotopic.json, from
 // scripts/rdkit/export_monoisotopic.ts), so that M is `monoisotopic_mass` for every element.
-import { ELEMENTS, elementBySymbol, isotopeMass } from './data.js';
+import { element, elementBySymbol, ELEMENTS, isotopeMass } from './data.js';
 import { components, type MolGraph } from './molgraph.js';
 import type { IsotopePeak, MassSpecHints, MsAdduct } from './schema.js';
 
@@ -16,20 +16,21 @@ export function clean(x: number): number {
 }
 
 /** Peaks weaker than this (percent of the most intense peak) are left out of a pattern. */
-export const ISOTOPE_MIN_RELATIVE_ABUNDANCE = 0.1;
+const ISOTOPE_MIN_RELATIVE_ABUNDANCE = 0.1;
 
 /** element symbol -> count; hydrogens under 'H' whatever their isotope (RDKit does the same) */
-export type Composition = Map<string, number>;
+type Composition = Map<string, number>;
 
-export function composition(g: MolGraph, atoms?: ArrayLike<number>): Composition {
+/** Element counts of the given atoms of g (all of them by default). */
+export function composition(g: MolGraph, atoms: Iterable<number> = g.z.keys()): Composition {
   const counts: Composition = new Map();
   let hs = 0;
-  const n = atoms ? atoms.length : g.n;
-  for (let k = 0; k < n; k++) {
-    const i = atoms ? atoms[k] : k;
-    const sym = ELEMENTS[g.z[i]]?.symbol ?? '*';
+  for (const i of atoms) {
+    const z = g.z[i];
+    if (z === undefined) continue; // not an atom of g
+    const sym = ELEMENTS[z]?.symbol ?? '*';
     counts.set(sym, (counts.get(sym) ?? 0) + 1);
-    hs += g.hs[i];
+    hs += g.hs[i] ?? 0;
   }
   if (hs) counts.set('H', (counts.get('H') ?? 0) + hs);
   return counts;
@@ -60,9 +61,9 @@ export function formatFormula(counts: Composition, charge: number): string {
   return s;
 }
 
-function chargeOf(g: MolGraph, atoms: ArrayLike<number>): number {
+function chargeOf(g: MolGraph, atoms: Iterable<number>): number {
   let q = 0;
-  for (let k = 0; k < atoms.length; k++) q += g.chg[atoms[k]];
+  for (const i of atoms) q += g.chg[i] ?? 0;
   return q;
 }
 
@@ -70,18 +71,27 @@ function chargeOf(g: MolGraph, atoms: ArrayLike<number>): number {
  * The atoms mass spectrometry hints are about: the whole input when it is one fragment,
  * otherwise its largest fragment (most heavy atoms, then most atoms, then first).
  */
-export function msSpeciesAtoms(g: MolGraph): number[] {
+function msSpeciesAtoms(g: MolGraph): number[] {
   const [comp, count] = components(g);
   if (count <= 1) return Array.from({ length: g.n }, (_, i) => i);
   const heavy = new Int32Array(count);
   const all = new Int32Array(count);
   for (let i = 0; i < g.n; i++) {
-    all[comp[i]]++;
-    if (g.z[i] > 1) heavy[comp[i]]++;
+    const c = comp[i] ?? 0;
+    all[c] = (all[c] ?? 0) + 1;
+    if ((g.z[i] ?? 0) > 1) heavy[c] = (heavy[c] ?? 0) + 1;
   }
   let best = 0;
+  let bestHeavy = heavy[0] ?? 0;
+  let bestAll = all[0] ?? 0;
   for (let c = 1; c < count; c++) {
-    if (heavy[c] > heavy[best] || (heavy[c] === heavy[best] && all[c] > all[best])) best = c;
+    const h = heavy[c] ?? 0;
+    const a = all[c] ?? 0;
+    if (h > bestHeavy || (h === bestHeavy && a > bestAll)) {
+      best = c;
+      bestHeavy = h;
+      bestAll = a;
+    }
   }
   const out: number[] = [];
   for (let i = 0; i < g.n; i++) if (comp[i] === best) out.push(i);
@@ -107,26 +117,32 @@ function convolve(a: Dist, b: Dist): Dist {
   const len = a.p.length + b.p.length - 1;
   const p = new Float64Array(len);
   const mp = new Float64Array(len);
+  // (indices are in range by construction: i + j < len; the ?? 0 never applies)
   for (let i = 0; i < a.p.length; i++) {
-    const pa = a.p[i];
+    const pa = a.p[i] ?? 0;
     if (pa === 0) continue;
-    const ma = a.mp[i];
+    const ma = a.mp[i] ?? 0;
     for (let j = 0; j < b.p.length; j++) {
-      const pb = b.p[j];
+      const pb = b.p[j] ?? 0;
       if (pb === 0) continue;
-      p[i + j] += pa * pb;
-      mp[i + j] += ma * pb + pa * b.mp[j];
+      const k = i + j;
+      p[k] = (p[k] ?? 0) + pa * pb;
+      mp[k] = (mp[k] ?? 0) + (ma * pb + pa * (b.mp[j] ?? 0));
     }
   }
   // prune negligible tails (relative to the largest entry) to keep arrays short
   let max = 0;
-  for (let k = 0; k < len; k++) if (p[k] > max) max = p[k];
+  for (let k = 0; k < len; k++) {
+    const v = p[k] ?? 0;
+    if (v > max) max = v;
+  }
+  const floor = max * PRUNE;
   let s = 0;
   let e = len - 1;
-  while (s < e && p[s] < max * PRUNE) s++;
-  while (e > s && p[e] < max * PRUNE) e--;
+  while (s < e && (p[s] ?? 0) < floor) s++;
+  while (e > s && (p[e] ?? 0) < floor) e--;
   for (let k = s; k <= e; k++) {
-    if (p[k] < max * PRUNE) {
+    if ((p[k] ?? 0) < floor) {
       p[k] = 0;
       mp[k] = 0;
     }
@@ -151,7 +167,7 @@ const elementDistCache = new Map<number, Dist>();
 function elementDist(z: number): Dist {
   let d = elementDistCache.get(z);
   if (d) return d;
-  const e = ELEMENTS[z];
+  const e = element(z);
   const iso = e.natural_isotopes;
   if (iso.length === 0) {
     d = delta(e.monoisotopic_mass);
@@ -163,8 +179,8 @@ function elementDist(z: number): Dist {
     const total = iso.reduce((s, [, , ab]) => s + ab, 0);
     for (const [a, mass, ab] of iso) {
       const k = a - e.monoisotopic_isotope - lo;
-      p[k] += ab / total;
-      mp[k] += (ab / total) * mass;
+      p[k] = (p[k] ?? 0) + ab / total;
+      mp[k] = (mp[k] ?? 0) + (ab / total) * mass;
     }
     d = { lo, p, mp };
   }
@@ -172,7 +188,7 @@ function elementDist(z: number): Dist {
   return d;
 }
 
-export interface Species {
+interface Species {
   counts: Composition;
   charge: number;
   /** exact monoisotopic mass, electron mass accounted for ions (RDKit ExactMolWt convention) */
@@ -183,38 +199,43 @@ export interface Species {
   labelledMass: number;
 }
 
-export function species(g: MolGraph, atoms: ArrayLike<number>): Species {
+function species(g: MolGraph, atoms: readonly number[]): Species {
   const natural = new Map<number, number>();
   let labelledMass = 0;
   let hs = 0;
-  for (let k = 0; k < atoms.length; k++) {
-    const i = atoms[k];
+  for (const i of atoms) {
     const z = g.z[i];
-    hs += g.hs[i];
-    if (g.iso[i]) labelledMass += isotopeMass(z, g.iso[i]);
+    if (z === undefined) continue; // not an atom of g
+    hs += g.hs[i] ?? 0;
+    const iso = g.iso[i] ?? 0;
+    if (iso) labelledMass += isotopeMass(z, iso);
     else natural.set(z, (natural.get(z) ?? 0) + 1);
   }
   if (hs) natural.set(1, (natural.get(1) ?? 0) + hs);
   const charge = chargeOf(g, atoms);
   let mass = labelledMass - charge * ELECTRON_MASS;
-  for (const [z, n] of natural) mass += n * ELEMENTS[z].monoisotopic_mass;
+  for (const [z, n] of natural) mass += n * element(z).monoisotopic_mass;
   return { counts: composition(g, atoms), charge, mass, natural, labelledMass };
 }
 
-export function isotopePattern(sp: Species): IsotopePeak[] {
+function isotopePattern(sp: Species): IsotopePeak[] {
   let d = delta(sp.labelledMass - sp.charge * ELECTRON_MASS);
   // natural elements in a fixed order (by atomic number) so results are reproducible
   for (const z of [...sp.natural.keys()].sort((a, b) => a - b)) {
     d = convolve(d, power(elementDist(z), sp.natural.get(z) ?? 0));
   }
   let max = 0;
-  for (let k = 0; k < d.p.length; k++) if (d.p[k] > max) max = d.p[k];
+  for (let k = 0; k < d.p.length; k++) {
+    const v = d.p[k] ?? 0;
+    if (v > max) max = v;
+  }
   const peaks: IsotopePeak[] = [];
   for (let k = 0; k < d.p.length; k++) {
-    const rel = (100 * d.p[k]) / max;
+    const pk = d.p[k] ?? 0;
+    const rel = (100 * pk) / max;
     if (rel < ISOTOPE_MIN_RELATIVE_ABUNDANCE) continue;
     const shift = d.lo + k;
-    peaks.push({ label: shift === 0 ? 'M' : shift > 0 ? `M+${shift}` : `M${shift}`, mass: clean(d.mp[k] / d.p[k]), relative_abundance: clean(rel) });
+    peaks.push({ label: shift === 0 ? 'M' : shift > 0 ? `M+${shift}` : `M${shift}`, mass: clean((d.mp[k] ?? 0) / pk), relative_abundance: clean(rel) });
   }
   return peaks;
 }
@@ -232,17 +253,32 @@ const NEUTRAL_ADDUCTS: AdductRule[] = [
   { adduct: '[M+H]+', charge: 1, add: [['H', 1]] },
   { adduct: '[M+Na]+', charge: 1, add: [['Na', 1]] },
   { adduct: '[M+K]+', charge: 1, add: [['K', 1]] },
-  { adduct: '[M+NH4]+', charge: 1, add: [['N', 1], ['H', 4]] },
+  {
+    adduct: '[M+NH4]+',
+    charge: 1,
+    add: [
+      ['N', 1],
+      ['H', 4],
+    ],
+  },
   { adduct: '[M-H]-', charge: -1, add: [['H', -1]] },
   { adduct: '[M+Cl]-', charge: -1, add: [['Cl', 1]] },
-  { adduct: '[M+HCOO]-', charge: -1, add: [['C', 1], ['H', 1], ['O', 2]] },
+  {
+    adduct: '[M+HCOO]-',
+    charge: -1,
+    add: [
+      ['C', 1],
+      ['H', 1],
+      ['O', 2],
+    ],
+  },
 ];
 
 function monoMass(symbol: string): number {
   return elementBySymbol(symbol).monoisotopic_mass;
 }
 
-export function adducts(sp: Species): MsAdduct[] {
+function adducts(sp: Species): MsAdduct[] {
   if (sp.charge !== 0) {
     const q = sp.charge;
     const abs = Math.abs(q);

@@ -55,16 +55,16 @@ export function readMolGraph(json: string): MolGraph {
     bondA: new Int32Array(bonds.length),
     bondB: new Int32Array(bonds.length),
   };
-  for (let i = 0; i < n; i++) {
-    const a = atoms[i];
+  for (const [i, a] of atoms.entries()) {
     g.z[i] = a.z ?? dz;
     g.hs[i] = a.impHs ?? dh;
     g.chg[i] = a.chg ?? dc;
     g.iso[i] = a.isotope ?? di;
   }
-  for (let i = 0; i < bonds.length; i++) {
-    g.bondA[i] = bonds[i].atoms[0];
-    g.bondB[i] = bonds[i].atoms[1];
+  for (const [i, bond] of bonds.entries()) {
+    const [a, b] = bond.atoms;
+    g.bondA[i] = a;
+    g.bondB[i] = b;
   }
   const rep = m.extensions?.find((e) => e.name === 'rdkitRepresentation');
   for (const a of rep?.aromaticAtoms ?? []) g.aromatic[a] = 1;
@@ -75,17 +75,20 @@ export function readMolGraph(json: string): MolGraph {
 export function components(g: MolGraph, removed?: Uint8Array): [Int32Array, number] {
   const parent = new Int32Array(g.n);
   for (let i = 0; i < g.n; i++) parent[i] = i;
-  const find = (x: number): number => {
-    while (parent[x] !== x) {
-      parent[x] = parent[parent[x]];
-      x = parent[x];
+  const find = (atom: number): number => {
+    let x = atom;
+    // (an index outside the graph has no parent entry: it is its own root)
+    for (let p = parent[x] ?? x; p !== x; p = parent[x] ?? x) {
+      const grandparent = parent[p] ?? p;
+      parent[x] = grandparent;
+      x = grandparent;
     }
     return x;
   };
   for (let b = 0; b < g.bondA.length; b++) {
     const a = g.bondA[b];
     const c = g.bondB[b];
-    if (removed && (removed[a] || removed[c])) continue;
+    if (a === undefined || c === undefined || (removed && (removed[a] || removed[c]))) continue;
     const ra = find(a);
     const rc = find(c);
     if (ra !== rc) parent[ra] = rc;
@@ -114,7 +117,11 @@ export function cycleRank(g: MolGraph, removed: Uint8Array): number {
   let atoms = 0;
   for (let i = 0; i < g.n; i++) if (!removed[i]) atoms++;
   let bonds = 0;
-  for (let b = 0; b < g.bondA.length; b++) if (!removed[g.bondA[b]] && !removed[g.bondB[b]]) bonds++;
+  for (let b = 0; b < g.bondA.length; b++) {
+    const a = g.bondA[b];
+    const c = g.bondB[b];
+    if (a !== undefined && c !== undefined && !removed[a] && !removed[c]) bonds++;
+  }
   const [, count] = components(g, removed);
   return bonds - atoms + count;
 }
@@ -122,6 +129,9 @@ export function cycleRank(g: MolGraph, removed: Uint8Array): number {
 /** Atom count per class (atomic number + 1000 if aromatic), the classes of Prefilter data. */
 export function classCounts(g: MolGraph): Int32Array {
   const counts = new Int32Array(2000);
-  for (let i = 0; i < g.n; i++) counts[g.z[i] + 1000 * g.aromatic[i]]++;
+  for (let i = 0; i < g.n; i++) {
+    const cls = (g.z[i] ?? 0) + 1000 * (g.aromatic[i] ?? 0);
+    counts[cls] = (counts[cls] ?? 0) + 1;
+  }
   return counts;
 }

@@ -8,7 +8,7 @@ import { QED_DATA, type AdsParameter, type QedProperty } from './data.js';
 export type QedProperties = Record<QedProperty, number>;
 
 /** RDKit QED.ads: the asymmetric double sigmoid, normalised by its maximum. */
-export function ads(x: number, p: AdsParameter): number {
+function ads(x: number, p: AdsParameter): number {
   const exp1 = 1 + Math.exp((-1 * (x - p.C + p.D / 2)) / p.E);
   const exp2 = 1 + Math.exp((-1 * (x - p.C - p.D / 2)) / p.F);
   const dx = p.A + (p.B / exp1) * (1 - 1 / exp2);
@@ -22,8 +22,9 @@ export function ads(x: number, p: AdsParameter): number {
 export function qedFromProperties(props: QedProperties, weights: readonly number[] = QED_DATA.weights.mean): number | null {
   let t = 0;
   let wsum = 0;
-  for (let i = 0; i < QED_DATA.properties.length; i++) {
-    const name = QED_DATA.properties[i];
+  for (const [i, name] of QED_DATA.properties.entries()) {
+    const w = weights[i];
+    if (w === undefined) throw new Error(`QED: no weight for property ${name} (${String(weights.length)} weights given)`);
     const x = props[name];
     const p = QED_DATA.ads_parameters[name];
     const e1 = Math.exp((-1 * (x - p.C + p.D / 2)) / p.E);
@@ -31,8 +32,8 @@ export function qedFromProperties(props: QedProperties, weights: readonly number
     if (!Number.isFinite(x) || !Number.isFinite(e1) || !Number.isFinite(e2)) return null;
     const d = ads(x, p);
     if (!(d > 0)) return null;
-    t += weights[i] * Math.log(d);
-    wsum += weights[i];
+    t += w * Math.log(d);
+    wsum += w;
   }
   const q = Math.exp(t / wsum);
   return Number.isFinite(q) ? q : null;

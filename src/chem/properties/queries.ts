@@ -18,7 +18,7 @@ export interface CompiledFilter extends CompiledQuery {
   maxCount: number | null;
 }
 
-export interface CompiledQueries {
+interface CompiledQueries {
   pains: CompiledFilter[];
   brenk: CompiledFilter[];
   qedAcceptors: CompiledQuery[];
@@ -35,6 +35,13 @@ function qmol(rdkit: RDKitModule, smarts: string, what: string): JSMol {
     throw new Error(`RDKit could not parse the SMARTS of ${what}: ${smarts}`);
   }
   return q;
+}
+
+/** The i-th prefilter of qed.json (one per SMARTS: the export writes them side by side). */
+function prefilterOf(prefilters: readonly Prefilter[], i: number, what: string): Prefilter {
+  const pf = prefilters[i];
+  if (!pf) throw new Error(`qed.json has no prefilter for ${what} ${String(i)}`);
+  return pf;
 }
 
 export function compiledQueries(rdkit: RDKitModule): CompiledQueries {
@@ -58,8 +65,11 @@ export function compiledQueries(rdkit: RDKitModule): CompiledQueries {
     const compiled: CompiledQueries = {
       pains: filter('pains'),
       brenk: filter('brenk'),
-      qedAcceptors: QED_DATA.acceptor_smarts.map((s, i) => ({ query: q(s, `QED acceptor ${i}`), prefilter: QED_DATA.acceptor_prefilter[i] })),
-      qedAlerts: QED_DATA.structural_alert_smarts.map((s, i) => ({ query: q(s, `QED structural alert ${i}`), prefilter: QED_DATA.structural_alert_prefilter[i] })),
+      qedAcceptors: QED_DATA.acceptor_smarts.map((s, i) => ({ query: q(s, `QED acceptor ${i}`), prefilter: prefilterOf(QED_DATA.acceptor_prefilter, i, 'QED acceptor') })),
+      qedAlerts: QED_DATA.structural_alert_smarts.map((s, i) => ({
+        query: q(s, `QED structural alert ${i}`),
+        prefilter: prefilterOf(QED_DATA.structural_alert_prefilter, i, 'QED structural alert'),
+      })),
       aliphaticRings: q(QED_DATA.aliphatic_rings_smarts, 'QED aliphatic rings'),
     };
     cache.set(rdkit, compiled);

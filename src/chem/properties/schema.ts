@@ -5,7 +5,7 @@
 // Field definitions: docs/chemistry.md.
 import { Type, type Static } from '@sinclair/typebox';
 
-export const RuleCheckSchema = Type.Object(
+const RuleCheckSchema = Type.Object(
   {
     pass: Type.Boolean({ description: 'Whether the molecule passes the rule' }),
     violations: Type.Array(Type.String(), {
@@ -15,7 +15,7 @@ export const RuleCheckSchema = Type.Object(
   { $id: 'RuleCheck', additionalProperties: false, description: 'Outcome of a drug-likeness rule: pass flag and the violated criteria' },
 );
 
-export const MsAdductSchema = Type.Object(
+const MsAdductSchema = Type.Object(
   {
     adduct: Type.String({
       description:
@@ -31,10 +31,11 @@ export const MsAdductSchema = Type.Object(
   { $id: 'MsAdduct', additionalProperties: false, description: 'A common electrospray ion of the mass-spectrometry species and its monoisotopic m/z' },
 );
 
-export const IsotopePeakSchema = Type.Object(
+const IsotopePeakSchema = Type.Object(
   {
     label: Type.String({
-      description: "Nominal mass shift from the monoisotopic peak: 'M', 'M+1', 'M+2', ... ('M-1', 'M-2' for elements with a natural isotope lighter than the monoisotopic one: 10B, 50V, 54Fe)",
+      description:
+        "Nominal mass shift from the monoisotopic peak: 'M', 'M+1', 'M+2', ... ('M-1', 'M-2' for elements with a natural isotope lighter than the monoisotopic one: 10B, 50V, 54Fe)",
     }),
     mass: Type.Number({
       description:
@@ -45,7 +46,7 @@ export const IsotopePeakSchema = Type.Object(
   { $id: 'IsotopePeak', additionalProperties: false, description: 'One peak of the natural isotope pattern (IUPAC abundances) of the mass-spectrometry species' },
 );
 
-export const MassSpecHintsSchema = Type.Object(
+const MassSpecHintsSchema = Type.Object(
   {
     adducts: Type.Array(Type.Ref(MsAdductSchema), { description: 'Common ESI ions of the species' }),
     isotopes: Type.Array(Type.Ref(IsotopePeakSchema), { description: 'Isotope pattern of the species, in mass order' }),
@@ -58,7 +59,7 @@ export const MassSpecHintsSchema = Type.Object(
   },
 );
 
-export const MolecularPropertiesSchema = Type.Object(
+const MolecularPropertiesSchema = Type.Object(
   {
     formula: Type.String({ description: "Molecular formula as RDKit CalcMolFormula writes it (C, H, then alphabetical; net charge appended, e.g. 'C2H3O2-')" }),
     mw: Type.Number({ description: 'Average molecular weight (RDKit Descriptors.MolWt), g/mol' }),
@@ -73,7 +74,8 @@ export const MolecularPropertiesSchema = Type.Object(
     formal_charge: Type.Integer({ description: 'Net formal charge (sum over atoms)' }),
     qed: Type.Optional(
       Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
-        description: "Quantitative estimate of drug-likeness (Bickerton 2012) with RDKit QED.qed's default (mean) weights; null when it cannot be computed. Always present in responses",
+        description:
+          "Quantitative estimate of drug-likeness (Bickerton 2012) with RDKit QED.qed's default (mean) weights; null when it cannot be computed. Always present in responses",
       }),
     ),
     lipinski: Type.Ref(RuleCheckSchema, {
@@ -101,8 +103,18 @@ export type IsotopePeak = Static<typeof IsotopePeakSchema>;
 export type MassSpecHints = Static<typeof MassSpecHintsSchema>;
 export type MolecularProperties = Static<typeof MolecularPropertiesSchema>;
 
-export type DescribeError = 'unparseable' | 'too_large' | 'describe_failed';
+type DescribeError = 'unparseable' | 'too_large' | 'describe_failed';
+export interface MoleculeIdentifiers {
+  canonical_smiles: string;
+  inchi: string | null;
+  inchikey: string | null;
+}
+
 export interface DescribeResult {
   properties: MolecularProperties | null;
   error: DescribeError | null;
+  /** Why, when error is set (e.g. "unclosed ring", "explicit valence for atom # 3 C, 5, is greater than permitted"). */
+  detail: string | null;
+  /** Canonical SMILES, InChI and InChIKey, when asked for and the molecule was read. */
+  identifiers?: MoleculeIdentifiers;
 }

@@ -16,7 +16,21 @@ import { butinaOrder, buildTable, rowWork } from '../../chem/jobs/butina.js';
 import type { ButinaAssignOptions, ButinaOptions, RowRange } from '../../chem/jobs/types.js';
 import type { JobType, OutputRecord } from '../job-type.js';
 import { CALIBRATION, linearEstimate } from './calibration.js';
-import { checkAborted, chemPool, countLibrary, ErrorLog, failureCode, inputSummary, libraryFields, jobLanes, loadLibrary, MORGAN, phase, runChunks, type LibraryItem } from './molecule-jobs.js';
+import {
+  checkAborted,
+  chemPool,
+  countLibrary,
+  ErrorLog,
+  failureCode,
+  inputSummary,
+  libraryFields,
+  jobLanes,
+  loadLibrary,
+  MORGAN,
+  phase,
+  runChunks,
+  type LibraryItem,
+} from './molecule-jobs.js';
 
 const Payload = Type.Object(
   {
@@ -46,8 +60,8 @@ function splitRows(work: Float64Array, parts: number): RowRange[] {
   const out: RowRange[] = [];
   let from = 0;
   let acc = 0;
-  for (let i = 0; i < work.length; i++) {
-    acc += work[i];
+  for (const [i, w] of work.entries()) {
+    acc += w;
     if (acc >= (total * (out.length + 1)) / parts && i + 1 > from) {
       out.push({ from, to: i + 1 });
       from = i + 1;
@@ -59,13 +73,19 @@ function splitRows(work: Float64Array, parts: number): RowRange[] {
 
 export const clusterJob: JobType<Payload> = {
   name: 'cluster',
+  runsOn: 'chem-pool',
   summary: 'Butina clustering of a library on Morgan fingerprints (radius 2, 2048 bits) with a Tanimoto distance cutoff (default 0.35)',
   payload: Payload,
 
   async estimate(p, ctx) {
     const { n, source } = await countLibrary(p, ctx);
     return {
-      expectedRuntimeSec: linearEstimate(n, source === 'artifact' ? ['readArtifact', 'fingerprint', 'writeRecord'] : ['fingerprint', 'writeRecord'], ctx.resource.vcpu, pairSeconds(n)),
+      expectedRuntimeSec: linearEstimate(
+        n,
+        source === 'artifact' ? ['readArtifact', 'fingerprint', 'writeRecord'] : ['fingerprint', 'writeRecord'],
+        ctx.resource.vcpu,
+        pairSeconds(n),
+      ),
       assumptions: { molecules: n, input: source, pairs: (n * (n - 1)) / 2, model: 'overhead + molecules x per-molecule cost + molecules^2 x per-pair cost (docs/jobs.md)' },
     };
   },
@@ -115,13 +135,13 @@ export const clusterJob: JobType<Payload> = {
       while (pending.length) {
         checkAborted(ctx.signal);
         const now = pending.slice(0, lanes);
-        const outs = await Promise.all(now.map((r) => pool.run('butina_count', r, base)));
+        const outs = await Promise.all(now.map(async (range) => ({ range, o: await pool.run('butina_count', range, base) })));
         const next: RowRange[] = [];
-        outs.forEach((o, k) => {
+        for (const { range, o } of outs) {
           if (!o.ok) throw new Error(`clustering pass 1 failed: ${o.message}`);
           donePairs += o.value.pairs;
-          if (o.value.next < now[k].to) next.push({ from: o.value.next, to: now[k].to });
-        });
+          if (o.value.next < range.to) next.push({ from: o.value.next, to: range.to });
+        }
         pending = [...next, ...pending.slice(now.length)];
         ctx.progress(0.15 + (0.6 * donePairs) / Math.max(1, allPairs), `compared ${donePairs} of ${allPairs} candidate pairs`);
       }
@@ -144,13 +164,23 @@ export const clusterJob: JobType<Payload> = {
     checkAborted(ctx.signal);
     ctx.progress(0.95, 'writing the result');
 
-    const described = clusters.map((members, k) => ({
-      cluster: k + 1,
-      size: members.length,
-      centroid: { index: parsed[members[0]].index, id: parsed[members[0]].id, smiles: parsed[members[0]].smiles },
-      members: members.map((m) => parsed[m].id),
-      member_indices: members.map((m) => parsed[m].index),
-    }));
+    const member = (m: number): LibraryItem => {
+      const t = parsed[m];
+      if (!t) throw new Error(`clustering returned member ${m}, not one of the ${n} parsed molecules`);
+      return t;
+    };
+    const described = clusters.map((members, k) => {
+      const [first] = members;
+      if (first === undefined) throw new Error(`clustering returned an empty cluster (${k + 1})`);
+      const centroid = member(first);
+      return {
+        cluster: k + 1,
+        size: members.length,
+        centroid: { index: centroid.index, id: centroid.id, smiles: centroid.smiles },
+        members: members.map((m) => member(m).id),
+        member_indices: members.map((m) => member(m).index),
+      };
+    });
     const clusterOf = new Int32Array(n);
     clusters.forEach((members, k) => members.forEach((m) => (clusterOf[m] = k + 1)));
     const sizes = clusters.map((c) => c.length);
@@ -185,24 +215,24 @@ export const clusterJob: JobType<Payload> = {
         clusters: {
           format: 'json',
           kind: 'clusters',
-          records: described.map(
-            (d): OutputRecord => ({
-              id: `cluster-${d.cluster}`,
-              files: { primary: { name: 'cluster.json', content: JSON.stringify(d), contentType: 'application/json' } },
-              metrics: { size: d.size, centroid_index: d.centroid.index },
-            }),
-          ),
+          records: described.map((d): OutputRecord => ({
+            id: `cluster-${d.cluster}`,
+            files: { primary: { name: 'cluster.json', content: JSON.stringify(d), contentType: 'application/json' } },
+            metrics: { size: d.size, centroid_index: d.centroid.index },
+          })),
         },
         assignments: {
           format: 'smiles',
           kind: 'molecules',
-          records: parsed.map(
-            (t, k): OutputRecord => ({
+          records: parsed.map((t, k): OutputRecord => {
+            // Every parsed molecule is in exactly one cluster; 0 (the array's fill) would mean none.
+            const cluster = clusterOf[k] ?? 0;
+            return {
               id: t.id,
               files: { primary: { name: 'molecule.smi', content: `${t.smiles}\t${t.name ?? t.id}\n`, contentType: 'chemical/x-daylight-smiles' } },
-              metrics: { cluster: clusterOf[k], is_centroid: described[clusterOf[k] - 1]?.member_indices[0] === t.index ? 1 : 0, index: t.index },
-            }),
-          ),
+              metrics: { cluster, is_centroid: described[cluster - 1]?.member_indices[0] === t.index ? 1 : 0, index: t.index },
+            };
+          }),
         },
       },
     };

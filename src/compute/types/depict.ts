@@ -8,7 +8,21 @@ import { Type, type Static } from '@sinclair/typebox';
 import { MOLECULE_SIZE } from '../../chem/limits.js';
 import type { JobType, OutputRecord } from '../job-type.js';
 import { linearEstimate } from './calibration.js';
-import { chemPool, countLibrary, ErrorLog, failureCode, INLINE_ITEMS, inputSummary, libraryFields, loadLibrary, mapAsync, phase, runChunks, Spool, type LibraryItem } from './molecule-jobs.js';
+import {
+  chemPool,
+  countLibrary,
+  ErrorLog,
+  failureCode,
+  INLINE_ITEMS,
+  inputSummary,
+  libraryFields,
+  loadLibrary,
+  mapAsync,
+  phase,
+  runChunks,
+  Spool,
+  type LibraryItem,
+} from './molecule-jobs.js';
 
 /** Up to this many molecules, result.json carries the SVG text of each item too. */
 export const INLINE_SVGS = 50;
@@ -17,10 +31,20 @@ const Payload = Type.Object(
   {
     ...libraryFields('The molecules to draw'),
     width: Type.Optional(
-      Type.Integer({ minimum: MOLECULE_SIZE.width.min, maximum: MOLECULE_SIZE.width.max, default: MOLECULE_SIZE.width.default, description: 'Drawing width in pixels (as /depict)' }),
+      Type.Integer({
+        minimum: MOLECULE_SIZE.width.min,
+        maximum: MOLECULE_SIZE.width.max,
+        default: MOLECULE_SIZE.width.default,
+        description: 'Drawing width in pixels (as /depict)',
+      }),
     ),
     height: Type.Optional(
-      Type.Integer({ minimum: MOLECULE_SIZE.height.min, maximum: MOLECULE_SIZE.height.max, default: MOLECULE_SIZE.height.default, description: 'Drawing height in pixels (as /depict)' }),
+      Type.Integer({
+        minimum: MOLECULE_SIZE.height.min,
+        maximum: MOLECULE_SIZE.height.max,
+        default: MOLECULE_SIZE.height.default,
+        description: 'Drawing height in pixels (as /depict)',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -35,6 +59,7 @@ interface Drawn {
 
 export const depictJob: JobType<Payload> = {
   name: 'depict',
+  runsOn: 'chem-pool',
   summary: 'An SVG drawing (as POST /depict) of each molecule of a SMILES list or an uploaded molecule set',
   payload: Payload,
 
@@ -93,7 +118,14 @@ export const depictJob: JobType<Payload> = {
         job_type: 'depict',
         input: inputSummary(ctx.payload, total),
         size: { width, height },
-        summary: { molecules: total, depicted: drawn, unparseable: c.unparseable ?? 0, too_large: c.too_large ?? 0, render_failed: c.render_failed ?? 0, failed: errors.total - known },
+        summary: {
+          molecules: total,
+          depicted: drawn,
+          unparseable: c.unparseable ?? 0,
+          too_large: c.too_large ?? 0,
+          render_failed: c.render_failed ?? 0,
+          failed: errors.total - known,
+        },
         items: total <= INLINE_ITEMS ? inline : null,
         items_inline: total <= INLINE_ITEMS,
         svg_inline: total <= INLINE_SVGS,

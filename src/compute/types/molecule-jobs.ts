@@ -12,7 +12,7 @@ import { Type } from '@sinclair/typebox';
 import type { ChemPool, ItemOutcome } from '../../chem/pool.js';
 import type { KindInput, KindOptions, KindOutput, TaskKind } from '../../chem/kinds.js';
 import { isMolblock } from '../../chem/jobs/handlers.js';
-import { ApiError, invalid } from '../../http/problems.js';
+import { AppError, invalid } from '../../errors.js';
 import { JobAborted, JobInputError, type EstimateContext, type RunContext } from '../job-type.js';
 
 /** Molecules per job at most, inline or from an uploaded set. */
@@ -43,7 +43,9 @@ export function libraryFields(what = 'The molecules') {
         description: `${what}, as an uploaded molecule set (POST /artifacts with mode=molecules: .smi, .csv or .sdf), at most ${MAX_MOLECULES.toLocaleString('en-US')} molecules. Exactly one of smiles and input_artifact_id`,
       }),
     ),
-    port: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The port of input_artifact_id holding the molecules (needed only when the artifact has several molecule sets)' })),
+    port: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'The port of input_artifact_id holding the molecules (needed only when the artifact has several molecule sets)' }),
+    ),
   };
 }
 
@@ -58,12 +60,12 @@ export function checkLibrary(p: LibraryPayload): void {
   const hasList = p.smiles !== undefined;
   const hasArtifact = p.input_artifact_id !== undefined;
   if (!hasList && !hasArtifact) {
-    throw invalid(['body', 'payload', 'smiles'], 'Field required: give the molecules as smiles (a list of SMILES) or as input_artifact_id (an uploaded molecule set)', null, 'missing');
+    throw invalid(['smiles'], 'Field required: give the molecules as smiles (a list of SMILES) or as input_artifact_id (an uploaded molecule set)', null, 'missing');
   }
   if (hasList && hasArtifact) {
-    throw invalid(['body', 'payload', 'input_artifact_id'], 'Give either smiles or input_artifact_id, not both', p.input_artifact_id);
+    throw invalid(['input_artifact_id'], 'Give either smiles or input_artifact_id, not both', p.input_artifact_id);
   }
-  if (p.port !== undefined && !hasArtifact) throw invalid(['body', 'payload', 'port'], 'port applies to input_artifact_id only', p.port);
+  if (p.port !== undefined && !hasArtifact) throw invalid(['port'], 'port applies to input_artifact_id only', p.port);
 }
 
 /** Molecules a job will read (checks the payload, counts an uploaded set without reading it). */
@@ -71,9 +73,9 @@ export async function countLibrary(p: LibraryPayload, ctx: EstimateContext): Pro
   checkLibrary(p);
   if (p.smiles) return { n: p.smiles.length, source: 'smiles' };
   const n = await ctx.countMolecules(p.input_artifact_id!, p.port);
-  if (n === 0) throw invalid(['body', 'payload', 'input_artifact_id'], `artifact ${p.input_artifact_id} holds no molecules`, p.input_artifact_id);
+  if (n === 0) throw invalid(['input_artifact_id'], `artifact ${p.input_artifact_id} holds no molecules`, p.input_artifact_id);
   if (n > MAX_MOLECULES) {
-    throw invalid(['body', 'payload', 'input_artifact_id'], `artifact ${p.input_artifact_id} holds ${n} molecules; a job takes at most ${MAX_MOLECULES}`, p.input_artifact_id, 'too_long');
+    throw invalid(['input_artifact_id'], `artifact ${p.input_artifact_id} holds ${n} molecules; a job takes at most ${MAX_MOLECULES}`, p.input_artifact_id, 'too_long');
   }
   return { n, source: 'artifact' };
 }
@@ -86,7 +88,7 @@ export function smartsShapeError(q: string): string | null {
   let depth = 0;
   const rings = new Map<string, number>();
   for (let i = 0; i < q.length; i++) {
-    const c = q[i];
+    const c = q.charAt(i);
     if (c === '[') {
       let j = i + 1;
       let nest = 0;
@@ -120,9 +122,7 @@ export function smartsShapeError(q: string): string | null {
 // ------------------------------------------------------------------ run time
 
 export function chemPool(ctx: RunContext<unknown>): ChemPool {
-  const pool = (ctx.services as { chem?: ChemPool } | null)?.chem;
-  if (!pool) throw new Error('the chemistry pool is not available to job types (services.chem)');
-  return pool;
+  return ctx.deps.chem;
 }
 
 /** Throws JobAborted when the job was cancelled or hit its runtime limit. */
@@ -160,7 +160,8 @@ export class ErrorLog {
   add(item: LibraryItem, error: string, message?: string): void {
     this.total++;
     this.counts[error] = (this.counts[error] ?? 0) + 1;
-    if (this.listed.length < MAX_LISTED_ERRORS) this.listed.push({ index: item.index, id: item.id, smiles: clip(item.original ?? item.smiles), error, ...(message ? { message } : {}) });
+    if (this.listed.length < MAX_LISTED_ERRORS)
+      this.listed.push({ index: item.index, id: item.id, smiles: clip(item.original ?? item.smiles), error, ...(message ? { message } : {}) });
   }
   toJSON() {
     return { errors: this.listed, errors_listed: this.listed.length, errors_total: this.total };
@@ -184,6 +185,13 @@ export function jobLanes(ctx: RunContext<unknown>, pool: ChemPool): number {
 /** Items per pool call: enough to keep the job's threads busy, few enough that cancel and API requests are not held up. */
 function chunkSize(pool: ChemPool, lanes: number): number {
   return Math.max(8, lanes * pool.maxBatch * 2);
+}
+
+/** The pool's outcome for item k; it returns one per item, in order. */
+function outcomeAt<O>(outs: readonly O[], k: number): O {
+  const out = outs[k];
+  if (out === undefined) throw new Error(`the chem pool returned ${outs.length} outcomes; item ${k} has none`);
+  return out;
 }
 
 /**
@@ -210,7 +218,7 @@ export async function runChunks<K extends TaskKind, T extends LibraryItem>(
     const outs = run.length ? await pool.runItems(kind, run.map(input), options, lanes) : [];
     checkAborted(ctx.signal);
     let k = 0;
-    for (const t of chunk) await each(t, usable(t) ? outs[k++] : null);
+    for (const t of chunk) await each(t, usable(t) ? outcomeAt(outs, k++) : null);
     progress?.(at + chunk.length);
   }
 }
@@ -230,9 +238,14 @@ export async function loadLibrary(ctx: RunContext<LibraryPayload>, pool: ChemPoo
     const batch = molblocks;
     molblocks = [];
     checkAborted(ctx.signal);
-    const outs = await pool.runItems('mol_smiles', batch.map((t) => t.original!), {}, jobLanes(ctx, pool));
+    const outs = await pool.runItems(
+      'mol_smiles',
+      batch.map((t) => t.original!),
+      {},
+      jobLanes(ctx, pool),
+    );
     batch.forEach((t, k) => {
-      const out = outs[k];
+      const out = outcomeAt(outs, k);
       if (out.ok && out.value.smiles) t.smiles = out.value.smiles;
       else {
         t.error = out.ok ? (out.value.error ?? 'failed') : failureCode(out);
@@ -263,7 +276,7 @@ export async function loadLibrary(ctx: RunContext<LibraryPayload>, pool: ChemPoo
     }
     await convert();
   } catch (err) {
-    if (err instanceof ApiError) throw new JobInputError(`input_artifact_id: ${err.message}`);
+    if (err instanceof AppError) throw new JobInputError(`input_artifact_id: ${err.message}`);
     throw err;
   }
   ctx.progress(share, `read ${items.length} molecules`);
@@ -318,16 +331,17 @@ export class Spool<T> {
 
   async write(v: T): Promise<void> {
     this.count++;
-    if (!this.out.write(`${JSON.stringify(v)}\n`)) await new Promise<void>((resolve, reject) => {
-      const done = (err?: Error) => {
-        this.out.off('drain', done);
-        this.out.off('error', done);
-        if (err) reject(err);
-        else resolve();
-      };
-      this.out.on('drain', done);
-      this.out.on('error', done);
-    });
+    if (!this.out.write(`${JSON.stringify(v)}\n`))
+      await new Promise<void>((resolve, reject) => {
+        const done = (err?: Error) => {
+          this.out.off('drain', done);
+          this.out.off('error', done);
+          if (err) reject(err);
+          else resolve();
+        };
+        this.out.on('drain', done);
+        this.out.on('error', done);
+      });
   }
 
   async close(): Promise<void> {
@@ -364,8 +378,11 @@ export async function* mapAsync<T, U>(src: AsyncIterable<T>, f: (t: T) => U | nu
   }
 }
 
+/** A value of a CSV cell (absent values are empty cells). */
+export type CsvValue = string | number | boolean | null | undefined;
+
 /** RFC 4180 CSV field. */
-export function csvField(v: unknown): string {
+export function csvField(v: CsvValue): string {
   if (v === null || v === undefined) return '';
   const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : String(v);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;

@@ -22,6 +22,7 @@ import {
   phase,
   runChunks,
   Spool,
+  type CsvValue,
   type LibraryItem,
 } from './molecule-jobs.js';
 
@@ -87,7 +88,7 @@ const CSV_COLUMNS = [
 
 function csvRow(r: Row): string {
   const p = r.properties;
-  const v: Record<(typeof CSV_COLUMNS)[number], unknown> = {
+  const v: Record<(typeof CSV_COLUMNS)[number], CsvValue> = {
     index: r.index,
     id: r.id,
     name: r.name ?? '',
@@ -117,6 +118,7 @@ function csvRow(r: Row): string {
 
 export const propertiesJob: JobType<Payload> = {
   name: 'properties',
+  runsOn: 'chem-pool',
   summary: 'All MolecularProperties (as POST /describe) of each molecule of a SMILES list or an uploaded molecule set',
   payload: Payload,
 

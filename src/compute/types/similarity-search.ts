@@ -7,8 +7,8 @@
 // molecule set (kind `molecules`, SMILES records, metrics similarity and rank) that another
 // job can take as input_artifact_id + port "hits".
 import { Type, type Static } from '@sinclair/typebox';
-import { invalid } from '../../http/problems.js';
-import { smilesShapeError } from '../../modules/artifacts/molecules.js';
+import { invalid } from '../../errors.js';
+import { smilesShapeError } from '../../chem/formats/smiles-shape.js';
 import { JobInputError, type JobType, type OutputRecord } from '../job-type.js';
 import { linearEstimate } from './calibration.js';
 import { chemPool, clip, countLibrary, ErrorLog, failureCode, inputSummary, libraryFields, loadLibrary, MAX_SMILES_CHARS, MORGAN, phase, runChunks } from './molecule-jobs.js';
@@ -57,12 +57,13 @@ class TopK {
 
 export const similaritySearchJob: JobType<Payload> = {
   name: 'similarity_search',
+  runsOn: 'chem-pool',
   summary: 'Molecules of a library most similar to a query SMILES (Tanimoto on Morgan fingerprints, radius 2, 2048 bits), above a threshold, best top_k',
   payload: Payload,
 
   async estimate(p, ctx) {
     const bad = smilesShapeError(p.query.trim().split(/\s+/)[0] ?? '');
-    if (bad) throw invalid(['body', 'payload', 'query'], `not a SMILES: ${bad}`, p.query);
+    if (bad) throw invalid(['query'], `not a SMILES: ${bad}`, p.query);
     const { n, source } = await countLibrary(p, ctx);
     return {
       expectedRuntimeSec: linearEstimate(n, source === 'artifact' ? ['readArtifact', 'fingerprint'] : ['fingerprint'], ctx.resource.vcpu),
@@ -132,13 +133,11 @@ export const similaritySearchJob: JobType<Payload> = {
         hits: {
           format: 'smiles',
           kind: 'molecules',
-          records: hits.map(
-            (h): OutputRecord => ({
-              id: h.id,
-              files: { primary: { name: 'molecule.smi', content: `${h.smiles}\t${h.name ?? h.id}\n`, contentType: 'chemical/x-daylight-smiles' } },
-              metrics: { similarity: h.similarity, rank: h.rank, index: h.index },
-            }),
-          ),
+          records: hits.map((h): OutputRecord => ({
+            id: h.id,
+            files: { primary: { name: 'molecule.smi', content: `${h.smiles}\t${h.name ?? h.id}\n`, contentType: 'chemical/x-daylight-smiles' } },
+            metrics: { similarity: h.similarity, rank: h.rank, index: h.index },
+          })),
         },
       },
     };

@@ -17,9 +17,9 @@
 // `matches`, a molecule set (SMILES records, metric match_count, and a match.json file per
 // record) that another job can take as input_artifact_id + port "matches".
 import { Type, type Static } from '@sinclair/typebox';
-import { invalid } from '../../http/problems.js';
+import { invalid } from '../../errors.js';
 import { MAX_QUERY_CHARS } from '../../chem/jobs/handlers.js';
-import { smilesShapeError } from '../../modules/artifacts/molecules.js';
+import { smilesShapeError } from '../../chem/formats/smiles-shape.js';
 import { JobInputError, type JobType, type OutputRecord } from '../job-type.js';
 import { linearEstimate } from './calibration.js';
 import { chemPool, countLibrary, ErrorLog, failureCode, inputSummary, libraryFields, loadLibrary, phase, runChunks, smartsShapeError } from './molecule-jobs.js';
@@ -33,7 +33,8 @@ const Payload = Type.Object(
     query_format: Type.Optional(
       Type.Union([Type.Literal('auto'), Type.Literal('smarts'), Type.Literal('smiles')], {
         default: 'auto',
-        description: 'How the query is read: `auto` (default) SMARTS first, SMILES when it is not valid SMARTS; `smarts`; `smiles` (aromatized as a molecule: use it for Kekulé SMILES)',
+        description:
+          'How the query is read: `auto` (default) SMARTS first, SMILES when it is not valid SMARTS; `smarts`; `smiles` (aromatized as a molecule: use it for Kekulé SMILES)',
       }),
     ),
     ...libraryFields('The library to search'),
@@ -55,17 +56,22 @@ interface Match {
 
 export const substructureSearchJob: JobType<Payload> = {
   name: 'substructure_search',
+  runsOn: 'chem-pool',
   summary: 'Molecules of a library that contain a substructure given as SMARTS or SMILES, with the atoms of the first match',
   payload: Payload,
 
   async estimate(p, ctx) {
     const format = p.query_format ?? 'auto';
     const bad = format === 'smiles' ? smilesShapeError(p.query) : smartsShapeError(p.query);
-    if (bad) throw invalid(['body', 'payload', 'query'], `not a valid ${format === 'smiles' ? 'SMILES' : 'SMARTS'}: ${bad}`, p.query);
+    if (bad) throw invalid(['query'], `not a valid ${format === 'smiles' ? 'SMILES' : 'SMARTS'}: ${bad}`, p.query);
     const { n, source } = await countLibrary(p, ctx);
     return {
       expectedRuntimeSec: linearEstimate(n, source === 'artifact' ? ['readArtifact', 'substructure', 'writeRecord'] : ['substructure', 'writeRecord'], ctx.resource.vcpu),
-      assumptions: { molecules: n, input: source, model: 'overhead + molecules x per-molecule cost (docs/jobs.md); every molecule may match and be written; a complex query takes longer' },
+      assumptions: {
+        molecules: n,
+        input: source,
+        model: 'overhead + molecules x per-molecule cost (docs/jobs.md); every molecule may match and be written; a complex query takes longer',
+      },
     };
   },
 
@@ -93,7 +99,8 @@ export const substructureSearchJob: JobType<Payload> = {
         if (out.ok && !out.value.error) {
           screened++;
           const v = out.value;
-          if (v.matched) matches.push({ index: t.index, id: t.id, ...(t.name ? { name: t.name } : {}), smiles: t.smiles, match_count: v.count, atoms: v.atoms ?? [], bonds: v.bonds ?? [] });
+          if (v.matched)
+            matches.push({ index: t.index, id: t.id, ...(t.name ? { name: t.name } : {}), smiles: t.smiles, match_count: v.count, atoms: v.atoms ?? [], bonds: v.bonds ?? [] });
           return;
         }
         errors.add(t, out.ok ? (out.value.error ?? 'failed') : failureCode(out), out.ok ? undefined : out.message);
@@ -116,23 +123,23 @@ export const substructureSearchJob: JobType<Payload> = {
         },
         matches: matches.slice(0, MAX_LISTED_MATCHES),
         matches_listed: Math.min(matches.length, MAX_LISTED_MATCHES),
-        ports: { matches: 'the matching molecules as a molecule set (SMILES records, metric match_count, match.json with the atoms): usable as input_artifact_id with port "matches"' },
+        ports: {
+          matches: 'the matching molecules as a molecule set (SMILES records, metric match_count, match.json with the atoms): usable as input_artifact_id with port "matches"',
+        },
         ...errors.toJSON(),
       },
       ports: {
         matches: {
           format: 'smiles',
           kind: 'molecules',
-          records: matches.map(
-            (m): OutputRecord => ({
-              id: m.id,
-              files: {
-                primary: { name: 'molecule.smi', content: `${m.smiles}\t${m.name ?? m.id}\n`, contentType: 'chemical/x-daylight-smiles' },
-                match: { name: 'match.json', content: JSON.stringify({ atoms: m.atoms, bonds: m.bonds, match_count: m.match_count }), contentType: 'application/json' },
-              },
-              metrics: { match_count: m.match_count, index: m.index },
-            }),
-          ),
+          records: matches.map((m): OutputRecord => ({
+            id: m.id,
+            files: {
+              primary: { name: 'molecule.smi', content: `${m.smiles}\t${m.name ?? m.id}\n`, contentType: 'chemical/x-daylight-smiles' },
+              match: { name: 'match.json', content: JSON.stringify({ atoms: m.atoms, bonds: m.bonds, match_count: m.match_count }), contentType: 'application/json' },
+            },
+            metrics: { match_count: m.match_count, index: m.index },
+          })),
         },
       },
     };

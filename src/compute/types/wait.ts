@@ -7,6 +7,7 @@ const Payload = Type.Object({ seconds: Type.Number({ minimum: 1, maximum: 3600, 
 
 export const waitJob: JobType<Static<typeof Payload>> = {
   name: 'wait',
+  runsOn: 'event-loop',
   summary: 'Sleeps for `seconds` (1..3600): a diagnostic job for probes and integration tests',
   payload: Payload,
   async estimate(p) {
@@ -19,7 +20,8 @@ export const waitJob: JobType<Static<typeof Payload>> = {
       if (ctx.signal.aborted) throw new JobAborted((ctx.signal.reason as JobAborted | undefined)?.reason ?? 'cancelled');
       // timers/promises removes its abort listener when the timer ends (no listener piles up).
       await sleep(Math.min(100, total - (Date.now() - started)), undefined, { signal: ctx.signal }).catch(() => undefined);
-      ctx.progress(Math.min(1, (Date.now() - started) / total));
+      const elapsed = Date.now() - started;
+      ctx.progress(Math.min(1, elapsed / total), undefined, { elapsed_seconds: Math.round(elapsed / 100) / 10, seconds: ctx.payload.seconds });
     }
     if (ctx.signal.aborted) throw new JobAborted((ctx.signal.reason as JobAborted | undefined)?.reason ?? 'cancelled');
     return { result: { slept_seconds: ctx.payload.seconds } };

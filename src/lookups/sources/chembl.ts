@@ -21,8 +21,8 @@ import type { SourceResult } from '../types.js';
 
 const API = '/chembl/api/data';
 const ID_RE = /^CHEMBL\d{1,10}$/i;
-export const chemblCompoundUrl = (id: string) => `https://www.ebi.ac.uk/chembl/explore/compound/${id}`;
-export const chemblTargetUrl = (id: string) => `https://www.ebi.ac.uk/chembl/explore/target/${id}`;
+const chemblCompoundUrl = (id: string) => `https://www.ebi.ac.uk/chembl/explore/compound/${id}`;
+const chemblTargetUrl = (id: string) => `https://www.ebi.ac.uk/chembl/explore/target/${id}`;
 const RELEASE_TTL_MS = 60 * 60 * 1000;
 /** Longer URLs go as POST with X-HTTP-Method-Override (a conservative limit for proxies and front ends). */
 export const CHEMBL_MAX_URL_LENGTH = 2000;
@@ -39,7 +39,7 @@ export function pythonQuote(s: string): string {
     .replace(/%2F/g, '/');
 }
 
-function molecule(m: Record<string, any>) {
+function molecule(m: Record<string, unknown>) {
   const structures = isObj(m.molecule_structures) ? m.molecule_structures : {};
   const props = isObj(m.molecule_properties) ? m.molecule_properties : {};
   const out: Record<string, unknown> = {
@@ -58,11 +58,14 @@ function molecule(m: Record<string, any>) {
   return out;
 }
 
-function target(t: Record<string, any>) {
+function target(t: Record<string, unknown>) {
   const comps = arr(t.target_components).filter(isObj);
   const symbols = new Set<string>();
   for (const c of comps)
-    for (const s of arr(c.target_component_synonyms)) if (isObj(s) && s.syn_type === 'GENE_SYMBOL' && str(s.component_synonym)) symbols.add(s.component_synonym);
+    for (const s of arr(c.target_component_synonyms)) {
+      const symbol = isObj(s) && s.syn_type === 'GENE_SYMBOL' ? str(s.component_synonym) : null;
+      if (symbol) symbols.add(symbol);
+    }
   return {
     target_chembl_id: String(t.target_chembl_id),
     pref_name: str(t.pref_name),
@@ -74,7 +77,7 @@ function target(t: Record<string, any>) {
   };
 }
 
-function activity(a: Record<string, any>) {
+function activity(a: Record<string, unknown>) {
   return {
     activity_id: int(a.activity_id),
     molecule_chembl_id: str(a.molecule_chembl_id),
@@ -101,17 +104,17 @@ class ChemblClient {
 
   constructor(private readonly http: UpstreamClient) {}
 
-  private async get(path: string, query?: Record<string, string | number>): Promise<{ status: number; body: any }> {
+  private async get(path: string, query?: Record<string, string | number>): Promise<{ status: number; body: unknown }> {
     return this.answer(await this.http.request(`${API}/${path}`, { query }));
   }
 
   /** A list query as the official client sends it: POST {resource}.json, X-HTTP-Method-Override: GET, [key, value] pairs. */
-  private async getByPost(resource: string, filters: [string, string | number][]): Promise<{ status: number; body: any }> {
+  private async getByPost(resource: string, filters: [string, string | number][]): Promise<{ status: number; body: unknown }> {
     const pairs = filters.map(([k, v]) => [k, typeof v === 'string' ? pythonQuote(v) : v]);
     return this.answer(await this.http.request(`${API}/${resource}.json`, { method: 'POST', json: pairs, headers: { 'x-http-method-override': 'GET' } }));
   }
 
-  private answer(res: UpstreamResponse): { status: number; body: any } {
+  private answer(res: UpstreamResponse): { status: number; body: unknown } {
     if (res.status === 200) return { status: 200, body: res.json() };
     if (res.status === 404 || res.status === 400) return { status: res.status, body: null };
     throw new UpstreamFailure('upstream', `chembl: HTTP ${res.status}`, res.status);
@@ -152,8 +155,10 @@ class ChemblClient {
   private async resolve(kind: 'molecule' | 'target', query: string) {
     if (ID_RE.test(query)) return { id: query.toUpperCase(), resolution: null };
     const r = await this.list(`${kind}/search.json`, `${kind}s`, { q: query, limit: 1 });
-    if (r.status !== 'ok' || r.rows.length === 0) return null;
-    const id = String(r.rows[0][`${kind}_chembl_id`]);
+    if (r.status !== 'ok') return null;
+    const [best] = r.rows;
+    if (!best) return null;
+    const id = String(best[`${kind}_chembl_id`]);
     return { id, resolution: { query, matched: id, entity: kind } };
   }
 
@@ -170,7 +175,7 @@ class ChemblClient {
         return this.moleculeList('molecule/search.json', { q, limit }, {});
       }
       case 'target': {
-        let rows: Record<string, any>[];
+        let rows: Record<string, unknown>[];
         let total: number;
         if (ID_RE.test(q)) {
           const { status, body } = await this.get(`target/${q.toUpperCase()}.json`);
@@ -183,9 +188,10 @@ class ChemblClient {
           rows = r.rows;
           total = r.total;
         }
-        if (rows.length === 0) return { status: 'not_found' };
         const targets = rows.map(target);
-        return this.found(targets[0].target_chembl_id, targets[0].pref_name, chemblTargetUrl(targets[0].target_chembl_id), { total_count: total, targets });
+        const [top] = targets;
+        if (!top) return { status: 'not_found' };
+        return this.found(top.target_chembl_id, top.pref_name, chemblTargetUrl(top.target_chembl_id), { total_count: total, targets });
       }
       case 'molecule_activities':
       case 'target_activities': {
@@ -216,12 +222,17 @@ class ChemblClient {
     }
   }
 
-  private async moleculeList(path: string, query: Record<string, string | number>, extra: Record<string, unknown>, post?: { resource: string; filters: [string, string | number][] }): Promise<SourceResult> {
+  private async moleculeList(
+    path: string,
+    query: Record<string, string | number>,
+    extra: Record<string, unknown>,
+    post?: { resource: string; filters: [string, string | number][] },
+  ): Promise<SourceResult> {
     const r = await this.list(path, 'molecules', query, post);
     if (r.status !== 'ok') return { status: r.status };
-    if (r.rows.length === 0) return { status: 'not_found' };
     const molecules = r.rows.map(molecule);
-    const top = molecules[0];
+    const [top] = molecules;
+    if (!top) return { status: 'not_found' };
     return this.found(String(top.molecule_chembl_id), str(top.pref_name), chemblCompoundUrl(String(top.molecule_chembl_id)), { ...extra, total_count: r.total, molecules });
   }
 

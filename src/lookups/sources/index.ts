@@ -7,11 +7,4 @@ import { pubchemViewSource } from './pubchem-view.js';
 import { rcsbSource } from './rcsb.js';
 import { uniprotSource } from './uniprot.js';
 
-export const SOURCES: readonly SourceDefinition[] = [
-  pubchemSource,
-  pubchemViewSource,
-  chemblSource,
-  openTargetsSource,
-  uniprotSource,
-  rcsbSource,
-];
+export const SOURCES: readonly SourceDefinition[] = [pubchemSource, pubchemViewSource, chemblSource, openTargetsSource, uniprotSource, rcsbSource];

@@ -12,8 +12,8 @@ const ENSG_RE = /^ENSG\d{11}$/i;
 const DISEASE_ID_RE = /^[A-Za-z]{2,10}_[A-Za-z0-9]+$/;
 const META = 'meta { dataVersion { year month iteration } }';
 
-export const otTargetUrl = (id: string) => `https://platform.opentargets.org/target/${id}`;
-export const otDiseaseUrl = (id: string) => `https://platform.opentargets.org/disease/${id}`;
+const otTargetUrl = (id: string) => `https://platform.opentargets.org/target/${id}`;
+const otDiseaseUrl = (id: string) => `https://platform.opentargets.org/disease/${id}`;
 
 const SEARCH_Q = `query Search($q: String!, $entityNames: [String!]!) {
   search(queryString: $q, entityNames: $entityNames, page: {index: 0, size: 10}) { hits { id name entity } }
@@ -59,29 +59,38 @@ const stageRank = (s: string | null) => {
   return i < 0 ? STAGE_ORDER.length : i;
 };
 
-function release(data: Record<string, any>): string | null {
+/** A string or number as text (GraphQL scalars such as the data version's year and month); null otherwise. */
+const scalarText = (v: unknown): string | null => (typeof v === 'string' || typeof v === 'number' ? String(v) : null);
+
+function release(data: Record<string, unknown>): string | null {
   const dv = isObj(data.meta) && isObj(data.meta.dataVersion) ? data.meta.dataVersion : null;
   if (!dv) return null;
-  const y = str(String(dv.year ?? '')) ?? null;
-  const m = dv.month === undefined || dv.month === null ? null : String(dv.month).padStart(2, '0');
+  const y = str(scalarText(dv.year));
+  const month = scalarText(dv.month);
+  const m = month === null ? null : month.padStart(2, '0');
   if (!y) return null;
   return m ? `${y}.${m}` : y;
 }
 
 const scores = (v: unknown): Record<string, number> => {
   const out: Record<string, number> = {};
-  for (const d of arr(v)) if (isObj(d) && str(d.id) && num(d.score) !== null) out[d.id] = num(d.score)!;
+  for (const d of arr(v)) {
+    if (!isObj(d)) continue;
+    const id = str(d.id);
+    const score = num(d.score);
+    if (id && score !== null) out[id] = score;
+  }
   return out;
 };
-const otTarget = (t: Record<string, any>) => ({ id: String(t.id), approved_symbol: str(t.approvedSymbol), approved_name: str(t.approvedName) });
-const otDisease = (d: Record<string, any>) => ({ id: String(d.id), name: str(d.name) });
+const otTarget = (t: Record<string, unknown>) => ({ id: String(t.id), approved_symbol: str(t.approvedSymbol), approved_name: str(t.approvedName) });
+const otDisease = (d: Record<string, unknown>) => ({ id: String(d.id), name: str(d.name) });
 
 class OpenTargetsClient {
   constructor(private readonly http: UpstreamClient) {}
 
-  private async gql(query: string, variables: Record<string, unknown>): Promise<Record<string, any>> {
+  private async gql(query: string, variables: Record<string, unknown>): Promise<Record<string, unknown>> {
     const res = await this.http.request(PATH, { json: { query, variables } });
-    let body: any;
+    let body: unknown;
     try {
       body = res.json();
     } catch {
@@ -89,7 +98,10 @@ class OpenTargetsClient {
     }
     const errors = arr(isObj(body) ? body.errors : null);
     if (res.status !== 200 || errors.length || !isObj(body) || !isObj(body.data)) {
-      const msg = errors.map((e) => (isObj(e) ? str(e.message) : null)).filter(Boolean).join('; ');
+      const msg = errors
+        .map((e) => (isObj(e) ? str(e.message) : null))
+        .filter(Boolean)
+        .join('; ');
       throw new UpstreamFailure('upstream', `opentargets: HTTP ${res.status}${msg ? ': ' + msg : ''}`, res.status);
     }
     return body.data;
@@ -99,10 +111,13 @@ class OpenTargetsClient {
     const q = query.trim();
     if (entity === 'target' ? ENSG_RE.test(q) : DISEASE_ID_RE.test(q)) return { id: entity === 'target' ? q.toUpperCase() : q, resolution: null };
     const data = await this.gql(SEARCH_Q, { q, entityNames: [entity] });
-    const hits = arr(isObj(data.search) ? data.search.hits : null).filter((h) => isObj(h) && str(h.id) && (h.entity === undefined || h.entity === entity));
-    if (hits.length === 0) return null;
-    const exact = hits.find((h) => String(h.name ?? '').toLowerCase() === q.toLowerCase() || String(h.id).toLowerCase() === q.toLowerCase());
-    const hit = exact ?? hits[0];
+    const hits = arr(isObj(data.search) ? data.search.hits : null)
+      .filter(isObj)
+      .filter((h) => str(h.id) && (h.entity === undefined || h.entity === entity));
+    const [first] = hits;
+    if (!first) return null;
+    const exact = hits.find((h) => (scalarText(h.name) ?? '').toLowerCase() === q.toLowerCase() || String(h.id).toLowerCase() === q.toLowerCase());
+    const hit = exact ?? first;
     return { id: String(hit.id), resolution: { query: q, matched: String(hit.id), entity } };
   }
 
@@ -119,8 +134,7 @@ class OpenTargetsClient {
         const a = isObj(t.associatedDiseases) ? t.associatedDiseases : {};
         const associations = arr(a.rows)
           .filter(isObj)
-          .filter((r) => isObj(r.disease))
-          .map((r) => ({ disease: otDisease(r.disease), score: num(r.score) ?? 0, datatype_scores: scores(r.datatypeScores) }));
+          .flatMap((r) => (isObj(r.disease) ? [{ disease: otDisease(r.disease), score: num(r.score) ?? 0, datatype_scores: scores(r.datatypeScores) }] : []));
         const target = otTarget(t);
         return this.found(target.id, target.approved_symbol, otTargetUrl(target.id), release(data), {
           target,
@@ -136,8 +150,7 @@ class OpenTargetsClient {
         const a = isObj(d.associatedTargets) ? d.associatedTargets : {};
         const associations = arr(a.rows)
           .filter(isObj)
-          .filter((r) => isObj(r.target))
-          .map((r) => ({ target: otTarget(r.target), score: num(r.score) ?? 0, datatype_scores: scores(r.datatypeScores) }));
+          .flatMap((r) => (isObj(r.target) ? [{ target: otTarget(r.target), score: num(r.score) ?? 0, datatype_scores: scores(r.datatypeScores) }] : []));
         const disease = otDisease(d);
         return this.found(disease.id, disease.name, otDiseaseUrl(disease.id), release(data), {
           disease,
@@ -155,17 +168,20 @@ class OpenTargetsClient {
         const c = isObj(rec.drugAndClinicalCandidates) ? rec.drugAndClinicalCandidates : {};
         const rows = arr(c.rows)
           .filter(isObj)
-          .filter((r) => isObj(r.drug) && str(r.drug.id))
-          .map((r) => {
+          .flatMap((r) => {
+            const d = r.drug;
+            if (!isObj(d)) return [];
+            const drugId = str(d.id);
+            if (!drugId) return [];
             const drug: Record<string, unknown> = {
-              drug_id: String(r.drug.id),
-              drug_name: str(r.drug.name),
-              drug_type: str(r.drug.drugType),
-              max_clinical_stage: str(r.maxClinicalStage) ?? str(r.drug.maximumClinicalStage),
+              drug_id: drugId,
+              drug_name: str(d.name),
+              drug_type: str(d.drugType),
+              max_clinical_stage: str(r.maxClinicalStage) ?? str(d.maximumClinicalStage),
             };
-            if (isTarget) drug.diseases = arr(r.diseases).filter((x) => isObj(x) && isObj(x.disease)).map((x) => otDisease(x.disease));
+            if (isTarget) drug.diseases = arr(r.diseases).flatMap((x) => (isObj(x) && isObj(x.disease) ? [otDisease(x.disease)] : []));
             else
-              drug.mechanisms = arr(isObj(r.drug.mechanismsOfAction) ? r.drug.mechanismsOfAction.rows : null)
+              drug.mechanisms = arr(isObj(d.mechanismsOfAction) ? d.mechanismsOfAction.rows : null)
                 .filter(isObj)
                 .map((m) => ({
                   mechanism_of_action: str(m.mechanismOfAction),
@@ -174,7 +190,7 @@ class OpenTargetsClient {
                     .map((t) => (isObj(t) ? str(t.approvedSymbol) : null))
                     .filter((s): s is string => s !== null),
                 }));
-            return drug;
+            return [drug];
           });
         const drugs = rows
           .map((d, i) => ({ d, i }))

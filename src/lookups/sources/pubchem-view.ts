@@ -17,7 +17,7 @@ import { arr, hostOf, int, isObj, num, str, type SourceDefinition } from '../sou
 import type { SourceResult } from '../types.js';
 import { cidsByName, PUBCHEM_ATTRIBUTION, PUBCHEM_LICENSE, pubchemCompoundUrl } from './pubchem.js';
 
-export interface PropertyValueData {
+interface PropertyValueData {
   value: string;
   number?: number | null;
   unit?: string | null;
@@ -35,7 +35,7 @@ export interface PropertyValueData {
   };
 }
 
-export interface ExperimentalData {
+interface ExperimentalData {
   cid: number;
   title: string | null;
   properties: Record<string, PropertyValueData[]>;
@@ -45,7 +45,7 @@ export interface ExperimentalData {
 const CID_RE = /^(?:cid[:\s]*)?(\d{1,12})$/i;
 
 /** Collects every section (at any depth) by its TOCHeading. */
-function sectionsByHeading(sections: unknown, out = new Map<string, Record<string, any>[]>()): Map<string, Record<string, any>[]> {
+function sectionsByHeading(sections: unknown, out = new Map<string, Record<string, unknown>[]>()): Map<string, Record<string, unknown>[]> {
   for (const s of arr(sections)) {
     if (!isObj(s)) continue;
     const h = str(s.TOCHeading);
@@ -65,7 +65,9 @@ function valueOf(v: unknown): { value: string; number?: number | null; unit?: st
     .map((m) => (isObj(m) ? str(m.String) : null))
     .filter((s): s is string => s !== null);
   if (strings.length) return { value: strings.join(' ') };
-  const numbers = arr(v.Number).map(num).filter((n): n is number => n !== null);
+  const numbers = arr(v.Number)
+    .map(num)
+    .filter((n): n is number => n !== null);
   if (numbers.length) {
     const unit = str(v.Unit);
     return { value: `${numbers.join(', ')}${unit ? ' ' + unit : ''}`, number: numbers[0], unit };
@@ -73,13 +75,17 @@ function valueOf(v: unknown): { value: string; number?: number | null; unit?: st
   return null;
 }
 
-export function parseExperimental(body: unknown, wanted: readonly string[], limit: number): ExperimentalData | null {
+function parseExperimental(body: unknown, wanted: readonly string[], limit: number): ExperimentalData | null {
   const record = isObj(body) && isObj(body.Record) ? body.Record : null;
   if (!record) return null;
   const cid = int(record.RecordNumber);
   if (cid === null) return null;
-  const refs = new Map<number, Record<string, any>>();
-  for (const r of arr(record.Reference)) if (isObj(r) && int(r.ReferenceNumber) !== null) refs.set(int(r.ReferenceNumber)!, r);
+  const refs = new Map<number, Record<string, unknown>>();
+  for (const r of arr(record.Reference)) {
+    if (!isObj(r)) continue;
+    const n = int(r.ReferenceNumber);
+    if (n !== null) refs.set(n, r);
+  }
   const byHeading = sectionsByHeading(record.Section);
   const properties: Record<string, PropertyValueData[]> = {};
   let excluded = 0;
@@ -142,8 +148,9 @@ export const pubchemViewSource: SourceDefinition = {
         else {
           const cids = await cidsByName(pubchem, query);
           if (cids === 'invalid_query') return { status: 'invalid_query' };
-          if (cids.length === 0) return { status: 'not_found' };
-          cid = cids[0];
+          const [best] = cids;
+          if (best === undefined) return { status: 'not_found' };
+          cid = best;
         }
         const res = await pubchem.request(`/rest/pug_view/data/compound/${cid}/JSON`, { query: { heading: 'Experimental Properties' } });
         if (res.status === 404) return { status: 'not_found' };

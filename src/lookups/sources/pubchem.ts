@@ -16,11 +16,23 @@ export const PUBCHEM_ATTRIBUTION =
   'PubChem, National Center for Biotechnology Information (https://pubchem.ncbi.nlm.nih.gov). NCBI data are in the public domain; depositor terms apply to deposited data.';
 export const pubchemCompoundUrl = (cid: number) => `https://pubchem.ncbi.nlm.nih.gov/compound/${cid}`;
 
-export interface CompoundData {
+interface CompoundData {
   cid: number;
   other_cids: number[];
   smiles: string | null;
   title: string | null;
+}
+
+/** Whether a found item's data (from the client or the cache) is a CompoundData. */
+export function isCompoundData(v: unknown): v is CompoundData {
+  return (
+    isObj(v) &&
+    typeof v.cid === 'number' &&
+    Array.isArray(v.other_cids) &&
+    v.other_cids.every((c) => typeof c === 'number') &&
+    (v.smiles === null || typeof v.smiles === 'string') &&
+    (v.title === null || typeof v.title === 'string')
+  );
 }
 
 function pugFault(body: unknown): string | null {
@@ -40,7 +52,7 @@ function pugStatus(pubchem: UpstreamClient, status: number, text: string): 'not_
   throw new UpstreamFailure('upstream', `${pubchem.source}: HTTP ${status}${code ? ` ${code}` : ''}`, status);
 }
 
-export async function compoundByName(pubchem: UpstreamClient, name: string): Promise<SourceResult> {
+async function compoundByName(pubchem: UpstreamClient, name: string): Promise<SourceResult> {
   const res = name.includes('/')
     ? await pubchem.request('/rest/pug/compound/name/property/Title,SMILES/JSON', { form: { name } })
     : await pubchem.request(`/rest/pug/compound/name/${encodeURIComponent(name)}/property/Title,SMILES/JSON`);
@@ -48,15 +60,20 @@ export async function compoundByName(pubchem: UpstreamClient, name: string): Pro
   const body = res.json();
   const props = arr(isObj(body) && isObj(body.PropertyTable) ? body.PropertyTable.Properties : null).filter(isObj);
   const cids: number[] = [];
+  // The entry of the best match (the first valid CID) gives SMILES and title.
+  let first: Record<string, unknown> | undefined;
   for (const p of props) {
     const c = int(p.CID);
-    if (c !== null && c > 0 && !cids.includes(c)) cids.push(c);
+    if (c !== null && c > 0 && !cids.includes(c)) {
+      cids.push(c);
+      first ??= p;
+    }
   }
-  if (cids.length === 0) return { status: 'not_found' };
-  const first = props.find((p) => int(p.CID) === cids[0])!;
+  const [cid, ...otherCids] = cids;
+  if (cid === undefined || first === undefined) return { status: 'not_found' };
   const data: CompoundData = {
-    cid: cids[0],
-    other_cids: cids.slice(1),
+    cid,
+    other_cids: otherCids,
     smiles: str(first.SMILES) ?? str(first.IsomericSMILES) ?? str(first.CanonicalSMILES) ?? str(first.ConnectivitySMILES),
     title: str(first.Title),
   };

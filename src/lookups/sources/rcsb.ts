@@ -14,20 +14,22 @@ import type { SourceResult } from '../types.js';
 import { UNIPROT_ACCESSION_RE } from './uniprot.js';
 
 const PDB_ID_RE = /^(?:[0-9][A-Za-z0-9]{3}|pdb_[0-9]{4}[0-9a-z]{4})$/i;
-export const rcsbEntryUrl = (id: string) => `https://www.rcsb.org/structure/${id}`;
+const rcsbEntryUrl = (id: string) => `https://www.rcsb.org/structure/${id}`;
 
 const ENTRIES_Q = `query Entries($ids: [String!]!) {
   entries(entry_ids: $ids) { rcsb_id struct { title } exptl { method } rcsb_entry_info { resolution_combined } }
 }`;
 
-function entry(e: Record<string, any>) {
+function entry(e: Record<string, unknown>) {
   const info = isObj(e.rcsb_entry_info) ? e.rcsb_entry_info : {};
   const acc = isObj(e.rcsb_accession_info) ? e.rcsb_accession_info : {};
   const cit = isObj(e.rcsb_primary_citation) ? e.rcsb_primary_citation : (arr(e.citation).find((c) => isObj(c) && c.rcsb_is_primary === 'Y') ?? null);
   return {
     pdb_id: String(e.rcsb_id ?? (isObj(e.entry) ? e.entry.id : '')).toUpperCase(),
     title: isObj(e.struct) ? str(e.struct.title) : null,
-    methods: arr(e.exptl).map((x) => (isObj(x) ? str(x.method) : null)).filter((m): m is string => m !== null),
+    methods: arr(e.exptl)
+      .map((x) => (isObj(x) ? str(x.method) : null))
+      .filter((m): m is string => m !== null),
     resolution: num(arr(info.resolution_combined)[0]),
     keywords: isObj(e.struct_keywords) ? str(e.struct_keywords.pdbx_keywords) : null,
     deposit_date: str(acc.deposit_date),
@@ -64,14 +66,16 @@ class RcsbClient {
     if (res.status === 400) return 'invalid_query';
     if (res.status !== 200) throw new UpstreamFailure('upstream', `rcsb search: HTTP ${res.status}`, res.status);
     const body = res.json();
-    const hits = arr(isObj(body) ? body.result_set : null)
-      .filter((h) => isObj(h) && str(h.identifier))
-      .map((h) => ({ id: String(h.identifier).toUpperCase(), score: num(h.score) }));
+    const hits = arr(isObj(body) ? body.result_set : null).flatMap((h) => {
+      if (!isObj(h)) return [];
+      const id = str(h.identifier);
+      return id ? [{ id: id.toUpperCase(), score: num(h.score) }] : [];
+    });
     return { total: int(isObj(body) ? body.total_count : null) ?? hits.length, hits };
   }
 
-  private async describe(ids: string[]): Promise<Map<string, Record<string, any>>> {
-    const out = new Map<string, Record<string, any>>();
+  private async describe(ids: string[]): Promise<Map<string, Record<string, unknown>>> {
+    const out = new Map<string, Record<string, unknown>>();
     if (!ids.length) return out;
     const res = await this.data.request('/graphql', { json: { query: ENTRIES_Q, variables: { ids } } });
     if (res.status !== 200) throw new UpstreamFailure('upstream', `rcsb data: HTTP ${res.status}`, res.status);
@@ -91,11 +95,16 @@ class RcsbClient {
         pdb_id: h.id,
         score: h.score,
         title: d && isObj(d.struct) ? str(d.struct.title) : null,
-        methods: d ? arr(d.exptl).map((x) => (isObj(x) ? str(x.method) : null)).filter((m): m is string => m !== null) : [],
+        methods: d
+          ? arr(d.exptl)
+              .map((x) => (isObj(x) ? str(x.method) : null))
+              .filter((m): m is string => m !== null)
+          : [],
         resolution: d && isObj(d.rcsb_entry_info) ? num(arr(d.rcsb_entry_info.resolution_combined)[0]) : null,
       };
     });
-    const top = entries[0];
+    const [top] = entries;
+    if (!top) return { status: 'not_found' };
     return { status: 'found', record_id: top.pdb_id, title: top.title, url: rcsbEntryUrl(top.pdb_id), release: null, data: { total_count: r.total, entries } };
   }
 
@@ -145,7 +154,8 @@ export const rcsbSource: SourceDefinition = {
   endpoint: 'structures',
   operations: ['entry', 'by_uniprot', 'search'],
   license: 'CC0 1.0',
-  attribution: 'RCSB Protein Data Bank (https://www.rcsb.org), data released under CC0 1.0. Burley S.K. et al., Nucleic Acids Res. 2025; Berman H.M. et al., Nucleic Acids Res. 2000.',
+  attribution:
+    'RCSB Protein Data Bank (https://www.rcsb.org), data released under CC0 1.0. Burley S.K. et al., Nucleic Acids Res. 2025; Berman H.M. et al., Nucleic Acids Res. 2000.',
   hosts: ['rcsb_search', 'rcsb_data'],
   ratePerSecond: 10,
   create(ctx) {
@@ -153,4 +163,3 @@ export const rcsbSource: SourceDefinition = {
     return { lookup: (operation, query, params) => client.lookup(operation, query, params.limit) };
   },
 };
-

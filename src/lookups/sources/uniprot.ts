@@ -11,10 +11,10 @@ import type { SourceResult } from '../types.js';
 
 /** UniProtKB accession (https://www.uniprot.org/help/accession_numbers), optionally with an isoform suffix. */
 export const UNIPROT_ACCESSION_RE = /^(?:[OPQ][0-9][A-Z0-9]{3}[0-9]|[A-NR-Z][0-9](?:[A-Z][A-Z0-9]{2}[0-9]){1,2})(?:-\d+)?$/;
-export const uniprotEntryUrl = (acc: string) => `https://www.uniprot.org/uniprotkb/${acc}/entry`;
+const uniprotEntryUrl = (acc: string) => `https://www.uniprot.org/uniprotkb/${acc}/entry`;
 const SEARCH_FIELDS = 'accession,id,reviewed,protein_name,gene_names,organism_name,organism_id,length';
 
-function proteinName(e: Record<string, any>): string | null {
+function proteinName(e: Record<string, unknown>): string | null {
   const d = isObj(e.proteinDescription) ? e.proteinDescription : {};
   const rec = isObj(d.recommendedName) ? d.recommendedName : null;
   const sub = arr(d.submissionNames).find(isObj);
@@ -22,23 +22,27 @@ function proteinName(e: Record<string, any>): string | null {
   return name && isObj(name.fullName) ? str(name.fullName.value) : null;
 }
 
-function geneNames(e: Record<string, any>): string[] {
+function geneNames(e: Record<string, unknown>): string[] {
   const out: string[] = [];
   for (const g of arr(e.genes).filter(isObj)) {
-    if (isObj(g.geneName) && str(g.geneName.value)) out.push(g.geneName.value);
-    for (const s of arr(g.synonyms)) if (isObj(s) && str(s.value)) out.push(s.value);
+    const name = isObj(g.geneName) ? str(g.geneName.value) : null;
+    if (name) out.push(name);
+    for (const s of arr(g.synonyms)) {
+      const synonym = isObj(s) ? str(s.value) : null;
+      if (synonym) out.push(synonym);
+    }
   }
   return [...new Set(out)];
 }
 
-function organism(e: Record<string, any>) {
+function organism(e: Record<string, unknown>) {
   const o = isObj(e.organism) ? e.organism : null;
   return o ? { scientific_name: str(o.scientificName), common_name: str(o.commonName), taxon_id: int(o.taxonId) } : null;
 }
 
-const reviewed = (e: Record<string, any>) => typeof e.entryType === 'string' && /reviewed/i.test(e.entryType) && !/unreviewed/i.test(e.entryType);
+const reviewed = (e: Record<string, unknown>) => typeof e.entryType === 'string' && /reviewed/i.test(e.entryType) && !/unreviewed/i.test(e.entryType);
 
-function summary(e: Record<string, any>) {
+function summary(e: Record<string, unknown>) {
   return {
     accession: String(e.primaryAccession),
     uniprot_id: str(e.uniProtkbId),
@@ -50,13 +54,21 @@ function summary(e: Record<string, any>) {
   };
 }
 
-function entry(e: Record<string, any>) {
+function entry(e: Record<string, unknown>) {
   const d = isObj(e.proteinDescription) && isObj(e.proteinDescription.recommendedName) ? e.proteinDescription.recommendedName : {};
-  const fn = arr(e.comments).find((c) => isObj(c) && c.commentType === 'FUNCTION');
-  const fnText = fn ? arr(fn.texts).map((t) => (isObj(t) ? str(t.value) : null)).filter(Boolean).join(' ') : '';
-  const pdb = arr(e.uniProtKBCrossReferences)
-    .filter((x) => isObj(x) && x.database === 'PDB' && str(x.id))
-    .map((x) => String(x.id));
+  const fn = arr(e.comments)
+    .filter(isObj)
+    .find((c) => c.commentType === 'FUNCTION');
+  const fnText = fn
+    ? arr(fn.texts)
+        .map((t) => (isObj(t) ? str(t.value) : null))
+        .filter(Boolean)
+        .join(' ')
+    : '';
+  const pdb = arr(e.uniProtKBCrossReferences).flatMap((x) => {
+    const id = isObj(x) && x.database === 'PDB' ? str(x.id) : null;
+    return id ? [id] : [];
+  });
   const seq = isObj(e.sequence) ? e.sequence : {};
   return {
     accession: String(e.primaryAccession),
@@ -64,7 +76,9 @@ function entry(e: Record<string, any>) {
     entry_type: str(e.entryType),
     reviewed: reviewed(e),
     protein_name: proteinName(e),
-    ec_numbers: arr(d.ecNumbers).map((x) => (isObj(x) ? str(x.value) : null)).filter((x): x is string => x !== null),
+    ec_numbers: arr(d.ecNumbers)
+      .map((x) => (isObj(x) ? str(x.value) : null))
+      .filter((x): x is string => x !== null),
     gene_names: geneNames(e),
     organism: organism(e),
     length: int(seq.length),
@@ -107,7 +121,7 @@ class UniprotClient {
       if (res.status !== 200) throw new UpstreamFailure('upstream', `uniprot: HTTP ${res.status}`, res.status);
       const body = res.json();
       if (!isObj(body) || !str(body.primaryAccession)) throw new UpstreamFailure('upstream', 'uniprot: entry without primaryAccession');
-      if (/inactive/i.test(String(body.entryType ?? ''))) return { status: 'not_found' }; // deleted or merged entry
+      if (typeof body.entryType === 'string' && /inactive/i.test(body.entryType)) return { status: 'not_found' }; // deleted or merged entry
       const data = entry(body);
       return { status: 'found', record_id: data.accession, title: data.protein_name, url: uniprotEntryUrl(data.accession), release: this.release(res), data };
     }
@@ -119,11 +133,12 @@ class UniprotClient {
       if (res.status !== 200) throw new UpstreamFailure('upstream', `uniprot: HTTP ${res.status}`, res.status);
       const body = res.json();
       const results = arr(isObj(body) ? body.results : null)
-        .filter((e) => isObj(e) && str(e.primaryAccession))
+        .filter(isObj)
+        .filter((e) => str(e.primaryAccession))
         .map(summary);
-      if (results.length === 0) return { status: 'not_found' };
+      const [top] = results;
+      if (!top) return { status: 'not_found' };
       const total = int(res.headers.get('x-total-results'));
-      const top = results[0];
       return {
         status: 'found',
         record_id: top.accession,

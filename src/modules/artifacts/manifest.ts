@@ -1,5 +1,5 @@
 // The artifact manifest (manifest.json at the root of every artifact zip) and its rules.
-import type { ValidationIssue } from '../../http/problems.js';
+import { type Issue } from '../../errors.js';
 
 export const MANIFEST_NAME = 'manifest.json';
 export const MANIFEST_VERSION = 1;
@@ -13,7 +13,7 @@ export const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
 export interface ManifestRecord {
   id: string;
   /** Role -> member path inside the archive; `primary` is always there. */
-  files: Record<string, string>;
+  files: { primary: string; [role: string]: string };
   metrics?: Record<string, number>;
   /** Role -> media type of that member (Crucible's addition; a guess from the extension otherwise). */
   content_types?: Record<string, string>;
@@ -109,7 +109,7 @@ export function safeMemberName(name: string, fallback = 'file'): string {
 type Loc = (string | number)[];
 
 class Issues {
-  readonly list: ValidationIssue[] = [];
+  readonly list: Issue[] = [];
   constructor(private readonly prefix: Loc) {}
   add(loc: Loc, msg: string, input: unknown, type = 'value_error'): void {
     if (this.list.length < 50) this.list.push({ type, loc: [...this.prefix, ...loc], msg, input: clip(input) });
@@ -129,7 +129,7 @@ const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof
  * member it names exists (`hasMember`). Returns the normalised manifest (defaults filled,
  * record_count set) or the issues, with `loc` under `prefix`.
  */
-export function validateManifest(raw: unknown, hasMember: (name: string) => boolean, prefix: Loc): { manifest: Manifest | null; issues: ValidationIssue[] } {
+export function validateManifest(raw: unknown, hasMember: (name: string) => boolean, prefix: Loc): { manifest: Manifest | null; issues: Issue[] } {
   const issues = new Issues(prefix);
   if (!isObj(raw)) {
     issues.add([], 'manifest.json must be a JSON object', raw, 'dict_type');
@@ -137,7 +137,8 @@ export function validateManifest(raw: unknown, hasMember: (name: string) => bool
   }
   const out: Manifest = { ...raw, job_type: 'upload', manifest_version: MANIFEST_VERSION, ports: {}, warnings: [] };
   if (raw.job_type !== undefined) {
-    if (typeof raw.job_type !== 'string' || raw.job_type.length < 1 || raw.job_type.length > 100) issues.add(['job_type'], 'job_type must be a string of 1 to 100 characters', raw.job_type);
+    if (typeof raw.job_type !== 'string' || raw.job_type.length < 1 || raw.job_type.length > 100)
+      issues.add(['job_type'], 'job_type must be a string of 1 to 100 characters', raw.job_type);
     else out.job_type = raw.job_type;
   }
   if (raw.manifest_version !== undefined && raw.manifest_version !== MANIFEST_VERSION) {
@@ -148,7 +149,12 @@ export function validateManifest(raw: unknown, hasMember: (name: string) => bool
     else out.warnings = raw.warnings;
   }
   if (!isObj(raw.ports)) {
-    issues.add(['ports'], raw.ports === undefined ? 'Field required: ports (a map from port name to port object)' : 'ports must be an object mapping port names to port objects', raw.ports ?? null, raw.ports === undefined ? 'missing' : 'dict_type');
+    issues.add(
+      ['ports'],
+      raw.ports === undefined ? 'Field required: ports (a map from port name to port object)' : 'ports must be an object mapping port names to port objects',
+      raw.ports ?? null,
+      raw.ports === undefined ? 'missing' : 'dict_type',
+    );
     return { manifest: null, issues: issues.list };
   }
   const names = Object.keys(raw.ports);
@@ -168,7 +174,12 @@ export function validateManifest(raw: unknown, hasMember: (name: string) => bool
       else if (typeof v !== 'string' || v.length < 1 || v.length > 100) issues.add([...at, f], `${f} must be a string of 1 to 100 characters`, v);
     }
     if (!Array.isArray(port.records)) {
-      issues.add([...at, 'records'], port.records === undefined ? 'Field required: records' : 'records must be an array', port.records ?? null, port.records === undefined ? 'missing' : 'list_type');
+      issues.add(
+        [...at, 'records'],
+        port.records === undefined ? 'Field required: records' : 'records must be an array',
+        port.records ?? null,
+        port.records === undefined ? 'missing' : 'list_type',
+      );
       continue;
     }
     if (port.record_count !== undefined && port.record_count !== port.records.length) {
@@ -186,12 +197,22 @@ export function validateManifest(raw: unknown, hasMember: (name: string) => bool
         return;
       }
       if (typeof rec.id !== 'string' || rec.id.length < 1 || rec.id.length > MAX_RECORD_ID) {
-        issues.add([...rat, 'id'], rec.id === undefined ? 'Field required: id' : `id must be a string of 1 to ${MAX_RECORD_ID} characters`, rec.id ?? null, rec.id === undefined ? 'missing' : 'string_type');
+        issues.add(
+          [...rat, 'id'],
+          rec.id === undefined ? 'Field required: id' : `id must be a string of 1 to ${MAX_RECORD_ID} characters`,
+          rec.id ?? null,
+          rec.id === undefined ? 'missing' : 'string_type',
+        );
       } else if (seen.has(rec.id)) {
         issues.add([...rat, 'id'], `record id "${rec.id}" repeats within port "${name}"`, rec.id);
       } else seen.add(rec.id);
       if (!isObj(rec.files)) {
-        issues.add([...rat, 'files'], rec.files === undefined ? 'Field required: files (with a primary member path)' : 'files must be an object mapping roles to member paths', rec.files ?? null, rec.files === undefined ? 'missing' : 'dict_type');
+        issues.add(
+          [...rat, 'files'],
+          rec.files === undefined ? 'Field required: files (with a primary member path)' : 'files must be an object mapping roles to member paths',
+          rec.files ?? null,
+          rec.files === undefined ? 'missing' : 'dict_type',
+        );
       } else {
         if (rec.files.primary === undefined) issues.add([...rat, 'files', 'primary'], 'Field required: files.primary (the member path of the record)', null, 'missing');
         for (const [role, member] of Object.entries(rec.files)) {
@@ -201,15 +222,19 @@ export function validateManifest(raw: unknown, hasMember: (name: string) => bool
       }
       if (rec.metrics !== undefined) {
         if (!isObj(rec.metrics)) issues.add([...rat, 'metrics'], 'metrics must be an object of numbers', rec.metrics, 'dict_type');
-        else for (const [k, v] of Object.entries(rec.metrics)) if (typeof v !== 'number' || !Number.isFinite(v)) issues.add([...rat, 'metrics', k], 'a metric must be a finite number', v, 'float_type');
+        else
+          for (const [k, v] of Object.entries(rec.metrics))
+            if (typeof v !== 'number' || !Number.isFinite(v)) issues.add([...rat, 'metrics', k], 'a metric must be a finite number', v, 'float_type');
       }
       if (rec.content_types !== undefined) {
         if (!isObj(rec.content_types)) issues.add([...rat, 'content_types'], 'content_types must be an object of media types', rec.content_types, 'dict_type');
-        else for (const [k, v] of Object.entries(rec.content_types)) if (typeof v !== 'string' || !/^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/.test(v)) issues.add([...rat, 'content_types', k], 'a media type like text/csv', v);
+        else
+          for (const [k, v] of Object.entries(rec.content_types))
+            if (typeof v !== 'string' || !/^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/.test(v)) issues.add([...rat, 'content_types', k], 'a media type like text/csv', v);
       }
       records.push(rec as ManifestRecord);
     });
-    out.ports[name] = { ...port, format: String(port.format), kind: String(port.kind), record_count: port.records.length, records } as ManifestPort;
+    out.ports[name] = { ...port, format: String(port.format), kind: String(port.kind), record_count: port.records.length, records };
   }
   return issues.list.length ? { manifest: null, issues: issues.list } : { manifest: out, issues: [] };
 }

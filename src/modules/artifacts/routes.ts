@@ -3,13 +3,13 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { principalOf } from '../../http/auth.js';
-import { httpProblem, type ValidationIssue } from '../../http/problems.js';
+import { principalOf } from '../../api/route.js';
+import { AppError, invalidInput, type Issue } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { StorageError } from '../../storage/storage.js';
 import { contentDisposition, parseRange } from './range.js';
 import { ARTIFACT_SCHEMAS, ArtifactIdParams, ArtifactListQuery, DownloadQuery, UploadBodyDoc } from './schemas.js';
-import type { UploadMode } from './service.js';
+import type { UploadMode } from './types.js';
 import { spoolUpload, uploadFingerprint, type SpooledUpload } from './upload.js';
 
 const MODES: UploadMode[] = ['file', 'molecules', 'archive'];
@@ -19,7 +19,7 @@ type UploadRequest = FastifyRequest & { artifactUpload?: SpooledUpload; idempote
 /** Store faults become 503 (disk full, I/O error: retry later); anything else stays a 500. */
 function storageFault(err: unknown): unknown {
   if (err instanceof StorageError && err.isCapacityOrIo) {
-    return httpProblem(503, 'the artifact store cannot take writes right now (it is full or failing); nothing was stored; retry later', { retry: 'upstream' });
+    return new AppError('unavailable', 'the artifact store cannot take writes right now (it is full or failing); nothing was stored; retry later', { retry: 'upstream' });
   }
   return err;
 }
@@ -49,12 +49,12 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
     async (request) => {
       const q = request.query;
       return services.artifacts.list(principalOf(request).userId, {
-        limit: q.limit,
-        offset: q.offset,
+        limit: q.limit ?? 100,
+        offset: q.offset ?? 0,
         dataKind: q.data_kind,
         dataFormat: q.data_format,
         runId: q.run_id,
-        includeArchive: q.include_archive,
+        includeArchive: q.include_archive ?? false,
       });
     },
   );
@@ -75,19 +75,16 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       preValidation: async (request: UploadRequest) => {
         const up = await spoolUpload(request, services.artifacts.scratchDir, config.uploadLimitBytes);
         request.artifactUpload = up;
-        const issues: ValidationIssue[] = [];
+        const issues: Issue[] = [];
         const mode = up.fields.mode;
-        if (!up.file) issues.push({ type: 'missing', loc: ['body', 'file'], msg: 'Field required: a file part named "file"', input: null });
-        if (mode === undefined) issues.push({ type: 'missing', loc: ['body', 'mode'], msg: 'Field required: mode (file, molecules or archive)', input: null });
-        else if (!MODES.includes(mode as UploadMode)) issues.push({ type: 'enum', loc: ['body', 'mode'], msg: 'Input should be "file", "molecules" or "archive"', input: mode });
+        if (!up.file) issues.push({ type: 'missing', loc: ['file'], msg: 'Field required: a file part named "file"', input: null });
+        if (mode === undefined) issues.push({ type: 'missing', loc: ['mode'], msg: 'Field required: mode (file, molecules or archive)', input: null });
+        else if (!MODES.includes(mode as UploadMode)) issues.push({ type: 'enum', loc: ['mode'], msg: 'Input should be "file", "molecules" or "archive"', input: mode });
         for (const f of ['data_kind', 'data_format'] as const) {
           const v = fieldValue(up.fields[f]);
-          if (v !== null && v.length > 100) issues.push({ type: 'string_too_long', loc: ['body', f], msg: 'String should have at most 100 characters', input: `${v.slice(0, 100)}…` });
+          if (v !== null && v.length > 100) issues.push({ type: 'string_too_long', loc: [f], msg: 'String should have at most 100 characters', input: `${v.slice(0, 100)}…` });
         }
-        if (issues.length) {
-          const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
-          throw httpProblem(422, `${issues[0].loc.join('.')}: ${issues[0].msg}${more}`, { errors: issues });
-        }
+        if (issues.length) throw invalidInput(issues);
         // The idempotency fingerprint covers the uploaded bytes, not just the (absent) JSON body.
         request.idempotencyBodyHash = uploadFingerprint(up);
       },
@@ -123,10 +120,8 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
     },
   );
 
-  app.get(
-    '/artifacts/usage',
-    { schema: { tags, summary: 'Artifact storage used and the quota of your tier', response: { 200: Type.Ref('ArtifactUsage') } } },
-    async (request) => services.artifacts.usage(principalOf(request).userId),
+  app.get('/artifacts/usage', { schema: { tags, summary: 'Artifact storage used and the quota of your tier', response: { 200: Type.Ref('ArtifactUsage') } } }, async (request) =>
+    services.artifacts.usage(principalOf(request).userId),
   );
 
   app.get(
@@ -154,7 +149,10 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
         querystring: DownloadQuery,
         headers: Type.Object({ range: Type.Optional(Type.String({ description: 'bytes=start-end, bytes=start- or bytes=-suffix' })) }),
         response: {
-          200: { description: 'The zip (application/zip) or the record member with its own media type', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+          200: {
+            description: 'The zip (application/zip) or the record member with its own media type',
+            content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+          },
           206: { description: 'The requested byte range (Content-Range)', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
           416: { description: 'Range not satisfiable (Content-Range: bytes */size)', $ref: 'Problem#' },
         },
@@ -171,9 +169,13 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       reply.header('accept-ranges', 'bytes');
       if (r.kind === 'unsatisfiable') {
         dl.close();
-        throw httpProblem(416, `the range "${rangeHeader}" is outside the ${dl.size} bytes of this ${request.query.record === undefined ? 'archive' : 'record'}`, {
-          headers: { 'content-range': `bytes */${dl.size}` },
-        });
+        throw new AppError(
+          'range-not-satisfiable',
+          `the range "${rangeHeader}" is outside the ${dl.size} bytes of this ${request.query.record === undefined ? 'archive' : 'record'}`,
+          {
+            rangeSize: dl.size,
+          },
+        );
       }
       reply.header('etag', dl.etag);
       reply.header('last-modified', dl.lastModified.toUTCString());

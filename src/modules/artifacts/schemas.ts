@@ -1,5 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../http/schemas.js';
+import { Nullable } from '../../api/schemas.js';
+
+/** Largest `offset` accepted: far inside the database's bigint, so a huge offset is a 422 at its loc, never a database error. */
+const MAX_OFFSET = 1_000_000_000;
 
 const ManifestRecordSchema = Type.Object(
   {
@@ -81,6 +84,7 @@ export const ArtifactUsage = Type.Object(
     artifact_count: Type.Integer(),
     quota_bytes: Type.Integer(),
     tier: Type.Integer(),
+    tier_name: Type.String({ description: 'free, pro, team or enterprise (additive)' }),
     used_bytes: Type.Integer(),
   },
   { $id: 'ArtifactUsage', additionalProperties: false },
@@ -88,12 +92,14 @@ export const ArtifactUsage = Type.Object(
 
 export const ArtifactListQuery = Type.Object(
   {
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 100 }),
-    offset: Type.Integer({ minimum: 0, default: 0 }),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 })),
     data_kind: Type.Optional(Type.String({ maxLength: 100 })),
     data_format: Type.Optional(Type.String({ maxLength: 100 })),
     run_id: Type.Optional(Type.String({ maxLength: 100 })),
-    include_archive: Type.Boolean({ default: false, description: 'Also list each archive as a whole: one virtual item (port *, data_kind archive, data_format zip) per artifact' }),
+    include_archive: Type.Optional(
+      Type.Boolean({ default: false, description: 'Also list each archive as a whole: one virtual item (port *, data_kind archive, data_format zip) per artifact' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -115,8 +121,18 @@ export const UploadBodyDoc = Type.Object({
     description:
       'file: stored as a one-record artifact (port `file`); molecules: a .smi, .csv/.tsv (with a `smiles` column) or .sdf parsed into a molecule set (port `molecules`, one record per molecule, unparseable entries in manifest.warnings); archive: a zip with a manifest.json, validated and stored as sent',
   }),
-  data_kind: Type.Optional(Nullable(Type.String({ maxLength: 100, description: 'mode=file: the port kind (default `file`); mode=molecules: only `molecules`; mode=archive: not allowed' }))),
-  data_format: Type.Optional(Nullable(Type.String({ maxLength: 100, description: 'mode=file: the port format (default: the file extension); mode=molecules: the input format (smi, csv, tsv, sdf) when the name does not tell; mode=archive: not allowed' }))),
+  data_kind: Type.Optional(
+    Nullable(Type.String({ maxLength: 100, description: 'mode=file: the port kind (default `file`); mode=molecules: only `molecules`; mode=archive: not allowed' })),
+  ),
+  data_format: Type.Optional(
+    Nullable(
+      Type.String({
+        maxLength: 100,
+        description:
+          'mode=file: the port format (default: the file extension); mode=molecules: the input format (smi, csv, tsv, sdf) when the name does not tell; mode=archive: not allowed',
+      }),
+    ),
+  ),
 });
 
 export const ARTIFACT_SCHEMAS = [ArtifactManifest, ArtifactResponse, ArtifactListItem, ArtifactListResponse, ArtifactUsage];

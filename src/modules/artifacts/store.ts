@@ -1,4 +1,5 @@
-import type { Queryable } from '../../db/database.js';
+import { firstRow, type Queryable } from '../../db/database.js';
+import { LOCKS } from '../../db/locks.js';
 import type { Manifest, ManifestRecord } from './manifest.js';
 
 export interface ArtifactRow {
@@ -62,7 +63,7 @@ export interface ListFilter {
 const LIVE = '(a.expires_at IS NULL OR a.expires_at > now())';
 
 /** Serialises quota checks of one account (a transaction-scoped advisory lock). */
-const QUOTA_LOCK_NAMESPACE = 774_201_003;
+const QUOTA_LOCK_NAMESPACE = LOCKS.artifactQuota;
 
 export const artifactsStore = {
   async lockUser(tx: Queryable, userId: string): Promise<void> {
@@ -79,7 +80,8 @@ export const artifactsStore = {
       `SELECT count(*)::int AS n, coalesce(sum(size_bytes), 0)::bigint AS bytes FROM artifacts a WHERE a.user_id = $1 AND ${LIVE}`,
       [userId],
     );
-    return { count: rows[0].n, bytes: Number(rows[0].bytes) };
+    const usage = firstRow(rows, 'the artifact usage query');
+    return { count: usage.n, bytes: Number(usage.bytes) };
   },
 
   /** The artifact row and its port rows, in one statement. */
@@ -113,7 +115,7 @@ export const artifactsStore = {
         ports.map(([, p]) => p.record_count),
       ],
     );
-    return rows[0];
+    return firstRow(rows, 'the artifact insert');
   },
 
   async get(q: Queryable, userId: string, id: string): Promise<ArtifactRow | null> {

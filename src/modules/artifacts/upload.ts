@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
-import { httpProblem, invalid, problem, type ApiError } from '../../http/problems.js';
+import { AppError, invalid } from '../../errors.js';
 
 export const UPLOAD_FIELDS = ['mode', 'data_kind', 'data_format'] as const;
 const MAX_FIELD_BYTES = 1024;
@@ -45,7 +45,7 @@ type MultipartRequest = FastifyRequest & {
 };
 
 const tooLarge = (limit: number) =>
-  problem('payload-too-large', `the uploaded file is larger than the limit of ${limit} bytes (${Math.round(limit / 1024 / 1024)} MiB); nothing was stored`);
+  new AppError('payload-too-large', `the uploaded file is larger than the limit of ${limit} bytes (${Math.round(limit / 1024 / 1024)} MiB); nothing was stored`);
 
 /**
  * Reads the multipart body: fields into memory (each at most 1 KiB), the one file part into
@@ -56,7 +56,10 @@ const tooLarge = (limit: number) =>
 export async function spoolUpload(request: FastifyRequest, dir: string, maxFileBytes: number): Promise<SpooledUpload> {
   const req = request as MultipartRequest;
   if (typeof req.isMultipart !== 'function' || !req.isMultipart()) {
-    throw httpProblem(415, `content type "${request.headers['content-type'] ?? ''}" is not accepted here; send multipart/form-data with a "file" part and a "mode" field`);
+    throw new AppError(
+      'unsupported-media-type',
+      `content type "${request.headers['content-type'] ?? ''}" is not accepted here; send multipart/form-data with a "file" part and a "mode" field`,
+    );
   }
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxFileBytes + FRAMING_ALLOWANCE) throw tooLarge(maxFileBytes);
@@ -72,9 +75,9 @@ export async function spoolUpload(request: FastifyRequest, dir: string, maxFileB
       if (part.type === 'file') {
         if (part.fieldname !== 'file') {
           part.file?.resume();
-          throw invalid(['body', part.fieldname], `unexpected file part "${part.fieldname}": the upload goes in the part named "file"`, part.filename ?? null, 'extra_forbidden');
+          throw invalid([part.fieldname], `unexpected file part "${part.fieldname}": the upload goes in the part named "file"`, part.filename ?? null, 'extra_forbidden');
         }
-        if (out.file) throw invalid(['body', 'file'], 'send one file per upload', part.filename ?? null, 'too_long');
+        if (out.file) throw invalid(['file'], 'send one file per upload', part.filename ?? null, 'too_long');
         await fsp.mkdir(dir, { recursive: true });
         scratch = path.join(dir, `upload-${crypto.randomUUID()}`);
         const hash = crypto.createHash('sha256');
@@ -96,40 +99,44 @@ export async function spoolUpload(request: FastifyRequest, dir: string, maxFileB
         continue;
       }
       const name = part.fieldname;
-      if (name === 'file') throw invalid(['body', 'file'], 'file must be a file part (Content-Disposition with a filename), not a text field', clip(part.value), 'value_error');
+      if (name === 'file') throw invalid(['file'], 'file must be a file part (Content-Disposition with a filename), not a text field', clip(part.value), 'value_error');
       if (!(UPLOAD_FIELDS as readonly string[]).includes(name)) {
-        throw invalid(['body', name], `unexpected field "${name}"; the upload takes file, mode, data_kind and data_format`, clip(part.value), 'extra_forbidden');
+        throw invalid([name], `unexpected field "${name}"; the upload takes file, mode, data_kind and data_format`, clip(part.value), 'extra_forbidden');
       }
-      if (part.valueTruncated) throw invalid(['body', name], `${name} is longer than ${MAX_FIELD_BYTES} bytes`, clip(part.value), 'string_too_long');
-      if (out.fields[name as keyof SpooledUpload['fields']] !== undefined) throw invalid(['body', name], `${name} is sent more than once`, clip(part.value), 'value_error');
-      out.fields[name as keyof SpooledUpload['fields']] = String(part.value ?? '');
+      if (part.valueTruncated) throw invalid([name], `${name} is longer than ${MAX_FIELD_BYTES} bytes`, clip(part.value), 'string_too_long');
+      if (out.fields[name as keyof SpooledUpload['fields']] !== undefined) throw invalid([name], `${name} is sent more than once`, clip(part.value), 'value_error');
+      out.fields[name as keyof SpooledUpload['fields']] = fieldText(part.value);
     }
     return out;
   } catch (err) {
     if (scratch) await fsp.unlink(scratch).catch(() => undefined);
-    throw isApiError(err) ? err : bodyError(err);
+    throw bodyError(err);
   }
+}
+
+/** A text field's value: a string from @fastify/multipart, unless a JSON part parsed to another value (kept as JSON text). */
+function fieldText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v);
 }
 
 function clip(v: unknown): unknown {
   return typeof v === 'string' && v.length > 200 ? `${v.slice(0, 200)}…` : v;
 }
 
-function isApiError(err: unknown): err is ApiError {
-  return err instanceof Error && typeof (err as ApiError).status === 'number' && typeof (err as ApiError).type === 'string';
-}
-
 /** A failure while reading the body: the client's fault (malformed or cut short) unless it is a disk fault. */
-function bodyError(err: unknown): ApiError | Error {
-  if (isApiError(err)) return err;
+function bodyError(err: unknown): AppError | Error {
+  if (err instanceof AppError) return err;
   const e = err as NodeJS.ErrnoException & { statusCode?: number };
   if (e?.code && ['ENOSPC', 'EIO', 'EDQUOT', 'EROFS'].includes(e.code)) {
-    return httpProblem(503, 'the server cannot store uploads right now (scratch disk unavailable); retry later', { retry: 'upstream' });
+    return new AppError('unavailable', 'the server cannot store uploads right now (scratch disk unavailable); retry later', { retry: 'upstream' });
   }
   if (e?.code === 'FST_PARTS_LIMIT' || e?.code === 'FST_FIELDS_LIMIT' || e?.code === 'FST_FILES_LIMIT') {
-    return invalid(['body'], 'too many parts: the upload takes one file part and the fields mode, data_kind and data_format', null, 'too_long');
+    return invalid([], 'too many parts: the upload takes one file part and the fields mode, data_kind and data_format', null, 'too_long');
   }
-  return httpProblem(400, `the multipart body could not be read: ${e?.message ?? String(err)}`);
+  return new AppError('bad-request', `the multipart body could not be read: ${e?.message ?? String(err)}`);
 }
 
 /** The idempotency fingerprint of an upload: its fields and the file's name, type, size and SHA-256. */

@@ -36,9 +36,7 @@ export class ZipBuilder {
   constructor() {
     const zip = this.zip as unknown as { entries: unknown; ended: boolean };
     const all = this.all;
-    const advance = () => {
-      while (this.done < all.length && all[this.done].state >= YAZL_FILE_DATA_DONE) this.done++;
-    };
+    const advance = () => this.advance();
     const whole = () => zip.ended && this.done === all.length;
     zip.entries = new Proxy(all, {
       get: (target, prop) => {
@@ -50,8 +48,8 @@ export class ZipBuilder {
           const c = prop.charCodeAt(0);
           if (c >= 48 && c <= 57) return whole() ? target[Number(prop)] : target[Number(prop) + this.done];
         }
-        const v = Reflect.get(target, prop);
-        return typeof v === 'function' ? v.bind(target) : v;
+        const v: unknown = Reflect.get(target, prop);
+        return typeof v === 'function' ? (v as (...args: unknown[]) => unknown).bind(target) : v;
       },
     });
     this.output = this.zip.outputStream as PassThrough;
@@ -60,8 +58,13 @@ export class ZipBuilder {
     this.zip.on('error', (err: Error) => this.fail(err));
   }
 
+  /** Moves past the leading entries whose data yazl has written. */
+  private advance(): void {
+    while ((this.all[this.done]?.state ?? -1) >= YAZL_FILE_DATA_DONE) this.done++;
+  }
+
   private pending(): number {
-    while (this.done < this.all.length && this.all[this.done].state >= YAZL_FILE_DATA_DONE) this.done++;
+    this.advance();
     return this.all.length - this.done;
   }
 
@@ -186,7 +189,8 @@ class BlockReader extends yauzl.RandomAccessReader {
       const to = Math.min(end, b * BLOCK + buf.length) - b * BLOCK;
       parts.push(buf.subarray(from, to));
     }
-    return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+    const [only] = parts;
+    return parts.length === 1 && only ? only : Buffer.concat(parts);
   }
 
   override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null) => void): void {
@@ -196,29 +200,26 @@ class BlockReader extends yauzl.RandomAccessReader {
         b.copy(buffer, offset);
         callback(null);
       },
-      (err) => callback(err),
+      (err: unknown) => callback(err instanceof Error ? err : new Error(String(err))),
     );
   }
 
   override _readStreamForRange(start: number, end: number): Readable {
-    const small = end - start <= SMALL_READ;
-    const source = this.source;
-    const self = this;
-    return Readable.from(
-      (async function* () {
-        if (small) {
-          yield await self.bytes(start, end);
-          return;
-        }
-        const s = await source(start, end - 1);
-        try {
-          for await (const chunk of s) yield chunk as Buffer;
-        } finally {
-          s.destroy();
-        }
-      })(),
-      { objectMode: false },
-    );
+    return Readable.from(this.range(start, end), { objectMode: false });
+  }
+
+  /** Bytes [start, end): small reads from cached blocks, larger ones streamed from the source. */
+  private async *range(start: number, end: number): AsyncGenerator<Buffer> {
+    if (end - start <= SMALL_READ) {
+      yield await this.bytes(start, end);
+      return;
+    }
+    const s = await this.source(start, end - 1);
+    try {
+      for await (const chunk of s) yield chunk as Buffer;
+    } finally {
+      s.destroy();
+    }
   }
 
   override close(callback: (err: Error | null) => void): void {
@@ -285,7 +286,7 @@ export class ZipReader {
   async stream(entry: ZipEntry, range?: { start: number; end: number }): Promise<Readable> {
     if (!range) return this.zip.openReadStreamPromise(entry);
     if (entry.compressionMethod === 0 && !entry.isEncrypted()) {
-      return this.zip.openReadStreamPromise(entry, { decodeFileData: false, start: range.start, end: range.end + 1 } as never);
+      return this.zip.openReadStreamPromise(entry, { decodeFileData: false, start: range.start, end: range.end + 1 });
     }
     const whole = await this.zip.openReadStreamPromise(entry);
     return sliceStream(whole, range.start, range.end);

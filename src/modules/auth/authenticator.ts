@@ -4,8 +4,8 @@
 import crypto from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/database.js';
-import { httpProblem, problem } from '../../http/problems.js';
-import type { Scope } from '../../http/route-config.js';
+import { AppError } from '../../errors.js';
+import type { Scope } from './principal.js';
 import { keysStore } from '../keys/store.js';
 import { parseKeySecret } from '../keys/secrets.js';
 import { AUTH_CHANNEL } from './auth-events.js';
@@ -26,6 +26,9 @@ interface SessionEntry {
 const CACHE_TTL_MS = 30_000;
 const LAST_USED_WRITE_EVERY_MS = 60_000;
 const ALL_SCOPES: ReadonlySet<Scope> = new Set<Scope>(['read', 'write']);
+
+/** Three base64url parts: the shape of a JWT access token. */
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 export class Authenticator {
   private readonly keys = new LRUCache<string, KeyEntry>({ max: 50_000, ttl: CACHE_TTL_MS });
@@ -59,8 +62,11 @@ export class Authenticator {
   authenticate(apiKeyHeader: string | string[] | undefined, authorization: string | undefined): Principal | null | Promise<Principal | null> {
     const apiKey = Array.isArray(apiKeyHeader) ? apiKeyHeader[0] : apiKeyHeader;
     const bearer = authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
-    if (authorization && !bearer) throw httpProblem(401, 'the Authorization header must be "Bearer <access token>"', { headers: { 'www-authenticate': 'Bearer' } });
-    if (apiKey && bearer) throw httpProblem(400, 'send one credential: either X-Api-Key or Authorization, not both');
+    if (authorization && !bearer) throw new AppError('unauthenticated', 'the Authorization header must be "Bearer <access token>"', { challenge: 'Bearer' });
+    if (apiKey && bearer) throw new AppError('bad-request', 'send one credential: either X-Api-Key or Authorization, not both');
+    // The right credential in the wrong header: say which header it belongs in.
+    if (apiKey && JWT_SHAPE.test(apiKey)) throw new AppError('unauthenticated', 'this is an access token, not an API key: send it as "Authorization: Bearer <access token>"');
+    if (bearer?.startsWith('crk_')) throw new AppError('unauthenticated', 'this is an API key, not an access token: send it in the X-Api-Key header', { challenge: 'Bearer' });
     if (apiKey) {
       // Keyed by the secret itself (held in memory at most 30 s): a cache hit costs no hashing.
       const entry = this.keys.get(apiKey);
@@ -76,7 +82,7 @@ export class Authenticator {
     const row = prefix ? await keysStore.byPrefix(this.db, prefix) : null;
     const a = Buffer.from(hash, 'hex');
     const b = Buffer.from(row?.secret_hash ?? '0'.repeat(64), 'hex');
-    if (!row || !crypto.timingSafeEqual(a, b)) throw httpProblem(401, 'the API key is not valid (unknown, revoked or rotated)');
+    if (!row || !crypto.timingSafeEqual(a, b)) throw new AppError('unauthenticated', 'the API key is not valid (unknown, revoked or rotated)');
     const entry: KeyEntry = {
       expiresAt: row.expires_at?.getTime() ?? null,
       principal: {
@@ -96,7 +102,7 @@ export class Authenticator {
   }
 
   private admitKey(entry: KeyEntry): Principal {
-    if (entry.expiresAt !== null && entry.expiresAt <= Date.now()) throw problem('token-expired', 'the API key has expired');
+    if (entry.expiresAt !== null && entry.expiresAt <= Date.now()) throw new AppError('token-expired', 'the API key has expired');
     this.touch(entry.principal.keyId!);
     return entry.principal;
   }
@@ -113,8 +119,8 @@ export class Authenticator {
   private async byAccessToken(token: string): Promise<Principal> {
     const v = await this.signer.verify(token);
     if (!v.ok) {
-      if (v.reason === 'expired') throw problem('token-expired', 'the access token has expired; refresh it with POST /api/v1/auth/refresh');
-      throw httpProblem(401, 'the access token is not valid');
+      if (v.reason === 'expired') throw new AppError('token-expired', 'the access token has expired; refresh it with POST /api/v1/auth/refresh');
+      throw new AppError('unauthenticated', 'the access token is not valid');
     }
     const { userId, sessionId } = v.claims;
     let s = this.sessions.get(sessionId);
@@ -123,11 +129,11 @@ export class Authenticator {
         'SELECT s.revoked_at, u.email, u.tier FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = $1 AND s.user_id = $2',
         [sessionId, userId],
       );
-      if (!rows[0]) throw problem('token-revoked', 'the session of this access token no longer exists');
+      if (!rows[0]) throw new AppError('token-revoked', 'the session of this access token no longer exists');
       s = { revoked: rows[0].revoked_at !== null, email: rows[0].email, tier: rows[0].tier };
       this.sessions.set(sessionId, s);
     }
-    if (s.revoked) throw problem('token-revoked', 'the session of this access token has ended (logged out or revoked)');
+    if (s.revoked) throw new AppError('token-revoked', 'the session of this access token has ended (logged out or revoked)');
     return {
       userId,
       email: s.email,

@@ -1,4 +1,4 @@
-import type { Scope } from '../../http/route-config.js';
+export type Scope = 'read' | 'write';
 
 /** Who is calling, resolved once per request from an API key or an access token. */
 export interface Principal {

@@ -6,13 +6,16 @@
 //   refresh tokens, used or not, that expired more than 30 days ago.
 // Several instances may run it: each batch is a transaction that first tries a shared advisory
 // lock, and an instance that does not get it leaves the sweep to the one that did.
-import type { Database, Queryable } from '../../db/database.js';
-import { IDEMPOTENCY_RETENTION_DAYS } from '../../http/idempotency.js';
+import { firstRow, type Database, type Queryable } from '../../db/database.js';
+import { LOCKS } from '../../db/locks.js';
+import type { PeriodicTask } from '../../scheduler.js';
+import { IDEMPOTENCY_RETENTION_DAYS, idempotencyStore } from '../idempotency/store.js';
+import { purgeLoginAttempts } from './login-attempts.js';
+import { purgeEndedSessions, purgeExpiredRefreshTokens } from './sessions.js';
 
 const RETENTION = { loginAttemptsDays: 1, idempotencyKeysDays: IDEMPOTENCY_RETENTION_DAYS, endedSessionsDays: 30, expiredRefreshTokensDays: 30 } as const;
 
-/** Any constant shared by every Crucible process (the migrator uses 774_201_031). */
-export const SWEEP_LOCK_KEY = 774_201_032;
+export const SWEEP_LOCK_KEY = LOCKS.retention;
 const BATCH = 5_000;
 const MAX_BATCHES = 20;
 
@@ -38,27 +41,16 @@ const stderrOnly: Logger = {
   error: (obj, msg) => console.error(`crucible: ${msg}: ${String((obj as { err?: Error }).err?.message ?? '')}`),
 };
 
-// One statement per kind of row; each deletes at most $1 rows, oldest first where an index allows.
-const DELETES: Record<keyof SweepCounts, string> = {
-  login_attempts: `DELETE FROM login_attempts WHERE id IN (
-      SELECT id FROM login_attempts WHERE created_at < now() - make_interval(days => ${RETENTION.loginAttemptsDays}) ORDER BY id LIMIT $1)`,
-  idempotency_keys: `DELETE FROM idempotency_keys WHERE (user_id, key) IN (
-      SELECT user_id, key FROM idempotency_keys WHERE created_at < now() - make_interval(days => ${RETENTION.idempotencyKeysDays}) LIMIT $1)`,
-  sessions: `DELETE FROM sessions WHERE id IN (
-      SELECT s.id FROM sessions s
-       WHERE s.created_at < now() - make_interval(days => ${RETENTION.endedSessionsDays})
-         AND (s.revoked_at < now() - make_interval(days => ${RETENTION.endedSessionsDays})
-              OR s.revoked_at IS NULL AND NOT EXISTS (SELECT 1 FROM refresh_tokens rt
-                              WHERE rt.session_id = s.id AND rt.expires_at >= now() - make_interval(days => ${RETENTION.expiredRefreshTokensDays})))
-       LIMIT $1)`,
-  refresh_tokens: `DELETE FROM refresh_tokens WHERE token_hash IN (
-      SELECT token_hash FROM refresh_tokens WHERE expires_at < now() - make_interval(days => ${RETENTION.expiredRefreshTokensDays}) LIMIT $1)`,
+// One statement per kind of row, each owned by its table's module and deleting at most
+// `batch` rows, oldest first where an index allows.
+const PURGES: Record<keyof SweepCounts, (q: Queryable, batch: number) => Promise<number>> = {
+  login_attempts: (q, batch) => purgeLoginAttempts(q, RETENTION.loginAttemptsDays, batch),
+  idempotency_keys: (q, batch) => idempotencyStore.purgeBatch(q, batch),
+  sessions: (q, batch) => purgeEndedSessions(q, RETENTION.endedSessionsDays, RETENTION.expiredRefreshTokensDays, batch),
+  refresh_tokens: (q, batch) => purgeExpiredRefreshTokens(q, RETENTION.expiredRefreshTokensDays, batch),
 };
 
 export class RetentionSweep {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
-
   constructor(
     private readonly db: Database,
     private readonly log: Logger = stderrOnly,
@@ -68,8 +60,8 @@ export class RetentionSweep {
   private async batch(kind: keyof SweepCounts): Promise<number | null> {
     return this.db.transaction(async (tx: Queryable) => {
       const { rows } = await tx.query<{ got: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS got', [SWEEP_LOCK_KEY]);
-      if (!rows[0].got) return null;
-      return (await tx.query(DELETES[kind], [BATCH])).rowCount;
+      if (!firstRow(rows, 'the sweep lock query').got) return null;
+      return PURGES[kind](tx, BATCH);
     });
   }
 
@@ -79,7 +71,7 @@ export class RetentionSweep {
    */
   async runOnce(): Promise<SweepResult> {
     const deleted: SweepCounts = { login_attempts: 0, idempotency_keys: 0, sessions: 0, refresh_tokens: 0 };
-    for (const kind of Object.keys(DELETES) as (keyof SweepCounts)[]) {
+    for (const kind of Object.keys(PURGES) as (keyof SweepCounts)[]) {
       for (let i = 0; i < MAX_BATCHES; i++) {
         const n = await this.batch(kind);
         if (n === null) return { deleted, yielded: true };
@@ -90,33 +82,16 @@ export class RetentionSweep {
     return { deleted, yielded: false };
   }
 
-  /** Sweeps every `intervalMs` (first after `firstDelayMs`) on an unref'd timer. */
-  start(intervalMs = 10 * 60 * 1000, firstDelayMs = 60 * 1000): void {
-    if (this.timer) return;
-    const run = () => {
-      if (this.running) return;
-      this.running = this.runOnce()
-        .then(({ deleted }) => {
-          if (Object.values(deleted).some((n) => n > 0)) this.log.info({ deleted }, 'retention sweep');
-        })
-        .catch((err) => this.log.error({ err }, 'retention sweep failed'))
-        .finally(() => {
-          this.running = null;
-        });
+  /** The periodic task (docs/architecture.md, "Scheduler"): every 10 minutes, the first after 1 minute. */
+  task(intervalMs = 10 * 60_000, firstDelayMs = 60_000): PeriodicTask {
+    return {
+      name: 'retention',
+      everyMs: intervalMs,
+      firstDelayMs,
+      run: async () => {
+        const { deleted } = await this.runOnce();
+        if (Object.values(deleted).some((n) => n > 0)) this.log.info({ deleted }, 'retention sweep');
+      },
     };
-    this.timer = setTimeout(() => {
-      run();
-      this.timer = setInterval(run, intervalMs).unref();
-    }, firstDelayMs).unref();
-  }
-
-  /** Stops the timer and waits for a sweep under way. */
-  async stop(): Promise<void> {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      clearInterval(this.timer);
-      this.timer = null;
-    }
-    await this.running;
   }
 }

@@ -1,8 +1,8 @@
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { principalOf } from '../../http/auth.js';
-import { httpProblem } from '../../http/problems.js';
+import { principalOf } from '../../api/route.js';
+import { AppError } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { LoginForm, RefreshBody, RefreshQuery, TokenResponse } from './schemas.js';
 
@@ -20,8 +20,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
       {
         config: { auth: 'none' },
         preValidation: async (request) => {
-          const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-          if (type !== FORM) throw httpProblem(415, `login takes a form body (Content-Type: ${FORM}) with username and password, not "${type || 'no content type'}"`);
+          const [mediaType = ''] = (request.headers['content-type'] ?? '').split(';');
+          const type = mediaType.trim().toLowerCase();
+          if (type !== FORM)
+            throw new AppError('unsupported-media-type', `login takes a form body (Content-Type: ${FORM}) with username and password, not "${type || 'no content type'}"`);
         },
         schema: {
           tags: ['auth'],
@@ -76,7 +78,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
     },
     async (request) => {
       if (Date.now() >= sunset.getTime()) {
-        throw httpProblem(410, `GET /auth/refresh was removed on ${sunset.toUTCString()}; POST the refresh token in a JSON body to /api/v1/auth/refresh`, {
+        throw new AppError('gone', `GET /auth/refresh was removed on ${sunset.toUTCString()}; POST the refresh token in a JSON body to /api/v1/auth/refresh`, {
           retry: 'terminal',
         });
       }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../http/schemas.js';
+import { Nullable } from '../../api/schemas.js';
 
 export const TokenResponse = Type.Object(
   {

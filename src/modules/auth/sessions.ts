@@ -1,7 +1,7 @@
 // Login sessions: login, refresh with rotation and reuse detection, logout.
 import type { Config } from '../../config.js';
-import type { Database, Queryable } from '../../db/database.js';
-import { problem } from '../../http/problems.js';
+import { firstRow, type Database, type Queryable } from '../../db/database.js';
+import { AppError } from '../../errors.js';
 import { usersStore } from '../users/store.js';
 import { notifyAuthChange } from './auth-events.js';
 import { markLoginSucceeded, reserveLoginAttempt } from './login-attempts.js';
@@ -42,11 +42,11 @@ export class SessionService {
     const user = await usersStore.byEmail(this.db, emailLower);
     // Same work whether or not the account exists: no enumeration by timing.
     const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), password);
-    if (!ok || user === null) throw problem('invalid-credentials', 'wrong email or password');
+    if (!ok || user === null) throw new AppError('invalid-credentials', 'wrong email or password');
     await markLoginSucceeded(this.db, attemptId);
     return this.db.transaction(async (tx) => {
       const { rows } = await tx.query<{ id: string }>('INSERT INTO sessions (user_id) VALUES ($1) RETURNING id', [user.id]);
-      return this.issue(tx, user.id, rows[0].id);
+      return this.issue(tx, user.id, firstRow(rows, 'the session insert').id);
     });
   }
 
@@ -76,14 +76,14 @@ export class SessionService {
       case 'ok':
         return outcome.pair;
       case 'unknown':
-        throw problem('invalid-credentials', 'the refresh token is not recognised');
+        throw new AppError('invalid-credentials', 'the refresh token is not recognised');
       case 'revoked':
-        throw problem('token-revoked', 'the session of this refresh token has ended');
+        throw new AppError('token-revoked', 'the session of this refresh token has ended');
       case 'expired':
-        throw problem('token-expired', 'the refresh token has expired; log in again');
+        throw new AppError('token-expired', 'the refresh token has expired; log in again');
       case 'reused':
         this.onRevoke();
-        throw problem('token-revoked', 'this refresh token was already used; the session has been revoked for safety, log in again');
+        throw new AppError('token-revoked', 'this refresh token was already used; the session has been revoked for safety, log in again');
     }
   }
 
@@ -94,4 +94,39 @@ export class SessionService {
     });
     this.onRevoke();
   }
+}
+
+/** Ends every open session of an account (a password change): their tokens stop working at once. */
+export async function revokeAllSessions(tx: Queryable, userId: string, reason: string): Promise<number> {
+  const r = await tx.query(`UPDATE sessions SET revoked_at = now(), revoked_reason = $2 WHERE user_id = $1 AND revoked_at IS NULL`, [userId, reason]);
+  await notifyAuthChange(tx, `user:${userId}`);
+  return r.rowCount;
+}
+
+/**
+ * Retention: deletes at most `batch` sessions ended (revoked) more than `endedDays` ago, and
+ * sessions never ended whose refresh tokens all expired more than `expiredDays` ago (their
+ * refresh tokens go with them).
+ */
+export async function purgeEndedSessions(q: Queryable, endedDays: number, expiredDays: number, batch: number): Promise<number> {
+  const r = await q.query(
+    `DELETE FROM sessions WHERE id IN (
+       SELECT s.id FROM sessions s
+        WHERE s.created_at < now() - make_interval(days => $2)
+          AND (s.revoked_at < now() - make_interval(days => $2)
+               OR s.revoked_at IS NULL AND NOT EXISTS (SELECT 1 FROM refresh_tokens rt
+                               WHERE rt.session_id = s.id AND rt.expires_at >= now() - make_interval(days => $3)))
+        LIMIT $1)`,
+    [batch, endedDays, expiredDays],
+  );
+  return r.rowCount;
+}
+
+/** Retention: deletes at most `batch` refresh tokens, used or not, that expired more than `days` ago. */
+export async function purgeExpiredRefreshTokens(q: Queryable, days: number, batch: number): Promise<number> {
+  const r = await q.query(`DELETE FROM refresh_tokens WHERE token_hash IN (SELECT token_hash FROM refresh_tokens WHERE expires_at < now() - make_interval(days => $2) LIMIT $1)`, [
+    batch,
+    days,
+  ]);
+  return r.rowCount;
 }

@@ -3,8 +3,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { DepictOutcome } from '../../chem/depict.js';
+import { MOLECULE_SIZE, REACTION_SIZE } from '../../chem/limits.js';
 import type { ItemOutcome } from '../../chem/pool.js';
-import { httpProblem } from '../../http/problems.js';
+import { AppError } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { DEPICT_SCHEMAS, DepictReactionsRequest, DepictRequest, DepictResponse } from './schemas.js';
 
@@ -13,18 +14,21 @@ export { DEPICT_SCHEMAS };
 interface DepictionItem {
   svg: string | null;
   error: DepictOutcome['error'];
+  detail: string | null;
 }
 
 function toItems(results: ItemOutcome<DepictOutcome>[]): { items: DepictionItem[] } {
   if (results.length > 0 && results.every((r) => !r.ok && r.failure === 'unavailable')) {
-    throw httpProblem(503, 'the chemistry workers are not available; try again shortly');
+    throw new AppError('unavailable', 'the chemistry workers are not available; try again shortly');
   }
-  return { items: results.map((r) => (r.ok ? { svg: r.value.svg, error: r.value.error } : { svg: null, error: 'render_failed' })) };
+  return {
+    items: results.map((r) => (r.ok ? { svg: r.value.svg, error: r.value.error, detail: r.value.detail ?? null } : { svg: null, error: 'render_failed', detail: r.message })),
+  };
 }
 
 export const depictRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const tags = ['chemistry'];
-  // Drawing changes nothing: the read scope covers it (CONTRACT.md section 3).
+  // Drawing changes nothing: the read scope covers it (docs/api-decisions.md, "Scopes").
   const config = { scope: 'read' as const };
 
   app.post(
@@ -40,7 +44,7 @@ export const depictRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       },
     },
     async (request) => {
-      const { smiles, width, height } = request.body as DepictRequest;
+      const { smiles, width = MOLECULE_SIZE.width.default, height = MOLECULE_SIZE.height.default } = request.body;
       const results = await services.chem.runCached('depict', smiles, { width, height, key: false }, `${width}x${height}`);
       return toItems(results);
     },
@@ -59,7 +63,7 @@ export const depictRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       },
     },
     async (request) => {
-      const { reactions, width, height } = request.body as DepictReactionsRequest;
+      const { reactions, width = REACTION_SIZE.width.default, height = REACTION_SIZE.height.default } = request.body;
       const results = await services.chem.runCached('depict_reaction', reactions, { width, height, key: false }, `${width}x${height}`);
       return toItems(results);
     },

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable } from '../../http/schemas.js';
+import { Nullable } from '../../api/schemas.js';
 import { MAX_HEAVY_ATOMS, MAX_INPUT_CHARS, MAX_ITEMS, MOLECULE_SIZE, REACTION_SIZE } from '../../chem/limits.js';
 
 const size = (s: { min: number; max: number; default: number }, what: string) =>
@@ -12,8 +12,8 @@ export const DepictRequest = Type.Object(
       maxItems: MAX_ITEMS,
       description: `1 to ${MAX_ITEMS} SMILES; a bad one yields an item with an error, not a failed request`,
     }),
-    width: size(MOLECULE_SIZE.width, 'Width'),
-    height: size(MOLECULE_SIZE.height, 'Height'),
+    width: Type.Optional(size(MOLECULE_SIZE.width, 'Width')),
+    height: Type.Optional(size(MOLECULE_SIZE.height, 'Height')),
   },
   { $id: 'DepictRequest', additionalProperties: false },
 );
@@ -26,8 +26,8 @@ export const DepictReactionsRequest = Type.Object(
       maxItems: MAX_ITEMS,
       description: `1 to ${MAX_ITEMS} reaction SMILES; a bad one yields an item with an error, not a failed request`,
     }),
-    width: size(REACTION_SIZE.width, 'Width'),
-    height: size(REACTION_SIZE.height, 'Height'),
+    width: Type.Optional(size(REACTION_SIZE.width, 'Width')),
+    height: Type.Optional(size(REACTION_SIZE.height, 'Height')),
   },
   { $id: 'DepictReactionsRequest', additionalProperties: false },
 );
@@ -43,6 +43,9 @@ export const Depiction = Type.Object(
     }),
     error: Nullable(DepictErrorSchema, {
       description: `unparseable (RDKit cannot read it as SMILES), too_large (over ${MAX_INPUT_CHARS} characters or over ${MAX_HEAVY_ATOMS} heavy atoms), render_failed (RDKit could not draw it in time)`,
+    }),
+    detail: Nullable(Type.String(), {
+      description: 'Why, when error is set: RDKit\'s reason, e.g. "unclosed ring", "extra open parentheses at position 3", "250 heavy atoms; at most 200"',
     }),
   },
   { $id: 'Depiction', additionalProperties: false },

@@ -2,7 +2,7 @@
 // pool, cached by canonical SMILES.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { httpProblem } from '../../http/problems.js';
+import { AppError } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { DESCRIBE_SCHEMAS, DescribeRequest, DescribeResponse } from './schemas.js';
 
@@ -12,7 +12,7 @@ export const describeRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
   app.post(
     '/describe',
     {
-      // Computing properties changes nothing: the read scope covers it (CONTRACT.md section 3).
+      // Computing properties changes nothing: the read scope covers it (docs/api-decisions.md, "Scopes").
       config: { scope: 'read' },
       schema: {
         tags: ['chemistry'],
@@ -23,13 +23,24 @@ export const describeRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       },
     },
     async (request) => {
-      const { smiles } = request.body as DescribeRequest;
+      const { smiles } = request.body;
       const results = await services.chem.runCached('describe', smiles, { key: false }, '');
       if (results.every((r) => !r.ok && r.failure === 'unavailable')) {
-        throw httpProblem(503, 'the chemistry workers are not available; try again shortly');
+        throw new AppError('unavailable', 'the chemistry workers are not available; try again shortly');
       }
       return {
-        items: results.map((r) => (r.ok ? { properties: r.value.properties, error: r.value.error } : { properties: null, error: 'describe_failed' as const })),
+        items: results.map((r) => {
+          if (!r.ok) return { properties: null, error: 'describe_failed' as const, detail: r.message, canonical_smiles: null, inchi: null, inchikey: null };
+          const ids = r.value.identifiers;
+          return {
+            properties: r.value.properties,
+            error: r.value.error,
+            detail: r.value.detail ?? null,
+            canonical_smiles: ids?.canonical_smiles ?? null,
+            inchi: ids?.inchi ?? null,
+            inchikey: ids?.inchikey ?? null,
+          };
+        }),
       };
     },
   );

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable } from '../../http/schemas.js';
+import { Nullable } from '../../api/schemas.js';
 import { MAX_HEAVY_ATOMS, MAX_INPUT_CHARS, MAX_ITEMS } from '../../chem/limits.js';
 import { PROPERTIES_SCHEMAS } from '../../chem/properties/schema.js';
 
@@ -21,6 +21,12 @@ export const Description = Type.Object(
     error: Nullable(Type.Union([Type.Literal('unparseable'), Type.Literal('too_large'), Type.Literal('describe_failed')]), {
       description: `unparseable (RDKit cannot read it as SMILES), too_large (over ${MAX_INPUT_CHARS} characters or over ${MAX_HEAVY_ATOMS} heavy atoms), describe_failed (RDKit could not compute it in time)`,
     }),
+    detail: Nullable(Type.String(), {
+      description: 'Why, when error is set: RDKit\'s reason, e.g. "unclosed ring", "explicit valence for atom # 3 C, 5, is greater than permitted", "250 heavy atoms; at most 200"',
+    }),
+    canonical_smiles: Nullable(Type.String(), { description: "RDKit's canonical SMILES (null when error is set)" }),
+    inchi: Nullable(Type.String(), { description: 'Standard InChI (null when error is set or RDKit cannot make one, e.g. with dummy atoms)' }),
+    inchikey: Nullable(Type.String(), { description: 'Standard InChIKey (null with inchi)' }),
   },
   { $id: 'Description', additionalProperties: false },
 );

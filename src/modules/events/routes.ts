@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { principalOf } from '../../http/auth.js';
+import { principalOf } from '../../api/route.js';
 import type { Services } from '../../services.js';
 import { EventListQuery, EventListResponse } from './schemas.js';
 
@@ -25,14 +25,15 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     async (request, reply) => {
       const p = principalOf(request);
       const q = request.query;
+      const wait = q.wait ?? 0;
       let signal: AbortSignal | undefined;
-      if (q.wait > 0) {
+      if (wait > 0) {
         // The client going away ends the wait.
         const gone = new AbortController();
         reply.raw.once('close', () => gone.abort());
         signal = AbortSignal.any([gone.signal, closing.signal]);
       }
-      const page = await events.list(p.userId, { after: q.after, kind: q.kind, subjectId: q.subject_id, limit: q.limit, wait: q.wait, signal });
+      const page = await events.list(p.userId, { after: q.after, kind: q.kind, subjectId: q.subject_id, limit: q.limit ?? 50, wait, signal });
       // Shutting down: do not keep the connection alive, or closing the server waits for its keep-alive timeout.
       if (closing.signal.aborted) reply.header('connection', 'close');
       return page;

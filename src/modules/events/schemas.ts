@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable } from '../../http/schemas.js';
+import { Nullable } from '../../api/schemas.js';
 
 const Kind = Type.Unsafe<'job' | 'workflow_run'>({ type: 'string', enum: ['job', 'workflow_run'] });
 
@@ -31,8 +31,10 @@ export const EventListQuery = Type.Object(
     after: Type.Optional(Type.String({ maxLength: 41, description: 'A next_cursor (or an event cursor); absent: from the oldest retained event' })),
     kind: Type.Optional(Kind),
     subject_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only the events of this job or workflow run' })),
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Most events per response' }),
-    wait: Type.Number({ minimum: 0, maximum: 25, default: 0, description: 'Long poll: seconds to wait for a matching event when there is none yet (0: answer at once)' }),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'Most events per response' })),
+    wait: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 25, default: 0, description: 'Long poll: seconds to wait for a matching event when there is none yet (0: answer at once)' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,21 +1,22 @@
 // The completion event feed: the writer API the job engine (and workflow runs) call inside
 // the transaction that ends a subject, and the reader behind GET /api/v1/events (pages,
 // cursors, long polls woken by LISTEN/NOTIFY, retention). Design: docs/events.md.
-import crypto from 'node:crypto';
-import type { Database, Queryable } from '../../db/database.js';
-import { invalid, problem } from '../../http/problems.js';
+import { firstRow, type Database, type Queryable } from '../../db/database.js';
+import { LOCKS } from '../../db/locks.js';
+import { sharedSecret } from '../../db/settings.js';
+import type { PeriodicTask } from '../../scheduler.js';
+import { AppError, invalid } from '../../errors.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { EVENTS_CHANNEL, eventsStore, type EventKind, type EventNotice, type EventRow, type Page } from './store.js';
 
 export type { EventKind } from './store.js';
 
-/** Retention never goes below this (CONTRACT.md section 6). */
+/** Retention never goes below this (docs/events.md, "Retention"). */
 export const MIN_RETENTION_DAYS = 30;
 export const MAX_WAIT_SEC = 25;
 export const DEFAULT_LIMIT = 50;
-export const MAX_LIMIT = 100;
 
-/** Terminal statuses per kind (CONTRACT.md section 6); the table's CHECK says the same. */
+/** Terminal statuses per kind (docs/api-decisions.md, "Events"); the table's CHECK says the same. */
 export const TERMINAL_STATUSES: Record<EventKind, readonly string[]> = {
   job: ['completed', 'error', 'cancelled'],
   workflow_run: ['completed', 'failed', 'cancelled'],
@@ -94,8 +95,8 @@ export interface EventServiceOptions {
 }
 
 const SECRET_SETTING = 'events_cursor_secret';
-// Any constant shared by every Crucible process: one purger at a time.
-const PURGE_LOCK_KEY = 774_201_046;
+// One purger at a time across instances.
+const PURGE_LOCK_KEY = LOCKS.eventsPurge;
 const PURGE_BATCH = 5_000;
 
 interface Filter {
@@ -153,7 +154,6 @@ export class EventService {
   private readonly waiters = new Map<string, Set<Waiter>>();
   private waiterCount = 0;
   private stopping = false;
-  private timers: NodeJS.Timeout[] = [];
   private safetyTimer: NodeJS.Timeout | null = null;
   /**
    * Raised before every round of wake-ups (a notification, the safety poll, shutdown). A page
@@ -162,7 +162,6 @@ export class EventService {
    */
   private epoch = 0;
   private readonly inflight = new Map<string, { epoch: number; page: Promise<Page> }>();
-  private purging: Promise<unknown> | null = null;
   private polling = false;
   readonly retentionDays: number;
   private readonly opts: Required<Omit<EventServiceOptions, 'log' | 'retentionDays'>> & Pick<EventServiceOptions, 'log'>;
@@ -181,35 +180,29 @@ export class EventService {
     };
   }
 
-  /** Loads the cursor secret (shared by every instance through the database), LISTENs, starts the timers. */
+  /** The retention purge as a periodic task (hourly by default, the first after 60 s). */
+  purgeTask(): PeriodicTask {
+    return { name: 'events-purge', everyMs: this.opts.purgeIntervalMs, firstDelayMs: this.opts.firstPurgeDelayMs, run: () => this.purgeOlderThan(this.retentionDays) };
+  }
+
+  /** Loads the cursor secret (shared by every instance through the database), LISTENs, starts the safety poll. */
   async start(): Promise<void> {
     if (this.secret) return;
     this.stopping = false;
-    await this.db.query(`INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`, [SECRET_SETTING, crypto.randomBytes(32).toString('base64url')]);
-    const { rows } = await this.db.query<{ value: string }>(`SELECT value FROM settings WHERE key = $1`, [SECRET_SETTING]);
+    const secret = await sharedSecret(this.db, SECRET_SETTING, 32);
     this.unlisten = await this.db.listen(EVENTS_CHANNEL, (payload) => this.onNotice(payload));
-    this.secret = Buffer.from(rows[0].value, 'base64url');
-    const purge = () => {
-      if (this.purging || this.stopping) return;
-      this.purging = this.purgeOlderThan(this.retentionDays)
-        .catch((err) => this.opts.log?.warn({ err }, 'event retention purge failed'))
-        .finally(() => (this.purging = null));
-    };
-    this.timers.push(setTimeout(purge, this.opts.firstPurgeDelayMs).unref(), setInterval(purge, this.opts.purgeIntervalMs).unref());
+    this.secret = Buffer.from(secret, 'base64url');
     this.setSafetyPollMs(this.opts.safetyPollMs);
   }
 
-  /** Ends every wait (each answers as if its time were up), UNLISTENs, stops the timers. */
+  /** Ends every wait (each answers as if its time were up), UNLISTENs, stops the safety poll. */
   async stop(): Promise<void> {
     this.stopping = true;
     this.interruptWaits();
-    for (const t of this.timers) clearTimeout(t);
-    this.timers = [];
     if (this.safetyTimer) clearInterval(this.safetyTimer);
     this.safetyTimer = null;
     await this.unlisten?.().catch(() => undefined);
     this.unlisten = null;
-    await this.purging;
     this.secret = null;
   }
 
@@ -257,7 +250,7 @@ export class EventService {
     if (given) {
       const pos = decodeCursor(secret, userId, q.after!);
       if (pos === null) {
-        throw invalid(['query', 'after'], 'Not a cursor of this feed: pass next_cursor (or an event cursor) back unchanged', q.after, 'value_error');
+        throw invalid(['after'], 'Not a cursor of this feed: pass next_cursor (or an event cursor) back unchanged', q.after, 'value_error');
       }
       after = pos;
     }
@@ -271,15 +264,14 @@ export class EventService {
       for (;;) {
         const page = await this.readPage(userId, from, limit, filter, waiter ? waiter.epoch : null);
         if (given && after < page.purgedThrough) {
-          throw problem(
+          throw new AppError(
             'cursor-expired',
             `events after this cursor were removed (events are kept ${this.retentionDays} days); read the feed again without "after" and re-read your jobs and runs`,
           );
         }
-        if (page.rows.length > 0) {
-          const events = page.rows.map((r) => this.toRunEvent(secret, userId, r));
-          return { events, next_cursor: events[events.length - 1].cursor };
-        }
+        const events = page.rows.map((r) => this.toRunEvent(secret, userId, r));
+        const last = events.at(-1);
+        if (last) return { events, next_cursor: last.cursor };
         const remaining = deadline - Date.now();
         if (!waiter || remaining <= 0 || this.stopping || q.signal?.aborted) {
           return { events: [], next_cursor: given ? q.after! : encodeCursor(secret, userId, Math.max(page.head, page.purgedThrough)) };
@@ -305,7 +297,7 @@ export class EventService {
     for (;;) {
       const n = await this.db.transaction(async (tx) => {
         const { rows } = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [PURGE_LOCK_KEY]);
-        if (!rows[0].ok) return -1;
+        if (!firstRow(rows, 'the purge lock query').ok) return -1;
         return eventsStore.purgeBatch(tx, days, PURGE_BATCH);
       });
       if (n < 0) break;

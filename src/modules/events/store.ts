@@ -1,5 +1,5 @@
 // SQL of the event feed. See 004_events.sql and docs/events.md for why the feed is gap-free.
-import type { Queryable } from '../../db/database.js';
+import { firstRow, type Queryable } from '../../db/database.js';
 
 export const EVENTS_CHANNEL = 'crucible_events';
 
@@ -69,7 +69,7 @@ SELECT (SELECT count(*) FROM d)::int AS n, (SELECT count(*) FROM u)::int AS acco
 export const eventsStore = {
   async append(tx: Queryable, e: { userId: string; kind: EventKind; subjectId: string; status: string; workflowRunId: string | null }): Promise<number> {
     const { rows } = await tx.query<{ event_id: number | string }>(APPEND_SQL, [e.userId, e.kind, e.subjectId, e.status, e.workflowRunId]);
-    return Number(rows[0].event_id);
+    return Number(firstRow(rows, 'the event append').event_id);
   },
 
   /**
@@ -109,9 +109,10 @@ export const eventsStore = {
         ORDER BY e.event_id`,
       params,
     );
-    if (rows.length === 0) return { head: 0, purgedThrough: 0, rows: [] };
-    const head = Number(rows[0].last_id);
-    const purgedThrough = Number(rows[0].purged_through);
+    const [counter] = rows;
+    if (!counter) return { head: 0, purgedThrough: 0, rows: [] };
+    const head = Number(counter.last_id);
+    const purgedThrough = Number(counter.purged_through);
     const events: EventRow[] = [];
     for (const r of rows) {
       if (r.event_id === null) continue;
@@ -135,6 +136,6 @@ export const eventsStore = {
 
   async purgeBatch(tx: Queryable, days: number, batch: number): Promise<number> {
     const { rows } = await tx.query<{ n: number }>(PURGE_SQL, [days, batch]);
-    return Number(rows[0].n);
+    return Number(firstRow(rows, 'the event purge').n);
   },
 };

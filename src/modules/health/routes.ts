@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { httpProblem } from '../../http/problems.js';
+import { AppError } from '../../errors.js';
 import type { Services } from '../../services.js';
 
 const Health = Type.Object({ status: Type.String(), checks: Type.Optional(Type.Record(Type.String(), Type.String())) }, { additionalProperties: false });
@@ -11,20 +11,13 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
     status: 'ok',
   }));
 
-  app.get(
-    '/health/ready',
-    { config: cfg, schema: { tags: ['health'], summary: 'Readiness: the database answers', response: { 200: Health } } },
-    async () => {
-      const started = Date.now();
-      try {
-        await Promise.race([
-          services.db.query('SELECT 1'),
-          new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref()),
-        ]);
-      } catch {
-        throw httpProblem(503, 'the database does not answer', { retry: 'upstream' });
-      }
-      return { status: 'ok', checks: { database: `ok (${services.db.kind}, ${Date.now() - started} ms)` } };
-    },
-  );
+  app.get('/health/ready', { config: cfg, schema: { tags: ['health'], summary: 'Readiness: the database answers', response: { 200: Health } } }, async () => {
+    const started = Date.now();
+    try {
+      await Promise.race([services.db.query('SELECT 1'), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref())]);
+    } catch {
+      throw new AppError('unavailable', 'the database does not answer', { retry: 'upstream' });
+    }
+    return { status: 'ok', checks: { database: `ok (${services.db.kind}, ${Date.now() - started} ms)` } };
+  });
 };

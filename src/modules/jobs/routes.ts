@@ -1,7 +1,10 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+// Jobs over HTTP: the routes adapt requests to the compute engine's JobService (src/compute)
+// and its results to the reference's response shapes.
 import { Type } from '@sinclair/typebox';
-import { principalOf } from '../../http/auth.js';
-import type { Services } from '../../services.js';
+import type { RoutePlugin } from '../../api/module.js';
+import { principalOf } from '../../api/route.js';
+import type { JobRequest } from '../../compute/service.js';
+import { cancelledMessage, jobEstimate, jobInfo, jobListItem, jobStatus } from './present.js';
 import {
   JobEstimateRequest,
   JobEstimateResponse,
@@ -15,14 +18,20 @@ import {
   ProcessIdsQuery,
 } from './schemas.js';
 
-export const jobRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const jobRoutes: RoutePlugin = async (app, { services }) => {
   const { jobs } = services;
   const tags = ['jobs'];
 
   app.post(
     '/jobs/estimate',
-    { config: { scope: 'read' }, schema: { tags, summary: 'Estimate the cost of a job (charges nothing)', body: Type.Ref(JobEstimateRequest), response: { 200: Type.Ref(JobEstimateResponse) } } },
-    async (request) => jobs.estimate(principalOf(request), request.body as never),
+    {
+      config: { scope: 'read' },
+      schema: { tags, summary: 'Estimate the cost of a job (charges nothing)', body: Type.Ref(JobEstimateRequest), response: { 200: Type.Ref(JobEstimateResponse) } },
+    },
+    async (request) => {
+      const p = principalOf(request);
+      return jobEstimate(await jobs.estimate(p, request.body), p.tier);
+    },
   );
 
   app.post(
@@ -37,15 +46,19 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
       },
     },
     async (request) => {
-      const body = request.body as never as Parameters<typeof jobs.submit>[1][number];
-      return jobs.submit(principalOf(request), [body], () => ['body'], request.idempotency, (ids) => ({ process_id: ids[0] }));
+      const idem = request.idempotency;
+      // The idempotency record commits with the job: a retry can never make a second one.
+      const id = await jobs.submitOne(principalOf(request), request.body, {
+        inTransaction: (tx, ids) => idem?.saveInTx(tx, 200, { process_id: ids[0] }) ?? Promise.resolve(),
+      });
+      return { process_id: id };
     },
   );
 
   app.post(
     '/jobs/submit-multiple',
     {
-      config: { idempotency: true },
+      config: { idempotency: true, input: ['body', 'jobs'] },
       schema: {
         tags,
         summary: 'Submit several jobs, all or nothing',
@@ -54,50 +67,55 @@ export const jobRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
       },
     },
     async (request) => {
-      const body = request.body as { jobs: Parameters<typeof jobs.submit>[1] };
-      return jobs.submit(principalOf(request), body.jobs, (i) => ['body', 'jobs', i], request.idempotency, (ids) => ({ process_ids: ids }));
+      const idem = request.idempotency;
+      const body = request.body as { jobs: JobRequest[] };
+      const ids = await jobs.submit(principalOf(request), body.jobs, { inTransaction: (tx, made) => idem?.saveInTx(tx, 200, { process_ids: made }) ?? Promise.resolve() });
+      return { process_ids: ids };
     },
   );
 
-  app.get(
-    '/jobs/list',
-    { schema: { tags, summary: 'List your jobs', querystring: ListJobsQuery, response: { 200: Type.Ref(ListJobsResponse) } } },
-    async (request) => jobs.list(principalOf(request).userId, request.query),
-  );
+  app.get('/jobs/list', { schema: { tags, summary: 'List your jobs', querystring: ListJobsQuery, response: { 200: Type.Ref(ListJobsResponse) } } }, async (request) => {
+    const page = await jobs.list(principalOf(request).userId, request.query);
+    return { items: page.rows.map(jobListItem), job_names: page.names, job_pids: page.pids, limit: page.limit, offset: page.offset, total: page.total };
+  });
 
-  app.get(
-    '/jobs/info',
-    { schema: { tags, summary: 'A job in detail', querystring: ProcessIdQuery, response: { 200: Type.Ref(JobInfoResponse) } } },
-    async (request) => jobs.info(principalOf(request).userId, request.query.process_id),
-  );
+  app.get('/jobs/info', { schema: { tags, summary: 'A job in detail', querystring: ProcessIdQuery, response: { 200: Type.Ref(JobInfoResponse) } } }, async (request) => {
+    const j = await jobs.get(principalOf(request).userId, request.query.process_id);
+    return jobInfo(j, jobs.runtimeLimitSec(j.expected_runtime_sec));
+  });
 
   app.get(
     '/jobs/status',
-    { schema: { tags, summary: "A job's status", querystring: ProcessIdQuery, response: { 200: Type.Ref(JobStatusResponse) } } },
-    async (request) => jobs.status(principalOf(request).userId, request.query.process_id),
+    { schema: { tags, summary: "A job's status and progress", querystring: ProcessIdQuery, response: { 200: Type.Ref(JobStatusResponse) } } },
+    async (request) => jobStatus(await jobs.get(principalOf(request).userId, request.query.process_id)),
   );
 
-  app.get(
-    '/jobs/result',
-    { schema: { tags, summary: 'The result of a completed job (409 job-not-finished before)', querystring: ProcessIdQuery } },
-    async (request) => jobs.result(principalOf(request).userId, request.query.process_id),
+  app.get('/jobs/result', { schema: { tags, summary: 'The result of a completed job (409 job-not-finished before)', querystring: ProcessIdQuery } }, async (request) =>
+    jobs.result(principalOf(request).userId, request.query.process_id),
   );
 
   app.get(
     '/jobs/result-multiple',
     { schema: { tags, summary: 'Results of up to 50 jobs: each id maps to its result or to a problem', querystring: ProcessIdsQuery } },
-    async (request) => jobs.resultMultiple(principalOf(request).userId, request.query.process_ids, request.url.split('?')[0], String(request.id)),
+    async (request) => {
+      const out: Record<string, unknown> = {};
+      for (const [id, r] of await jobs.resultMultiple(principalOf(request).userId, request.query.process_ids)) out[id] = 'result' in r ? r.result : request.renderProblem(r.error);
+      return out;
+    },
   );
 
   app.delete(
     '/jobs/cancel',
     { schema: { tags, summary: 'Cancel a job; charges the runtime used', querystring: ProcessIdQuery, response: { 200: Type.Ref('MessageResponse') } } },
-    async (request) => jobs.cancel(principalOf(request).userId, request.query.process_id),
+    async (request) => ({ message: cancelledMessage(request.query.process_id, await jobs.cancel(principalOf(request).userId, request.query.process_id)) }),
   );
 
   app.delete(
     '/jobs/delete',
     { schema: { tags, summary: 'Delete a finished job and its result artifact', querystring: ProcessIdQuery, response: { 200: Type.Ref('MessageResponse') } } },
-    async (request) => jobs.delete(principalOf(request).userId, request.query.process_id),
+    async (request) => {
+      await jobs.delete(principalOf(request).userId, request.query.process_id);
+      return { message: `job ${request.query.process_id} and its result deleted` };
+    },
   );
 };

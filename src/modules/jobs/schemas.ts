@@ -1,8 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../http/schemas.js';
+import { Nullable } from '../../api/schemas.js';
 
-export const JOB_LIST_SORT_FIELDS = ['created_at', 'job_name', 'status', 'runtime_seconds', 'charged_amount'] as const;
-export const MAX_RESULT_MULTIPLE = 50;
+import { JOB_SORT_FIELDS, MAX_RESULT_MULTIPLE } from '../../compute/service.js';
+
+/** Largest `offset` accepted: far inside the database's bigint, so a huge offset is a 422 at its loc, never a database error. */
+const MAX_OFFSET = 1_000_000_000;
 
 const JobTypeField = Type.String({ minLength: 1, maxLength: 100, description: 'properties, depict, similarity_search, substructure_search, cluster or wait' });
 const ResourceField = Type.String({ minLength: 1, maxLength: 40, default: 'default', description: 'default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)' });
@@ -21,6 +23,7 @@ export const JobEstimateResponse = Type.Object(
     rate_per_sec: Type.Number({ description: 'USD per second of runtime' }),
     resource: Type.String(),
     tier: Type.Integer({ description: "The account's tier number" }),
+    tier_name: Type.String({ description: 'free, pro, team or enterprise (additive)' }),
     assumptions: Type.Record(Type.String(), Type.Unknown(), { default: {} }),
   },
   { $id: 'JobEstimateResponse', additionalProperties: false },
@@ -58,11 +61,11 @@ export const JobListItem = Type.Object(
 export const ListJobsQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 })),
     status: Type.Optional(Type.String({ maxLength: 200, description: 'Comma-separated statuses' })),
     job_type: Type.Optional(Type.String({ maxLength: 100 })),
     q: Type.Optional(Type.String({ maxLength: 200, description: 'Matches job name or process id, case-insensitive' })),
-    sort: Type.Optional(Type.String({ maxLength: 40, description: `A field with optional - prefix: ${JOB_LIST_SORT_FIELDS.join(', ')} (default -created_at)` })),
+    sort: Type.Optional(Type.String({ maxLength: 40, description: `A field with optional - prefix: ${JOB_SORT_FIELDS.join(', ')} (default -created_at)` })),
   },
   { additionalProperties: false },
 );
@@ -80,13 +83,30 @@ export const ListJobsResponse = Type.Object(
 );
 
 export const ProcessIdQuery = Type.Object({ process_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
-export const ProcessIdsQuery = Type.Object({ process_ids: Type.String({ minLength: 1, maxLength: 50 * 40, description: 'Comma-separated process ids, at most 50' }) }, { additionalProperties: false });
+export const ProcessIdsQuery = Type.Object(
+  { process_ids: Type.String({ minLength: 1, maxLength: MAX_RESULT_MULTIPLE * 40, description: `Comma-separated process ids, at most ${MAX_RESULT_MULTIPLE}` }) },
+  { additionalProperties: false },
+);
 
 export const JobStatusResponse = Type.Object(
-  { process_id: Type.String(), status: Type.String(), message: Nullable(Type.String()), result_artifact_id: Nullable(Type.String()) },
+  {
+    process_id: Type.String(),
+    status: Type.String(),
+    message: Nullable(Type.String()),
+    progress: Nullable(
+      Type.Object(
+        { fraction: Type.Number({ minimum: 0, maximum: 1 }) },
+        { additionalProperties: true, description: 'The fraction done and what the job type reports (e.g. epoch, epochs, train_loss, val_metric)' },
+      ),
+    ),
+    result_artifact_id: Nullable(Type.String()),
+  },
   { $id: 'JobStatusResponse', additionalProperties: false },
 );
 
-export const JobInfoResponse = Type.Object({ process_id: Type.String(), info: Type.Record(Type.String(), Type.Unknown()) }, { $id: 'JobInfoResponse', additionalProperties: false });
+export const JobInfoResponse = Type.Object(
+  { process_id: Type.String(), info: Type.Record(Type.String(), Type.Unknown()) },
+  { $id: 'JobInfoResponse', additionalProperties: false },
+);
 
 export const JOB_SCHEMAS = [JobEstimateRequest, JobEstimateResponse, JobSubmitRequest, JobSubmitMultipleRequest, JobListItem, ListJobsResponse, JobStatusResponse, JobInfoResponse];

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { principalOf } from '../../http/auth.js';
+import { principalOf } from '../../api/route.js';
 import type { Services } from '../../services.js';
 import { ApiKeyCreatedResponse, ApiKeyListItem, ApiKeyListResponse, CreateApiKeyRequest, KeyIdParams, RenameApiKeyRequest } from './schemas.js';
 
@@ -16,24 +16,31 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
 
   app.post(
     '/auth/api-keys',
-    { ...base, schema: { tags, summary: 'Create an API key (the secret is returned once)', body: Type.Ref(CreateApiKeyRequest), response: { 200: Type.Ref(ApiKeyCreatedResponse) } } },
+    {
+      ...base,
+      schema: { tags, summary: 'Create an API key (the secret is returned once)', body: Type.Ref(CreateApiKeyRequest), response: { 200: Type.Ref(ApiKeyCreatedResponse) } },
+    },
     async (request) => {
       const p = principalOf(request);
-      return keys.create(p.userId, p.tier, request.body as never);
+      return keys.create(p.userId, p.tier, request.body);
     },
   );
 
-  app.get(
-    '/auth/api-keys/:key_id',
-    { ...base, schema: { tags, summary: 'Get one API key', params: KeyIdParams, response: { 200: Type.Ref(ApiKeyListItem) } } },
-    async (request) => keys.get(principalOf(request).userId, request.params.key_id),
+  app.get('/auth/api-keys/:key_id', { ...base, schema: { tags, summary: 'Get one API key', params: KeyIdParams, response: { 200: Type.Ref(ApiKeyListItem) } } }, async (request) =>
+    keys.get(principalOf(request).userId, request.params.key_id),
   );
 
   app.patch(
     '/auth/api-keys/:key_id',
     {
       ...base,
-      schema: { tags, summary: 'Rename a key or change allow_structure_search', params: KeyIdParams, body: Type.Ref(RenameApiKeyRequest), response: { 200: Type.Ref(ApiKeyListItem) } },
+      schema: {
+        tags,
+        summary: 'Rename a key or change allow_structure_search',
+        params: KeyIdParams,
+        body: Type.Ref(RenameApiKeyRequest),
+        response: { 200: Type.Ref(ApiKeyListItem) },
+      },
     },
     async (request) => keys.rename(principalOf(request).userId, request.params.key_id, request.body as never),
   );

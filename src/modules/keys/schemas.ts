@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../http/schemas.js';
+import { Nullable } from '../../api/schemas.js';
 
 // Printable: no control, format, private-use or unassigned characters, and not only spaces.
 const NAME_PATTERN = '^[^\\p{C}]*[^\\p{C}\\s][^\\p{C}]*$';

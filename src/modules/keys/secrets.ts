@@ -1,6 +1,6 @@
 import { randomBase62, sha256hex } from '../auth/tokens.js';
 
-// crk_ + 8-character public prefix + _ + 40 random base62 characters (CONTRACT.md section 3).
+// crk_ + 8-character public prefix + _ + 40 random base62 characters (docs/api-decisions.md, "API key secrets").
 const SECRET_RE = /^crk_([0-9A-Za-z]{8})_([0-9A-Za-z]{32,128})$/;
 
 export interface NewSecret {
@@ -18,7 +18,7 @@ export function newKeySecret(): NewSecret {
 /** The public prefix of a well-formed secret, or null. */
 export function parseKeySecret(secret: string): string | null {
   const m = SECRET_RE.exec(secret);
-  return m ? m[1] : null;
+  return m?.[1] ?? null;
 }
 
 export const keyPrefixOf = (publicPrefix: string) => `crk_${publicPrefix}`;

@@ -1,9 +1,9 @@
 // API key rules: tier limit, unique names, expiry at least a minute ahead, rotation, hard delete.
 import type { Static } from '@sinclair/typebox';
-import { TIER_NAMES, type Config } from '../../config.js';
+import { tierNameOf, type Config } from '../../config.js';
 import { isUniqueViolation, type Database } from '../../db/database.js';
-import { httpProblem, invalid, notFound, problem } from '../../http/problems.js';
-import { iso, micros, usd } from '../../http/schemas.js';
+import { AppError, invalid, notFound } from '../../errors.js';
+import { iso, micros, usd } from '../../api/schemas.js';
 import { notifyAuthChange } from '../auth/auth-events.js';
 import type { CreateApiKeyRequest, RenameApiKeyRequest } from './schemas.js';
 import { keyPrefixOf, newKeySecret } from './secrets.js';
@@ -42,12 +42,17 @@ export class KeyService {
   ) {}
 
   limitFor(tier: number): number {
-    return this.config.tiers[TIER_NAMES[tier]].apiKeys;
+    return this.config.tiers[tierNameOf(tier)].apiKeys;
   }
 
   private async views(rows: ApiKeyRow[]) {
     const accrued = await this.spend.accruedThisMonth(rows.map((r) => r.id));
     return rows.map((r) => keyView(r, accrued.get(r.id) ?? 0));
+  }
+
+  private async view(row: ApiKeyRow) {
+    const accrued = await this.spend.accruedThisMonth([row.id]);
+    return keyView(row, accrued.get(row.id) ?? 0);
   }
 
   async list(userId: string, tier: number) {
@@ -58,7 +63,7 @@ export class KeyService {
   async get(userId: string, keyId: string) {
     const row = await keysStore.get(this.db, userId, keyId);
     if (!row) throw notFound(`API key ${keyId}`);
-    return (await this.views([row]))[0];
+    return this.view(row);
   }
 
   async create(userId: string, tier: number, body: Static<typeof CreateApiKeyRequest>) {
@@ -66,7 +71,7 @@ export class KeyService {
     if (body.expires_at) {
       expiresAt = new Date(body.expires_at);
       if (expiresAt.getTime() < Date.now() + MIN_EXPIRY_AHEAD_MS) {
-        throw invalid(['body', 'expires_at'], 'expires_at must be at least one minute in the future', body.expires_at, 'greater_than_equal');
+        throw invalid(['expires_at'], 'expires_at must be at least one minute in the future', body.expires_at, 'greater_than_equal');
       }
     }
     const scopes = body.scopes ?? ['read', 'write'];
@@ -77,7 +82,7 @@ export class KeyService {
       await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
       const count = await keysStore.countForUser(tx, userId);
       if (count >= limit) {
-        throw problem('api-key-limit-exceeded', `your tier (${TIER_NAMES[tier]}) allows ${limit} API keys and you have ${count}; revoke one first`);
+        throw new AppError('api-key-limit-exceeded', `your tier (${tierNameOf(tier)}) allows ${limit} API keys and you have ${count}; revoke one first`);
       }
       try {
         return await keysStore.insert(tx, {
@@ -114,7 +119,7 @@ export class KeyService {
       });
     if (!row) throw notFound(`API key ${keyId}`);
     this.onChange();
-    return (await this.views([row]))[0];
+    return this.view(row);
   }
 
   async rotate(userId: string, keyId: string) {
@@ -126,7 +131,7 @@ export class KeyService {
     });
     if (!row) throw notFound(`API key ${keyId}`);
     this.onChange();
-    return { ...(await this.views([row]))[0], api_key: secret.secret };
+    return { ...(await this.view(row)), api_key: secret.secret };
   }
 
   async revoke(userId: string, keyId: string) {
@@ -142,5 +147,5 @@ export class KeyService {
 }
 
 function duplicateName(name: string) {
-  return httpProblem(409, `you already have an API key named "${name}"; names are unique per user`);
+  return new AppError('conflict', `you already have an API key named "${name}"; names are unique per user`);
 }

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/database.js';
+import { firstRow, type Queryable } from '../../db/database.js';
 
 export interface ApiKeyRow {
   id: string;
@@ -34,7 +34,7 @@ export const keysStore = {
   },
   async countForUser(q: Queryable, userId: string): Promise<number> {
     const { rows } = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1', [userId]);
-    return rows[0].n;
+    return firstRow(rows, 'the API key count').n;
   },
   async get(q: Queryable, userId: string, id: string): Promise<ApiKeyRow | null> {
     const { rows } = await q.query<ApiKeyRow>('SELECT * FROM api_keys WHERE id = $1 AND user_id = $2', [id, userId]);
@@ -53,7 +53,7 @@ export const keysStore = {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
       [k.userId, k.name, k.prefix, k.secretHash, k.scopes, k.allowStructureSearch, k.spendCeilingMicros, k.expiresAt],
     );
-    return rows[0];
+    return firstRow(rows, 'the API key insert');
   },
   async update(q: Queryable, userId: string, id: string, fields: { name?: string; allowStructureSearch?: boolean }): Promise<ApiKeyRow | null> {
     const { rows } = await q.query<ApiKeyRow>(
@@ -64,10 +64,12 @@ export const keysStore = {
     return rows[0] ?? null;
   },
   async rotate(q: Queryable, userId: string, id: string, prefix: string, secretHash: string): Promise<ApiKeyRow | null> {
-    const { rows } = await q.query<ApiKeyRow>(
-      `UPDATE api_keys SET public_prefix = $3, secret_hash = $4, rotated_at = now() WHERE id = $1 AND user_id = $2 RETURNING *`,
-      [id, userId, prefix, secretHash],
-    );
+    const { rows } = await q.query<ApiKeyRow>(`UPDATE api_keys SET public_prefix = $3, secret_hash = $4, rotated_at = now() WHERE id = $1 AND user_id = $2 RETURNING *`, [
+      id,
+      userId,
+      prefix,
+      secretHash,
+    ]);
     return rows[0] ?? null;
   },
   async delete(q: Queryable, userId: string, id: string): Promise<boolean> {

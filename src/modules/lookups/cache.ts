@@ -29,18 +29,16 @@ export class DbLookupCache implements LookupCache {
     this.onError = opts.onError ?? (() => undefined);
   }
 
-  async get(key: string): Promise<unknown | undefined> {
+  async get(key: string): Promise<unknown> {
     const { rows } = await this.db.query<{ value: unknown }>('SELECT value FROM lookup_cache WHERE key = $1 AND expires_at > now()', [key]);
-    return rows.length ? rows[0].value : undefined;
+    return rows[0]?.value;
   }
 
   /** The live entries among `keys`, in one statement (the engine reads all keys of a request at once). */
   async getMany(keys: readonly string[]): Promise<Map<string, unknown>> {
     const out = new Map<string, unknown>();
     if (keys.length === 0) return out;
-    const { rows } = await this.db.query<{ key: string; value: unknown }>('SELECT key, value FROM lookup_cache WHERE key = ANY($1::text[]) AND expires_at > now()', [
-      [...keys],
-    ]);
+    const { rows } = await this.db.query<{ key: string; value: unknown }>('SELECT key, value FROM lookup_cache WHERE key = ANY($1::text[]) AND expires_at > now()', [[...keys]]);
     for (const r of rows) out.set(r.key, r.value);
     return out;
   }
@@ -63,10 +61,7 @@ export class DbLookupCache implements LookupCache {
       let total = 0;
       try {
         for (;;) {
-          const { rowCount } = await this.db.query(
-            'DELETE FROM lookup_cache WHERE key IN (SELECT key FROM lookup_cache WHERE expires_at <= now() LIMIT $1)',
-            [this.purgeBatch],
-          );
+          const { rowCount } = await this.db.query('DELETE FROM lookup_cache WHERE key IN (SELECT key FROM lookup_cache WHERE expires_at <= now() LIMIT $1)', [this.purgeBatch]);
           total += rowCount;
           if (rowCount < this.purgeBatch) return total;
         }

@@ -5,8 +5,8 @@
 // key with allow_structure_search, answers repeats from the database cache and calls the source.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { principalOf } from '../../http/auth.js';
-import { httpProblem, problem, type ValidationIssue } from '../../http/problems.js';
+import { principalOf } from '../../api/route.js';
+import { AppError, invalidInput, type Issue } from '../../errors.js';
 import { ENDPOINTS, LIMITS, LookupRequestError, OPERATIONS, PROPERTY_NAMES, SourceDisabledError, type EndpointName } from '../../lookups/index.js';
 import type { Principal } from '../auth/principal.js';
 import type { Services } from '../../services.js';
@@ -55,10 +55,8 @@ export function allowsStructures(p: Principal): boolean {
   return p.via === 'api_key' && p.allowStructureSearch === true;
 }
 
-function validationProblem(issues: ValidationIssue[]) {
-  const first = issues[0];
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
-  return httpProblem(422, `${first.loc.join('.')}: ${first.msg}${more}`, { errors: issues });
+function validationProblem(issues: Issue[]) {
+  return invalidInput(issues);
 }
 
 export const lookupRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
@@ -83,7 +81,9 @@ export const lookupRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
           description: DOCS[endpoint].description,
           body: Type.Ref(LOOKUP_REQUEST_SCHEMAS[endpoint]),
           response: {
-            200: Type.Ref(LOOKUP_RESPONSE_SCHEMAS[endpoint], { description: endpoint === 'compounds' ? '`{attribution, compounds: CompoundItem[]}`' : 'LookupResponse: `{attribution, results: LookupItem[]}`, one item per query' }),
+            200: Type.Ref(LOOKUP_RESPONSE_SCHEMAS[endpoint], {
+              description: endpoint === 'compounds' ? '`{attribution, compounds: CompoundItem[]}`' : 'LookupResponse: `{attribution, results: LookupItem[]}`, one item per query',
+            }),
             503: { description: 'Problem `source-disabled`: the source is disabled on this server', $ref: 'Problem#' },
           },
         },
@@ -91,10 +91,10 @@ export const lookupRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       async (request) => {
         const allowStructures = allowsStructures(principalOf(request));
         try {
-          return await lookups.run(endpoint, request.body, { allowStructures });
+          return await lookups.run(endpoint, request.body, { allowStructures, requestId: String(request.id) });
         } catch (err) {
           if (err instanceof LookupRequestError) throw validationProblem(err.errors);
-          if (err instanceof SourceDisabledError) throw problem('source-disabled', err.message, { extra: { source: err.source } });
+          if (err instanceof SourceDisabledError) throw new AppError('source-disabled', err.message, { extra: { source: err.source } });
           throw err;
         }
       },

@@ -20,7 +20,10 @@ export const responseSchemaId = (e: EndpointName) => `${NAMES[e]}LookupResponse`
 /** CompoundItem is its own component (the reference names it); the compounds response refers to it. */
 export const CompoundItem = withId(CompoundItemSchema, 'CompoundItem');
 const CompoundsLookupResponse = withId(
-  Type.Object({ ...CompoundsResponseSchema.properties, compounds: Type.Array(Type.Ref(CompoundItem), { description: 'One item per name, in input order' }) }, { additionalProperties: false }),
+  Type.Object(
+    { ...CompoundsResponseSchema.properties, compounds: Type.Array(Type.Ref(CompoundItem), { description: 'One item per name, in input order' }) },
+    { additionalProperties: false },
+  ),
   responseSchemaId('compounds'),
 );
 

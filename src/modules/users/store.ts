@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/database.js';
+import { firstRow, type Queryable } from '../../db/database.js';
 
 export interface UserRow {
   id: string;
@@ -19,7 +19,11 @@ export const usersStore = {
   },
   async insert(db: Queryable, email: string, passwordHash: string, tier: number): Promise<UserRow> {
     const { rows } = await db.query<UserRow>('INSERT INTO users (email, password_hash, tier) VALUES ($1, $2, $3) RETURNING *', [email, passwordHash, tier]);
-    return rows[0];
+    return firstRow(rows, 'the user insert');
+  },
+  async setPasswordHash(db: Queryable, email: string, passwordHash: string): Promise<UserRow | null> {
+    const { rows } = await db.query<UserRow>('UPDATE users SET password_hash = $2, updated_at = now() WHERE lower(email) = lower($1) RETURNING *', [email, passwordHash]);
+    return rows[0] ?? null;
   },
   async setTier(db: Queryable, email: string, tier: number): Promise<UserRow | null> {
     const { rows } = await db.query<UserRow>('UPDATE users SET tier = $2, updated_at = now() WHERE lower(email) = lower($1) RETURNING *', [email, tier]);
@@ -27,7 +31,7 @@ export const usersStore = {
   },
   async count(db: Queryable): Promise<number> {
     const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM users');
-    return rows[0].n;
+    return firstRow(rows, 'the user count').n;
   },
   async list(db: Queryable): Promise<UserRow[]> {
     const { rows } = await db.query<UserRow>('SELECT * FROM users ORDER BY created_at');

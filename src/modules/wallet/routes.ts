@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { principalOf } from '../../http/auth.js';
+import { principalOf } from '../../api/route.js';
 import type { Services } from '../../services.js';
 
 export const WalletResponse = Type.Object(
@@ -14,9 +14,7 @@ export const WalletResponse = Type.Object(
 );
 
 export const walletRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  app.get(
-    '/wallet',
-    { schema: { tags: ['wallet'], summary: 'Wallet balance and active reservations', response: { 200: Type.Ref(WalletResponse) } } },
-    async (request) => services.wallet.view(principalOf(request).userId),
+  app.get('/wallet', { schema: { tags: ['wallet'], summary: 'Wallet balance and active reservations', response: { 200: Type.Ref(WalletResponse) } } }, async (request) =>
+    services.wallet.view(principalOf(request).userId),
   );
 };

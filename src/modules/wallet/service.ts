@@ -2,8 +2,8 @@
 // than the reservation), release on every terminal state, per-key monthly spend ceilings.
 // Every move is a ledger row written in the caller's transaction.
 import type { Database, Queryable } from '../../db/database.js';
-import { problem } from '../../http/problems.js';
-import { usd } from '../../http/schemas.js';
+import { AppError } from '../../errors.js';
+import { usd } from '../../api/schemas.js';
 import type { KeySpendSource } from '../keys/service.js';
 import { walletStore, type LedgerEntry } from './store.js';
 
@@ -49,6 +49,23 @@ export class WalletService implements KeySpendSource {
     return this.view(userId);
   }
 
+  /** Takes money out (an operator's correction): never below zero, and never into what running work has reserved. */
+  async debit(userId: string, amountMicros: number, note: string): Promise<WalletView> {
+    if (!Number.isSafeInteger(amountMicros) || amountMicros <= 0) throw new RangeError('a debit must be a positive amount');
+    await this.db.transaction(async (tx) => {
+      const w = await walletStore.lock(tx, userId);
+      const available = w.balance_micros - w.reserved_micros;
+      if (amountMicros > available) {
+        throw new AppError(
+          'insufficient-funds',
+          `a debit of $${fmt(amountMicros)} would take the wallet below zero: $${fmt(available)} is available ($${fmt(w.reserved_micros)} reserved by running work)`,
+        );
+      }
+      await walletStore.append(tx, userId, [{ kind: 'debit', amountMicros: -amountMicros, note }]);
+    });
+    return this.view(userId);
+  }
+
   accruedThisMonth(keyIds: string[]): Promise<Map<string, number>> {
     return walletStore.reservedThisMonthByKey(this.db, keyIds);
   }
@@ -58,23 +75,24 @@ export class WalletService implements KeySpendSource {
    * Throws 402 insufficient-funds or 403 spend-ceiling-exceeded; writes nothing then.
    */
   async reserveAll(tx: Queryable, items: Reservation[]): Promise<void> {
-    if (items.length === 0) return;
-    const userId = items[0].userId;
+    const [first] = items;
+    if (!first) return;
+    const userId = first.userId;
     const w = await walletStore.lock(tx, userId);
     const total = items.reduce((s, r) => s + r.amountMicros, 0);
     const available = w.balance_micros - w.reserved_micros;
     if (total > available) {
-      throw problem(
+      throw new AppError(
         'insufficient-funds',
         `this work needs $${fmt(total)} reserved but the wallet has $${fmt(available)} available ($${fmt(w.balance_micros)} balance, $${fmt(w.reserved_micros)} reserved)`,
       );
     }
-    const keyId = items[0].keyId;
-    const ceiling = items[0].ceilingMicros;
+    const keyId = first.keyId;
+    const ceiling = first.ceilingMicros;
     if (keyId && ceiling !== null) {
       const spent = (await walletStore.reservedThisMonthByKey(tx, [keyId])).get(keyId) ?? 0;
       if (spent + total > ceiling) {
-        throw problem(
+        throw new AppError(
           'spend-ceiling-exceeded',
           `this API key may reserve $${fmt(ceiling)} per calendar month (UTC); $${fmt(spent)} is reserved so far and this work needs $${fmt(total)}`,
         );

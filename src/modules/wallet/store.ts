@@ -1,7 +1,7 @@
 // The wallet row (cached ledger totals, the per-account lock) and the append-only ledger.
-import type { Queryable } from '../../db/database.js';
+import { firstRow, type Queryable } from '../../db/database.js';
 
-export type LedgerKind = 'credit' | 'reserve' | 'release' | 'charge';
+export type LedgerKind = 'credit' | 'reserve' | 'release' | 'charge' | 'debit';
 
 export interface WalletRow {
   user_id: string;
@@ -28,7 +28,7 @@ export const walletStore = {
       await tx.query('INSERT INTO wallets (user_id) VALUES ($1) ON CONFLICT (user_id) DO NOTHING', [userId]);
       ({ rows } = await tx.query<WalletRow>(select, [userId]));
     }
-    return rows[0];
+    return firstRow(rows, 'the wallet lock (after creating the wallet)');
   },
 
   async read(q: Queryable, userId: string): Promise<WalletRow> {
@@ -84,6 +84,6 @@ export const walletStore = {
       `SELECT coalesce(sum(amount_micros), 0)::int8 AS balance, coalesce(sum(reserved_delta_micros), 0)::int8 AS reserved FROM ledger WHERE user_id = $1`,
       [userId],
     );
-    return rows[0];
+    return firstRow(rows, 'the ledger totals');
   },
 };

@@ -1,31 +1,26 @@
-// Builds the Fastify application: shared HTTP concerns first, then one plugin per API area.
+// Builds the Fastify application: shared HTTP concerns first, then the routes of every module
+// in src/modules/index.ts under /api/v1.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TSchema } from '@sinclair/typebox';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import { makeAuthHook } from './http/auth.js';
-import { drainingServer } from './http/draining.js';
-import { clientErrorHandler, frameworkErrors } from './http/edge-errors.js';
-import { installErrorHandling } from './http/errors.js';
-import { makeIdempotencyHooks } from './http/idempotency.js';
-import { lazyChildLoggerFactory } from './http/lazy-logger.js';
-import { markDocsPublic, registerOpenApi } from './http/openapi.js';
-import { requestIdFrom } from './http/request-id.js';
-import { SHARED_SCHEMAS } from './http/schemas.js';
-import { addSharedSchema, validatorCompiler } from './http/validation.js';
-import { ARTIFACT_SCHEMAS, artifactRoutes } from './modules/artifacts/routes.js';
-import { authRoutes } from './modules/auth/routes.js';
-import { TokenResponse } from './modules/auth/schemas.js';
-import { DEPICT_SCHEMAS, depictRoutes } from './modules/depict/routes.js';
-import { DESCRIBE_SCHEMAS, describeRoutes } from './modules/describe/routes.js';
-import { healthRoutes } from './modules/health/routes.js';
-import { KEY_SCHEMAS, keyRoutes } from './modules/keys/routes.js';
-import { LOOKUP_SCHEMAS, lookupRoutes } from './modules/lookups/routes.js';
-import { EVENT_SCHEMAS, eventRoutes } from './modules/events/routes.js';
-import { jobRoutes } from './modules/jobs/routes.js';
-import { JOB_SCHEMAS } from './modules/jobs/schemas.js';
-import { WalletResponse, walletRoutes } from './modules/wallet/routes.js';
-import type { Services } from './services.js';
-import { readVersion } from './version.js';
+import { SHARED_SCHEMAS } from '../api/schemas.js';
+import { MODULES } from '../modules/index.js';
+import type { Services } from '../services.js';
+import { addSharedSchema } from '../validation.js';
+import { readVersion } from '../version.js';
+import { makeAuthHook } from './auth.js';
+import { drainingServer } from './draining.js';
+import { clientErrorHandler, frameworkErrors } from './edge-errors.js';
+import { installErrorHandling, renderProblem } from './errors.js';
+import { installJsonBodyCheck } from './json-body.js';
+import { installBodyIdleTimeout } from './body-idle.js';
+import { makeIdempotencyHooks } from './idempotency.js';
+import { lazyChildLoggerFactory } from './lazy-logger.js';
+import { markDocsPublic, registerOpenApi } from './openapi.js';
+import { RateLimiter } from './rate-limit.js';
+import { requestIdFrom } from './request-id.js';
+import { validatorCompiler } from './validation.js';
+import { logDestination } from '../log.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -44,7 +39,7 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
   const { config } = services;
   const draining = drainingServer();
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, ...(opts.logStream ? { stream: opts.logStream } : {}) },
+    logger: opts.logger ?? { level: config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, stream: opts.logStream ?? logDestination() },
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
@@ -61,16 +56,21 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  const schemas: TSchema[] = [...SHARED_SCHEMAS, TokenResponse, ...KEY_SCHEMAS, ...ARTIFACT_SCHEMAS, WalletResponse, ...JOB_SCHEMAS, ...EVENT_SCHEMAS, ...DEPICT_SCHEMAS, ...DESCRIBE_SCHEMAS, ...LOOKUP_SCHEMAS];
+  const schemas: TSchema[] = [...SHARED_SCHEMAS, ...MODULES.flatMap((m) => m.schemas ?? [])];
   for (const s of schemas) {
     app.addSchema(s);
     addSharedSchema(s);
   }
 
   installErrorHandling(app);
+  app.decorateRequest('renderProblem', function (this: FastifyRequest, err: unknown) {
+    return renderProblem(this, err);
+  });
   // JSON everywhere (plus forms for login only, see auth/routes.ts, and multipart for uploads):
   // a text/plain or form body is a 415.
   app.removeContentTypeParser('text/plain');
+  installJsonBodyCheck(app);
+  installBodyIdleTimeout(app, config.bodyIdleTimeoutSec);
 
   // While shutting down, new requests get 503 and connections that become idle are closed at
   // once, so keep-alive clients cannot hold the process open.
@@ -83,7 +83,7 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
   // Every route gets its own auth hook (first in its onRequest list), built from its config;
   // hooks that only some routes need are attached to those routes, not run on every request.
   app.addHook('onRoute', markDocsPublic);
-  const authDeps = { authenticator: services.authenticator, limiter: services.limiter, tiers: config.tiers };
+  const authDeps = { authenticator: services.authenticator, limiter: new RateLimiter(), tiers: config.tiers };
   const idem = makeIdempotencyHooks(services.db);
   const deprecationHeaders = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const dep = request.routeOptions.config.deprecated!;
@@ -96,10 +96,11 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
     const cfg = route.config as { idempotency?: boolean; deprecated?: unknown } | undefined;
     const list = <T>(existing: T | T[] | undefined): T[] => (existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]);
     const add = <T>(existing: T | T[] | undefined, hook: T): T[] => [...list(existing), hook];
-    route.onRequest = [makeAuthHook(authDeps, route) as never, ...list(route.onRequest)];
+    route.onRequest = [makeAuthHook(authDeps, route), ...list(route.onRequest)];
     if (cfg?.idempotency) {
       route.preHandler = add(route.preHandler, idem.preHandler as never);
       route.onSend = add(route.onSend, idem.onSend as never);
+      route.onResponse = add(route.onResponse, idem.onResponse as never);
     }
     if (cfg?.deprecated) route.onSend = add(route.onSend, deprecationHeaders as never);
   });
@@ -116,18 +117,20 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
   await registerOpenApi(app, readVersion());
   app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
 
+  // Where to start: `/` and `/api/v1` point to the reference and the OpenAPI document (HTML for
+  // browsers, JSON otherwise).
+  const home = { name: 'Crucible', version: readVersion(), api: API_PREFIX, docs: '/docs', openapi: '/openapi.json', health: `${API_PREFIX}/health/ready` };
+  const homePage = `<!doctype html><html><head><meta charset="utf-8"><title>Crucible</title></head><body><h1>Crucible ${home.version}</h1><p>The API is under <code>${API_PREFIX}</code>. Read the <a href="/docs">reference</a> or fetch the <a href="/openapi.json">OpenAPI document</a>; <a href="${home.health}">readiness</a>.</p></body></html>`;
+  for (const url of ['/', API_PREFIX, `${API_PREFIX}/`]) {
+    app.get(url, { schema: { hide: true }, config: { auth: 'none' } }, async (request, reply) => {
+      if (/text\/html/.test(request.headers.accept ?? '')) return reply.type('text/html; charset=utf-8').send(homePage);
+      return home;
+    });
+  }
+
   await app.register(
     async (api) => {
-      await api.register(healthRoutes, { services });
-      await api.register(authRoutes, { services });
-      await api.register(keyRoutes, { services });
-      await api.register(artifactRoutes, { services });
-      await api.register(depictRoutes, { services });
-      await api.register(describeRoutes, { services });
-      await api.register(eventRoutes, { services });
-      await api.register(walletRoutes, { services });
-      await api.register(jobRoutes, { services });
-      await api.register(lookupRoutes, { services });
+      for (const m of MODULES) if (m.routes) await api.register(m.routes, { services });
       for (const plugin of opts.plugins ?? []) await plugin(api, services);
     },
     { prefix: API_PREFIX },

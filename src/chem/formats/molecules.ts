@@ -4,7 +4,9 @@
 // when a job reads the set. Unparseable entries become warnings, never a failed upload,
 // unless nothing at all is usable or the file itself is unusable (no `smiles` column).
 
-export type MoleculeFormat = 'smi' | 'csv' | 'tsv' | 'sdf';
+import { smilesCore, smilesShapeError } from './smiles-shape.js';
+
+type MoleculeFormat = 'smi' | 'csv' | 'tsv' | 'sdf';
 
 type Source = AsyncIterable<Buffer | string> | Iterable<Buffer | string>;
 
@@ -37,7 +39,6 @@ export class MoleculeFileError extends Error {}
 
 const MAX_LINE = 1024 * 1024;
 const MAX_SDF_RECORD = 4 * 1024 * 1024;
-const MAX_SMILES = 10_000;
 const ID_COLUMNS = ['id', 'mol_id', 'molecule_id', 'compound_id', 'identifier'];
 const NAME_COLUMNS = ['name', 'title', 'compound_name', 'molecule_name'];
 
@@ -64,108 +65,6 @@ export function formatFor(filename: string, dataFormat: string | null): Molecule
   }
 }
 
-// ---------------------------------------------------------------- SMILES shape check
-
-const ORGANIC_1 = new Set(['B', 'C', 'N', 'O', 'P', 'S', 'F', 'I', 'b', 'c', 'n', 'o', 'p', 's', '*']);
-const BONDS = new Set(['-', '=', '#', '$', ':', '/', '\\']);
-const BRACKET_ATOM = /^(\d+)?([A-Z][a-z]?|[a-z][a-z]?|\*)(@+|@TH[12]|@AL[12]|@SP[1-3]|@TB\d{1,2}|@OH\d{1,2})?(H\d?)?([+-]+\d*)?(:\d+)?$/;
-
-/** Why `s` is not shaped like a SMILES string, or null when it is. */
-export function smilesShapeError(s: string): string | null {
-  if (s.length === 0) return 'empty SMILES';
-  if (s.length > MAX_SMILES) return `longer than ${MAX_SMILES} characters`;
-  let depth = 0;
-  let atoms = 0;
-  let prev: 'start' | 'atom' | 'bond' | 'dot' | 'open' | 'close' | 'ring' = 'start';
-  const open = new Set<number>();
-  const ring = (label: number, pos: number): string | null => {
-    if (atoms === 0 || prev === 'dot' || prev === 'open' || prev === 'start') return `ring bond ${label} at position ${pos} does not follow an atom`;
-    if (open.has(label)) open.delete(label);
-    else open.add(label);
-    return null;
-  };
-  for (let i = 0; i < s.length; ) {
-    const c = s[i];
-    const pos = i + 1;
-    if (c === '[') {
-      const j = s.indexOf(']', i + 1);
-      if (j < 0) return `unclosed '[' at position ${pos}`;
-      const inner = s.slice(i + 1, j);
-      if (inner.includes('[')) return `'[' inside a bracket atom at position ${pos}`;
-      if (!BRACKET_ATOM.test(inner)) return `malformed bracket atom [${inner}] at position ${pos}`;
-      atoms++;
-      prev = 'atom';
-      i = j + 1;
-      continue;
-    }
-    if (c === ']') return `unexpected ']' at position ${pos}`;
-    if (c === '(') {
-      if (prev === 'start' || prev === 'dot' || prev === 'open' || prev === 'bond') return `branch '(' at position ${pos} does not follow an atom`;
-      depth++;
-      prev = 'open';
-      i++;
-      continue;
-    }
-    if (c === ')') {
-      if (depth === 0) return `unmatched ')' at position ${pos}`;
-      if (prev === 'open') return `empty branch '()' at position ${pos - 1}`;
-      if (prev === 'bond') return `bond before ')' at position ${pos}`;
-      depth--;
-      prev = 'close';
-      i++;
-      continue;
-    }
-    if (c >= '0' && c <= '9') {
-      const err = ring(c.charCodeAt(0) - 48, pos);
-      if (err) return err;
-      prev = 'ring';
-      i++;
-      continue;
-    }
-    if (c === '%') {
-      const m = /^%(\d\d)|^%\((\d{1,5})\)/.exec(s.slice(i));
-      if (!m) return `malformed ring bond '%' at position ${pos}`;
-      const err = ring(100 + Number(m[1] ?? m[2]), pos);
-      if (err) return err;
-      prev = 'ring';
-      i += m[0].length;
-      continue;
-    }
-    if (BONDS.has(c)) {
-      if (prev === 'start' || prev === 'dot' || prev === 'bond') return `bond '${c}' at position ${pos} does not follow an atom`;
-      prev = 'bond';
-      i++;
-      continue;
-    }
-    if (c === '.') {
-      if (prev !== 'atom' && prev !== 'close' && prev !== 'ring') return `'.' at position ${pos} does not follow an atom`;
-      if (depth > 0 && s[i + 1] === ')') return `'.' before ')' at position ${pos}`;
-      prev = 'dot';
-      i++;
-      continue;
-    }
-    if ((c === 'C' && s[i + 1] === 'l') || (c === 'B' && s[i + 1] === 'r')) {
-      atoms++;
-      prev = 'atom';
-      i += 2;
-      continue;
-    }
-    if (ORGANIC_1.has(c)) {
-      atoms++;
-      prev = 'atom';
-      i++;
-      continue;
-    }
-    if (/\s/.test(c)) return `whitespace at position ${pos}`;
-    return `unexpected character '${c}' at position ${pos}`;
-  }
-  if (depth > 0) return `${depth} unclosed '('`;
-  if (open.size) return `ring bond${open.size > 1 ? 's' : ''} ${[...open].map((l) => (l >= 100 ? `%${l - 100}` : String(l))).join(', ')} not closed`;
-  if (prev === 'bond' || prev === 'dot') return `ends with '${s[s.length - 1]}'`;
-  if (atoms === 0) return 'no atoms';
-  return null;
-}
-
 // ---------------------------------------------------------------- text streams
 
 async function* textChunks(input: Source): AsyncGenerator<string> {
@@ -190,6 +89,14 @@ interface Line {
 }
 
 /** Lines without their terminator (\n, \r\n or \r); a line past MAX_LINE is cut and flagged. */
+/**
+ * A line the database could not store (a NUL character; bytes that are not UTF-8 decode to
+ * U+FFFD and are stored as that): why, or null. Such a line is a warning like any bad line.
+ */
+function unstorableText(text: string): string | null {
+  return text.includes('\u0000') ? 'the line holds a NUL character (U+0000)' : null;
+}
+
 async function* lines(input: Source): AsyncGenerator<Line> {
   let buf = '';
   let no = 0;
@@ -232,7 +139,7 @@ async function* lines(input: Source): AsyncGenerator<Line> {
 
 // ---------------------------------------------------------------- parsers
 
-export interface ParseOptions {
+interface ParseOptions {
   warn(w: ParseWarning): void;
 }
 
@@ -249,7 +156,11 @@ class IdBook {
   }
 }
 
-const clipInput = (s: string) => (s.length > 200 ? `${s.slice(0, 200)}…` : s);
+// A warning quotes at most 200 characters of its input, NUL shown as U+FFFD (the warning is stored as JSON in the database).
+const clipInput = (s: string) => {
+  const t = s.replaceAll('\u0000', '\uFFFD');
+  return t.length > 200 ? `${t.slice(0, 200)}…` : t;
+};
 
 export function parseMolecules(input: Source, format: MoleculeFormat, opts: ParseOptions): AsyncGenerator<ParsedMolecule> {
   switch (format) {
@@ -276,8 +187,16 @@ async function* parseSmi(input: Source, opts: ParseOptions): AsyncGenerator<Pars
       continue;
     }
     if (!raw || raw.startsWith('#')) continue;
-    const m = /^(\S+)(?:\s+(.*))?$/.exec(raw)!;
-    let smiles = m[1];
+    const unstorable = unstorableText(raw);
+    if (unstorable) {
+      entry++;
+      opts.warn({ type: 'unparseable', line: line.no, entry, msg: unstorable, input: clipInput(raw) });
+      continue;
+    }
+    const m = /^(\S+)(?:\s+(.*))?$/.exec(raw);
+    const first = m?.[1];
+    if (m === null || first === undefined) continue; // (raw is trimmed and not empty: it always matches)
+    let smiles = first;
     let name = m[2]?.trim() || undefined;
     if (!sawContent) {
       sawContent = true;
@@ -292,7 +211,7 @@ async function* parseSmi(input: Source, opts: ParseOptions): AsyncGenerator<Pars
       }
     }
     entry++;
-    const core = smiles.split(' ')[0];
+    const core = smilesCore(smiles);
     const err = smilesShapeError(core);
     if (err) {
       opts.warn({ type: 'unparseable', line: line.no, entry, msg: `not a SMILES: ${err}`, input: clipInput(raw) });
@@ -448,12 +367,17 @@ async function* parseDelimited(input: Source, delimiter: string | null, opts: Pa
     if (blank) continue;
     entry++;
     const raw = rec.fields.join(delim);
+    const unstorable = unstorableText(raw);
+    if (unstorable) {
+      opts.warn({ type: 'unparseable', line: rec.line, entry, msg: unstorable, input: clipInput(raw) });
+      continue;
+    }
     if (rec.unterminated) {
       opts.warn({ type: 'unparseable', line: rec.line, entry, msg: 'unterminated quoted field at the end of the file', input: clipInput(raw) });
       continue;
     }
     const smiles = (rec.fields[smilesCol] ?? '').trim();
-    const err = smilesShapeError(smiles.split(' ')[0]);
+    const err = smilesShapeError(smilesCore(smiles));
     if (err) {
       opts.warn({ type: 'unparseable', line: rec.line, entry, msg: `not a SMILES in column "${header[smilesCol]}": ${err}`, input: clipInput(smiles || raw) });
       continue;
@@ -478,8 +402,8 @@ interface SdfCheck {
 }
 
 function checkMolblock(rec: string[]): SdfCheck {
-  if (rec.length < 4) return { error: 'truncated: a molblock needs a 3-line header and a counts line', molblockEnd: -1 };
   const counts = rec[3];
+  if (counts === undefined) return { error: 'truncated: a molblock needs a 3-line header and a counts line', molblockEnd: -1 };
   const end = rec.findIndex((l, i) => i >= 4 && /^M {2}END\s*$/.test(l));
   if (/V3000/.test(counts)) {
     if (!rec.some((l) => /^M {2}V30 BEGIN CTAB/.test(l))) return { error: 'V3000 molblock without "M  V30 BEGIN CTAB"', molblockEnd: -1 };
@@ -493,12 +417,12 @@ function checkMolblock(rec: string[]): SdfCheck {
   }
   if (atoms === 0) return { error: 'the counts line declares no atoms', molblockEnd: -1 };
   if (rec.length < 4 + atoms + bonds) return { error: `declares ${atoms} atoms and ${bonds} bonds but the record is shorter`, molblockEnd: -1 };
-  for (let i = 0; i < atoms; i++) {
-    const l = rec[4 + i];
-    if (!/^\s*-?\d+(\.\d+)?\s+-?\d+(\.\d+)?\s+-?\d+(\.\d+)?\s+[A-Za-z*][A-Za-z0-9]{0,2}\b/.test(l)) return { error: `atom line ${i + 1} is malformed: ${JSON.stringify(l.slice(0, 60))}`, molblockEnd: -1 };
+  // (the record has every atom and bond line: checked above)
+  for (const [i, l] of rec.slice(4, 4 + atoms).entries()) {
+    if (!/^\s*-?\d+(\.\d+)?\s+-?\d+(\.\d+)?\s+-?\d+(\.\d+)?\s+[A-Za-z*][A-Za-z0-9]{0,2}\b/.test(l))
+      return { error: `atom line ${i + 1} is malformed: ${JSON.stringify(l.slice(0, 60))}`, molblockEnd: -1 };
   }
-  for (let i = 0; i < bonds; i++) {
-    const l = rec[4 + atoms + i];
+  for (const [i, l] of rec.slice(4 + atoms, 4 + atoms + bonds).entries()) {
     const a = Number(l.slice(0, 3));
     const b = Number(l.slice(3, 6));
     const t = Number(l.slice(6, 9));
@@ -531,6 +455,11 @@ async function* parseSdf(input: Source, opts: ParseOptions): AsyncGenerator<Pars
       opts.warn({ type: 'too_long', line: startLine, entry, msg: `record larger than ${MAX_SDF_RECORD} bytes`, input: clipInput(recLines[0] ?? '') });
       return;
     }
+    const unstorable = recLines.map(unstorableText).find((u) => u !== null);
+    if (unstorable) {
+      opts.warn({ type: 'unparseable', line: startLine, entry, msg: unstorable, input: clipInput(recLines[0] ?? '') });
+      return;
+    }
     const check = checkMolblock(recLines);
     if (check.error) {
       opts.warn({ type: 'unparseable', line: startLine, entry, msg: `not a molblock: ${check.error}`, input: clipInput(recLines[0] ?? '') });
@@ -538,19 +467,20 @@ async function* parseSdf(input: Source, opts: ParseOptions): AsyncGenerator<Pars
     }
     const fields: Record<string, string> = {};
     for (let i = check.molblockEnd + 1; i < recLines.length; i++) {
-      const m = /^>.*<([^>]+)>/.exec(recLines[i]);
-      if (!m) continue;
+      const key = /^>.*<([^>]+)>/.exec(recLines[i] ?? '')?.[1];
+      if (key === undefined) continue;
+      // Its value: the lines up to a blank line or the end of the record.
       const vals: string[] = [];
-      for (i = i + 1; i < recLines.length && recLines[i].trim() !== ''; i++) vals.push(recLines[i]);
-      fields[m[1].trim()] = vals.join('\n').trim();
+      for (let v = recLines[++i]; v !== undefined && v.trim() !== ''; v = recLines[++i]) vals.push(v);
+      fields[key.trim()] = vals.join('\n').trim();
     }
     const lowerKey = (names: string[]) => Object.keys(fields).find((k) => names.includes(k.toLowerCase()));
     const smilesKey = lowerKey(['smiles', 'canonical_smiles', 'isomeric_smiles']);
     const idKey = lowerKey(ID_COLUMNS);
     const nameKey = lowerKey(NAME_COLUMNS);
     let smiles: string | undefined = smilesKey ? fields[smilesKey] : undefined;
-    if (smiles !== undefined && smilesShapeError(smiles.split(' ')[0])) smiles = undefined;
-    const title = recLines[0].trim();
+    if (smiles !== undefined && smilesShapeError(smilesCore(smiles))) smiles = undefined;
+    const title = (recLines[0] ?? '').trim();
     const name = title || (nameKey ? fields[nameKey] : undefined) || undefined;
     let metrics: Record<string, number> | undefined;
     for (const [k, v] of Object.entries(fields)) {
@@ -583,6 +513,6 @@ async function* parseSdf(input: Source, opts: ParseOptions): AsyncGenerator<Pars
     rec.push(line.text);
   }
   // A last record without a closing $$$$ (common in .mol files).
-  while (rec.length && rec[rec.length - 1].trim() === '') rec.pop();
+  while (rec.at(-1)?.trim() === '') rec.pop();
   if (rec.length || tooBig) yield* finish();
 }

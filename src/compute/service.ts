@@ -1,0 +1,292 @@
+// Job rules, callable without a request: validate and estimate per type, submit (reserve +
+// insert + enqueue in one transaction), list, read, cancel and delete. The run itself is
+// runtime.ts. Errors are AppErrors located relative to the caller's input (a job request:
+// ["payload", ...], ["resource"]); routes, workflows and the Assistant root them.
+import crypto from 'node:crypto';
+import type { ValidateFunction } from 'ajv';
+import type { Database, Queryable } from '../db/database.js';
+import { AppError, invalid, invalidInput, notFound, type Issue } from '../errors.js';
+import { compileJsonValidator, validationIssues } from '../validation.js';
+import { runtimeLimitSec, type JobType } from './job-type.js';
+import type { ComputePorts } from './ports.js';
+import type { JobQueue } from './queue.js';
+import { JOB_TYPE_NAMES, JOB_TYPES } from './registry.js';
+import { RESOURCE_NAMES, RESOURCES, type Resource } from './resources.js';
+import { ACTIVE_STATUSES, JOB_STATUSES, jobsStore, TERMINAL, type JobRow, type JobStatus } from './store.js';
+import { finishJob } from './transitions.js';
+
+/** Who submits: the account, the API key used (if any) and its monthly spend ceiling. */
+export interface Submitter {
+  userId: string;
+  keyId: string | null;
+  tier: number;
+  spendCeilingMicros: number | null;
+}
+
+export interface JobRequest {
+  job_type: string;
+  payload: unknown;
+  resource?: string;
+  job_name?: string;
+}
+
+export interface JobEstimate {
+  jobType: string;
+  resource: Resource;
+  expectedRuntimeSec: number;
+  costMicros: number;
+  runtimeLimitSec: number;
+  assumptions: Record<string, unknown>;
+}
+
+export interface SubmitOptions {
+  /** Runs in the submit transaction after the rows are written (e.g. pinning an idempotent response). */
+  inTransaction?(tx: Queryable, ids: string[]): Promise<void>;
+}
+
+export const JOB_SORT_FIELDS = ['created_at', 'job_name', 'status', 'runtime_seconds', 'charged_amount'] as const;
+const SORT_COLUMNS: Record<(typeof JOB_SORT_FIELDS)[number], string> = {
+  created_at: 'created_at',
+  job_name: 'job_name',
+  status: 'status',
+  runtime_seconds: 'runtime_seconds',
+  charged_amount: 'charged_micros',
+};
+
+export interface JobListQuery {
+  status?: string;
+  job_type?: string;
+  q?: string;
+  sort?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export const MAX_RESULT_MULTIPLE = 50;
+
+interface Planned extends JobEstimate {
+  id: string;
+  name: string;
+  payload: unknown;
+}
+
+export class JobService {
+  private readonly validators = new Map<string, ValidateFunction>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly queue: JobQueue,
+    private readonly ports: ComputePorts,
+    private readonly runtimeGraceSec = 60,
+  ) {}
+
+  private validator(type: JobType): ValidateFunction {
+    let v = this.validators.get(type.name);
+    if (!v) {
+      v = compileJsonValidator(type.payload);
+      this.validators.set(type.name, v);
+    }
+    return v;
+  }
+
+  /** Checks a job request against its type's payload schema; every problem located relative to the request. */
+  check(req: JobRequest): Issue[] {
+    const issues: Issue[] = [];
+    const type = JOB_TYPES.get(req.job_type);
+    if (!type) issues.push({ type: 'enum', loc: ['job_type'], msg: `Input should be one of: ${JOB_TYPE_NAMES.join(', ')}`, input: req.job_type });
+    if (!RESOURCES[req.resource ?? 'default']) issues.push({ type: 'enum', loc: ['resource'], msg: `Input should be one of: ${RESOURCE_NAMES.join(', ')}`, input: req.resource });
+    if (type) {
+      const validate = this.validator(type);
+      if (!validate(req.payload)) issues.push(...validationIssues(validate.errors ?? [], ['payload'], req.payload));
+    }
+    return issues;
+  }
+
+  /** Validates type, resource and payload and estimates the cost (errors relative to the request). */
+  async estimate(who: Submitter, req: JobRequest): Promise<JobEstimate> {
+    const issues = this.check(req);
+    const type = JOB_TYPES.get(req.job_type);
+    const resource = RESOURCES[req.resource ?? 'default'];
+    if (issues.length || !type || !resource) throw invalidInput(issues);
+    const est = await type
+      .estimate(req.payload, {
+        userId: who.userId,
+        resource,
+        countMolecules: (artifactId, port) => this.ports.artifacts.countMolecules(who.userId, artifactId, port),
+      })
+      .catch((err: unknown) => {
+        throw err instanceof AppError ? err.at('payload') : err;
+      });
+    const expected = Math.max(0.001, est.expectedRuntimeSec);
+    return {
+      jobType: type.name,
+      resource,
+      expectedRuntimeSec: expected,
+      costMicros: Math.max(1, Math.ceil(expected * resource.rateMicrosPerSec)),
+      runtimeLimitSec: runtimeLimitSec(expected, this.runtimeGraceSec),
+      assumptions: est.assumptions,
+    };
+  }
+
+  /** One job; errors located relative to the request. Returns its process id. */
+  async submitOne(who: Submitter, req: JobRequest, opts: SubmitOptions = {}): Promise<string> {
+    const planned = await this.plan(who, req);
+    await this.submitPlanned(who, [planned], opts);
+    return planned.id;
+  }
+
+  /** All or nothing: every job validated (errors at [index, ...]), the total reserved, every row and queue message written in one transaction. */
+  async submit(who: Submitter, reqs: JobRequest[], opts: SubmitOptions = {}): Promise<string[]> {
+    const planned: Planned[] = [];
+    for (const [i, req] of reqs.entries()) {
+      planned.push(
+        await this.plan(who, req).catch((err: unknown) => {
+          throw err instanceof AppError ? err.at(i) : err;
+        }),
+      );
+    }
+    return this.submitPlanned(who, planned, opts);
+  }
+
+  private async plan(who: Submitter, req: JobRequest): Promise<Planned> {
+    const est = await this.estimate(who, req);
+    return { ...est, id: crypto.randomUUID(), name: req.job_name ?? '', payload: req.payload };
+  }
+
+  private async submitPlanned(who: Submitter, planned: Planned[], opts: SubmitOptions): Promise<string[]> {
+    const ids = planned.map((p) => p.id);
+    await this.db.transaction(async (tx) => {
+      await this.ports.wallet.reserveAll(
+        tx,
+        planned.map((p) => ({ userId: who.userId, keyId: who.keyId, jobId: p.id, amountMicros: p.costMicros, ceilingMicros: who.spendCeilingMicros })),
+      );
+      for (const p of planned) {
+        // The message goes first so that the row is written once, with its id; both commit together.
+        const queueJobId = await this.queue.send(tx, p.id);
+        await jobsStore.insert(tx, {
+          id: p.id,
+          userId: who.userId,
+          keyId: who.keyId,
+          name: p.name,
+          type: p.jobType,
+          resource: p.resource.name,
+          payload: p.payload,
+          expectedRuntimeSec: p.expectedRuntimeSec,
+          rateMicrosPerSec: p.resource.rateMicrosPerSec,
+          reservedMicros: p.costMicros,
+          info: { assumptions: p.assumptions },
+          queueJobId,
+        });
+      }
+      await opts.inTransaction?.(tx, ids);
+    });
+    return ids;
+  }
+
+  /** The caller's job (404 for anyone else's or an id that is not one). */
+  async get(userId: string, processId: string): Promise<JobRow> {
+    const job = isUuid(processId) ? await jobsStore.get(this.db, userId, processId) : null;
+    if (!job) throw notFound(`job ${processId}`);
+    return job;
+  }
+
+  /** A page of the caller's jobs; errors located relative to the query (["status"], ["sort"]). */
+  async list(userId: string, q: JobListQuery) {
+    let statuses: JobStatus[] | undefined;
+    if (q.status) {
+      const wanted = q.status
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      if (wanted.some((s) => !JOB_STATUSES.includes(s as JobStatus))) throw invalid(['status'], `Each status should be one of: ${JOB_STATUSES.join(', ')}`, q.status, 'enum');
+      statuses = wanted as JobStatus[];
+    }
+    let order = 'created_at DESC';
+    if (q.sort) {
+      const desc = q.sort.startsWith('-');
+      const field = q.sort.replace(/^[-+]/, '') as keyof typeof SORT_COLUMNS;
+      if (!SORT_COLUMNS[field]) throw invalid(['sort'], `Input should be one of ${JOB_SORT_FIELDS.join(', ')}, optionally prefixed with -`, q.sort, 'enum');
+      order = `${SORT_COLUMNS[field]} ${desc ? 'DESC' : 'ASC'} NULLS LAST`;
+    }
+    const limit = q.limit ?? 100;
+    const offset = q.offset ?? 0;
+    const page = await jobsStore.list(this.db, userId, { statuses, jobType: q.job_type, text: q.q, order, limit, offset });
+    return { ...page, limit, offset };
+  }
+
+  /** The result document of a completed job (job-not-finished before; a 409 for a job that ended otherwise). */
+  async result(userId: string, processId: string): Promise<unknown> {
+    return this.resultOf(await this.get(userId, processId));
+  }
+
+  private async resultOf(j: JobRow): Promise<unknown> {
+    if (!TERMINAL.has(j.status)) throw new AppError('job-not-finished', `job ${j.id} is ${j.status}; its result is available once it completes`);
+    if (j.status !== 'completed' || !j.result_artifact_id) {
+      throw new AppError('conflict', `job ${j.id} ended with status ${j.status}${j.message ? `: ${j.message}` : ''}; it has no result`, { retry: 'terminal' });
+    }
+    return this.ports.artifacts.readResult(j.user_id, j.result_artifact_id);
+  }
+
+  /** Each id's result or the error it meets (errors relative to the query: ["process_ids"]). */
+  async resultMultiple(userId: string, processIds: string): Promise<Map<string, { result: unknown } | { error: AppError }>> {
+    const ids = [
+      ...new Set(
+        processIds
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ];
+    if (ids.length === 0 || ids.length > MAX_RESULT_MULTIPLE) {
+      throw invalid(['process_ids'], `Give 1 to ${MAX_RESULT_MULTIPLE} comma-separated process ids (got ${ids.length})`, processIds, ids.length ? 'too_long' : 'too_short');
+    }
+    const out = new Map<string, { result: unknown } | { error: AppError }>();
+    for (const id of ids) {
+      try {
+        out.set(id, { result: await this.resultOf(await this.get(userId, id)) });
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        out.set(id, { error: err });
+      }
+    }
+    return out;
+  }
+
+  /** Ends the job `cancelled`, charging the runtime used; returns the finished row. */
+  async cancel(userId: string, processId: string): Promise<JobRow> {
+    await this.get(userId, processId);
+    const finished = await this.db.transaction(async (tx) => {
+      const j = await jobsStore.get(tx, userId, processId, true);
+      if (!j) throw notFound(`job ${processId}`);
+      if (TERMINAL.has(j.status)) throw new AppError('job-already-finished', `job ${processId} already ended with status ${j.status}`);
+      return finishJob(tx, this.ports, j.id, { status: 'cancelled', message: 'cancelled by the user', chargeable: true });
+    });
+    if (!finished) throw new AppError('job-already-finished', `job ${processId} ended before it could be cancelled`);
+    return finished;
+  }
+
+  /** Deletes a finished job and its result artifact. */
+  async delete(userId: string, processId: string): Promise<void> {
+    await this.get(userId, processId);
+    // The job row and its artifact rows go in one transaction; the files after it commits
+    // (a file left by a crash then is an orphan for the sweep, never a visible artifact).
+    const keys = await this.db.transaction(async (tx) => {
+      const j = await jobsStore.get(tx, userId, processId, true);
+      if (!j) throw notFound(`job ${processId}`);
+      if (ACTIVE_STATUSES.includes(j.status)) throw new AppError('job-active', `job ${processId} is ${j.status}; cancel it before deleting it`);
+      const removed = await this.ports.artifacts.deleteRowsForJob(tx, userId, j.id);
+      await jobsStore.delete(tx, userId, j.id);
+      return removed;
+    });
+    await this.ports.artifacts.removeObjects(keys);
+  }
+
+  /** The runtime limit of a job expected to take `expectedSec`. */
+  runtimeLimitSec(expectedSec: number): number {
+    return runtimeLimitSec(expectedSec, this.runtimeGraceSec);
+  }
+}
+
+function isUuid(s: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
+}

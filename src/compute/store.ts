@@ -1,0 +1,259 @@
+// The jobs table: every statement that reads or writes a job row is here, and this file is the
+// table's only writer. The state machine (docs/jobs.md): queued -> dispatched -> running ->
+// completed | error; queued, dispatched, running -> cancelled; terminal states never change.
+// Writers that race (a worker finishing, a cancel, a sweep) use conditional UPDATEs that only
+// one caller can win.
+import type { Queryable } from '../db/database.js';
+
+export type JobStatus = 'queued' | 'dispatched' | 'running' | 'completed' | 'error' | 'cancelled';
+export const JOB_STATUSES: readonly JobStatus[] = ['queued', 'dispatched', 'running', 'completed', 'error', 'cancelled'];
+export const TERMINAL: ReadonlySet<JobStatus> = new Set(['completed', 'error', 'cancelled']);
+export const ACTIVE_STATUSES: JobStatus[] = ['queued', 'dispatched', 'running'];
+
+export interface JobRow {
+  id: string;
+  user_id: string;
+  key_id: string | null;
+  job_name: string;
+  job_type: string;
+  resource: string;
+  payload: unknown;
+  status: JobStatus;
+  message: string;
+  progress: number;
+  /** Structured progress a job type reports beside `message` (e.g. epoch, train_loss). */
+  progress_detail: Record<string, unknown> | null;
+  attempts: number;
+  queue_job_id: string | null;
+  worker_id: string | null;
+  heartbeat_at: Date | null;
+  expected_runtime_sec: number;
+  rate_micros_per_sec: number;
+  reserved_micros: number;
+  charged_micros: number | null;
+  runtime_seconds: number;
+  cancel_requested: boolean;
+  result_artifact_id: string | null;
+  info: Record<string, unknown>;
+  created_at: Date;
+  dispatched_at: Date | null;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+export interface NewJob {
+  id: string;
+  userId: string;
+  keyId: string | null;
+  name: string;
+  type: string;
+  resource: string;
+  payload: unknown;
+  expectedRuntimeSec: number;
+  rateMicrosPerSec: number;
+  reservedMicros: number;
+  info: Record<string, unknown>;
+  /** The queue message that announces it (sent in the same transaction). */
+  queueJobId: string;
+}
+
+export interface TerminalUpdate {
+  status: 'completed' | 'error' | 'cancelled';
+  message: string;
+  resultArtifactId: string | null;
+  /** false for platform faults: nothing is charged. */
+  chargeable: boolean;
+  /** Only this worker's running claim may end the job; absent for cancels and sweeps. */
+  worker?: { id: string; attempt: number };
+}
+
+export interface ListFilter {
+  statuses?: JobStatus[];
+  jobType?: string;
+  /** Case-insensitive match on the job name or the process id. */
+  text?: string;
+  /** An ORDER BY expression built from a known column (never user text). */
+  order: string;
+  limit: number;
+  offset: number;
+}
+
+/** The runtime from start to now, in seconds (0 before the start). */
+const RUNTIME = `CASE WHEN started_at IS NULL THEN 0 ELSE greatest(0, extract(epoch FROM now() - started_at)::float8) END`;
+
+export const jobsStore = {
+  async insert(tx: Queryable, j: NewJob): Promise<void> {
+    await tx.query(
+      `INSERT INTO jobs (id, user_id, key_id, job_name, job_type, resource, payload, expected_runtime_sec, rate_micros_per_sec, reserved_micros, info, queue_job_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [
+        j.id,
+        j.userId,
+        j.keyId,
+        j.name,
+        j.type,
+        j.resource,
+        JSON.stringify(j.payload),
+        j.expectedRuntimeSec,
+        j.rateMicrosPerSec,
+        j.reservedMicros,
+        JSON.stringify(j.info),
+        j.queueJobId,
+      ],
+    );
+  },
+
+  async get(q: Queryable, userId: string, id: string, forUpdate = false): Promise<JobRow | null> {
+    const { rows } = await q.query<JobRow>(`SELECT * FROM jobs WHERE id = $1 AND user_id = $2${forUpdate ? ' FOR UPDATE' : ''}`, [id, userId]);
+    return rows[0] ?? null;
+  },
+
+  async delete(tx: Queryable, userId: string, id: string): Promise<void> {
+    await tx.query('DELETE FROM jobs WHERE id = $1 AND user_id = $2', [id, userId]);
+  },
+
+  /** A page of a user's jobs, the total, the ids of the first 1,000 and their distinct names. */
+  async list(q: Queryable, userId: string, f: ListFilter): Promise<{ rows: JobRow[]; total: number; pids: string[]; names: string[] }> {
+    const where = ['user_id = $1'];
+    const params: unknown[] = [userId];
+    if (f.statuses) {
+      params.push(f.statuses);
+      where.push(`status = ANY($${params.length}::text[])`);
+    }
+    if (f.jobType) {
+      params.push(f.jobType);
+      where.push(`job_type = $${params.length}`);
+    }
+    if (f.text) {
+      params.push(`%${f.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      where.push(`(job_name ILIKE $${params.length} OR id::text ILIKE $${params.length})`);
+    }
+    const cond = where.join(' AND ');
+    const [items, agg, names] = await Promise.all([
+      q.query<JobRow>(`SELECT * FROM jobs WHERE ${cond} ORDER BY ${f.order}, id LIMIT ${f.limit} OFFSET ${f.offset}`, params),
+      q.query<{ total: number; pids: string[] | null }>(
+        `SELECT count(*)::int AS total, (SELECT array_agg(id::text) FROM (SELECT id FROM jobs WHERE ${cond} ORDER BY ${f.order}, id LIMIT 1000) p) AS pids FROM jobs WHERE ${cond}`,
+        params,
+      ),
+      q.query<{ job_name: string }>(`SELECT DISTINCT job_name FROM jobs WHERE ${cond} ORDER BY job_name LIMIT 1000`, params),
+    ]);
+    const a = agg.rows[0];
+    return { rows: items.rows, total: a?.total ?? 0, pids: a?.pids ?? [], names: names.rows.map((r) => r.job_name) };
+  },
+
+  /** Claims a queued job for a worker if `messageId` is still its current queue message. */
+  async claim(q: Queryable, jobId: string, messageId: string, workerId: string): Promise<JobRow | null> {
+    const { rows } = await q.query<JobRow>(
+      `UPDATE jobs SET status = 'dispatched', worker_id = $3, attempts = attempts + 1, dispatched_at = now(), heartbeat_at = now()
+        WHERE id = $1 AND queue_job_id = $2 AND status = 'queued'
+        RETURNING *`,
+      [jobId, messageId, workerId],
+    );
+    return rows[0] ?? null;
+  },
+
+  async markRunning(q: Queryable, jobId: string, workerId: string, attempt: number): Promise<JobRow | null> {
+    const { rows } = await q.query<JobRow>(
+      `UPDATE jobs SET status = 'running', started_at = now(), heartbeat_at = now()
+        WHERE id = $1 AND worker_id = $2 AND attempts = $3 AND status = 'dispatched' RETURNING *`,
+      [jobId, workerId, attempt],
+    );
+    return rows[0] ?? null;
+  },
+
+  /** Records a heartbeat with the latest progress; returns the job's status (null: no longer this attempt's). */
+  async heartbeat(
+    q: Queryable,
+    jobId: string,
+    workerId: string,
+    attempt: number,
+    p: { fraction: number; message: string; detail: Record<string, unknown> | null },
+  ): Promise<string | null> {
+    const { rows } = await q.query<{ status: string }>(
+      `UPDATE jobs SET heartbeat_at = now(), progress = $4, message = CASE WHEN $5 = '' THEN message ELSE $5 END,
+              progress_detail = coalesce($6::jsonb, progress_detail)
+        WHERE id = $1 AND worker_id = $2 AND attempts = $3 RETURNING status`,
+      [jobId, workerId, attempt, p.fraction, p.message, p.detail === null ? null : JSON.stringify(p.detail)],
+    );
+    return rows[0]?.status ?? null;
+  },
+
+  /**
+   * The one way into a terminal state. The charge is runtime x rate rounded to the
+   * micro-dollar, at most the reservation, and nothing for a platform fault: computed in the
+   * same statement as the runtime. Returns null when the job was already terminal or is no
+   * longer this worker's.
+   */
+  async finish(tx: Queryable, jobId: string, f: TerminalUpdate): Promise<JobRow | null> {
+    const params: unknown[] = [jobId, f.status, f.message, f.resultArtifactId, f.chargeable];
+    let guard = `status IN ('queued', 'dispatched', 'running')`;
+    if (f.worker) {
+      params.push(f.worker.id, f.worker.attempt);
+      guard = `status = 'running' AND worker_id = $6 AND attempts = $7`;
+    }
+    const { rows } = await tx.query<JobRow>(
+      `UPDATE jobs SET status = $2, message = $3, result_artifact_id = coalesce($4, result_artifact_id), finished_at = now(),
+              progress = CASE WHEN $2 = 'completed' THEN 1 ELSE progress END,
+              runtime_seconds = ${RUNTIME},
+              charged_micros = CASE WHEN $5::boolean THEN least(reserved_micros, floor(${RUNTIME} * rate_micros_per_sec + 0.5)::int8) ELSE 0 END
+        WHERE id = $1 AND ${guard}
+        RETURNING *`,
+      params,
+    );
+    return rows[0] ?? null;
+  },
+
+  /** Returns a worker's claim to the queue (shutdown) with a new queue message, keeping the attempt count. */
+  async requeueOwn(tx: Queryable, jobId: string, workerId: string, attempt: number, newMessageId: () => Promise<string>): Promise<boolean> {
+    const { rows } = await tx.query<{ id: string }>(
+      `UPDATE jobs SET status = 'queued', worker_id = NULL, heartbeat_at = NULL, attempts = attempts - 1
+        WHERE id = $1 AND worker_id = $2 AND attempts = $3 AND status IN ('dispatched', 'running') RETURNING id`,
+      [jobId, workerId, attempt],
+    );
+    if (!rows[0]) return false;
+    await tx.query('UPDATE jobs SET queue_job_id = $2 WHERE id = $1', [jobId, await newMessageId()]);
+    return true;
+  },
+
+  /** Ids of running jobs whose heartbeat is older than `staleSec`. */
+  async staleIds(q: Queryable, staleSec: number, limit = 100): Promise<string[]> {
+    const { rows } = await q.query<{ id: string }>(
+      `SELECT id FROM jobs WHERE status IN ('dispatched', 'running') AND heartbeat_at < now() - make_interval(secs => $1) LIMIT ${limit}`,
+      [staleSec],
+    );
+    return rows.map((r) => r.id);
+  },
+
+  /** Locks a job that is still stale (skipping one another sweeper holds). */
+  async lockStale(tx: Queryable, id: string, staleSec: number): Promise<JobRow | null> {
+    const { rows } = await tx.query<JobRow>(
+      `SELECT * FROM jobs WHERE id = $1 AND status IN ('dispatched', 'running') AND heartbeat_at < now() - make_interval(secs => $2) FOR UPDATE SKIP LOCKED`,
+      [id, staleSec],
+    );
+    return rows[0] ?? null;
+  },
+
+  /** A job whose worker was lost goes back to the queue with a new message. */
+  async requeueLost(tx: Queryable, id: string, messageId: string): Promise<void> {
+    await tx.query(
+      `UPDATE jobs SET status = 'queued', worker_id = NULL, heartbeat_at = NULL, message = 'requeued: its worker stopped responding', queue_job_id = $2 WHERE id = $1`,
+      [id, messageId],
+    );
+  },
+
+  /** Queued jobs old enough that their message may have been lost (fetched by a worker that died before claiming). */
+  async longQueued(q: Queryable, limit = 100): Promise<{ id: string; queue_job_id: string | null }[]> {
+    const { rows } = await q.query<{ id: string; queue_job_id: string | null }>(
+      `SELECT id, queue_job_id FROM jobs WHERE status = 'queued' AND created_at < now() - interval '90 seconds' ORDER BY created_at LIMIT ${limit}`,
+    );
+    return rows;
+  },
+
+  /** Gives a still-queued job a new message, unless another sweeper holds it or it moved on. */
+  async resend(tx: Queryable, id: string, oldMessageId: string | null, newMessageId: () => Promise<string>): Promise<boolean> {
+    const { rows } = await tx.query(`SELECT 1 FROM jobs WHERE id = $1 AND status = 'queued' AND queue_job_id IS NOT DISTINCT FROM $2 FOR UPDATE SKIP LOCKED`, [id, oldMessageId]);
+    if (!rows[0]) return false;
+    await tx.query('UPDATE jobs SET queue_job_id = $2 WHERE id = $1', [id, await newMessageId()]);
+    return true;
+  },
+};

@@ -1,0 +1,125 @@
+// Errors as values, without HTTP: a code (one of the API's problem slugs or a generic kind),
+// a message, and for input problems the issues with locations relative to the caller's own
+// input. src/http alone turns them into problem+json and roots the locations in the request
+// (["body", ...], ["query", ...]); a workflow roots them in its spec
+// (["spec", "steps", 2, "params", ...]) with `at` (docs/architecture.md, "Errors").
+
+export type Loc = (string | number)[];
+
+/** One input problem (a 422 `errors[]` entry once rendered). */
+export interface Issue {
+  type: string;
+  loc: Loc;
+  msg: string;
+  input: unknown;
+}
+
+export type RetryHint = 'validation' | 'auth' | 'quota' | 'conflict' | 'upstream' | 'timeout' | 'terminal';
+
+/** The API's specific problem slugs (docs/api-decisions.md, "Errors"). */
+export const SPECIFIC_CODES = [
+  'insufficient-scope',
+  'api-key-management-forbidden',
+  'api-key-limit-exceeded',
+  'missing-idempotency-key',
+  'idempotency-key-reused',
+  'idempotency-key-in-progress',
+  'invalid-credentials',
+  'token-expired',
+  'token-revoked',
+  'insufficient-funds',
+  'spend-ceiling-exceeded',
+  'storage-quota-exceeded',
+  'monthly-allowance-exceeded',
+  'rate-limited',
+  'job-not-finished',
+  'job-already-finished',
+  'job-active',
+  'source-disabled',
+  'cursor-expired',
+  'payload-too-large',
+] as const;
+
+/** Generic kinds, rendered as `http-<status>` problems. */
+export const GENERIC_CODES = [
+  'bad-request',
+  'unauthenticated',
+  'not-found',
+  'conflict',
+  'gone',
+  'unsupported-media-type',
+  'range-not-satisfiable',
+  'invalid',
+  'unavailable',
+] as const;
+
+export type SpecificCode = (typeof SPECIFIC_CODES)[number];
+export type GenericCode = (typeof GENERIC_CODES)[number];
+export type ErrorCode = SpecificCode | GenericCode;
+
+export interface AppErrorInit {
+  issues?: Issue[];
+  /** Overrides the code's default retry hint. */
+  retry?: RetryHint;
+  /** Extra members of the rendered problem (e.g. the quota figures). */
+  extra?: Record<string, unknown>;
+  /** Seconds until a retry can succeed (rate limits, allowances). */
+  retryAfterSec?: number;
+  /** The limit behind a rate-limited answer. */
+  rateLimit?: number;
+  /** The credential scheme a 401 expects. */
+  challenge?: 'Bearer';
+  /** Total size behind a range-not-satisfiable answer. */
+  rangeSize?: number;
+  /** The message only names the first issue: a renderer that roots the locations words it anew. */
+  derivedMessage?: boolean;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly init: AppErrorInit = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  get issues(): Issue[] | undefined {
+    return this.init.issues;
+  }
+
+  /** The same error with every issue location prefixed (the caller embeds this input at `prefix`). */
+  at(...prefix: Loc): AppError {
+    if (!this.init.issues || prefix.length === 0) return this;
+    return new AppError(this.code, this.message, { ...this.init, issues: this.init.issues.map((i) => ({ ...i, loc: [...prefix, ...i.loc] })) });
+  }
+}
+
+export function isAppError(err: unknown): err is AppError {
+  return err instanceof AppError;
+}
+
+export const notFound = (what: string): AppError => new AppError('not-found', `${what} not found`);
+
+/** Input problems, all reported at once; the message names the first. */
+export function invalidInput(issues: Issue[]): AppError {
+  const first = issues[0];
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+  const where = first && first.loc.length ? `${first.loc.join('.')}: ` : '';
+  return new AppError('invalid', `${where}${first?.msg ?? 'invalid input'}${more}`, { issues, derivedMessage: true });
+}
+
+/** One input problem, for rules that a JSON schema cannot express. */
+export function invalid(loc: Loc, msg: string, input: unknown, type = 'value_error'): AppError {
+  return invalidInput([{ type, loc, msg, input }]);
+}
+
+/** Runs `fn`; an AppError it throws has its locations prefixed with `prefix`. */
+export async function within<T>(prefix: Loc, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw err instanceof AppError ? err.at(...prefix) : err;
+  }
+}

@@ -1,0 +1,32 @@
+// Jobs: the compute engine (src/compute) wired to the wallet, the events feed and the artifact
+// store through its ports, and its routes.
+import type { Module } from '../../api/module.js';
+import type { ComputePorts } from '../../compute/ports.js';
+import { JobRuntime, type RuntimeOptions } from '../../compute/runtime.js';
+import { JobService } from '../../compute/service.js';
+import { jobArtifactsFrom } from '../artifacts/job-results.js';
+import { appendEvent } from '../events/service.js';
+import { jobRoutes } from './routes.js';
+import { JOB_SCHEMAS } from './schemas.js';
+
+declare module '../../services.js' {
+  interface Services {
+    jobs: JobService;
+    /** A compute worker runtime with this many slots (serve and `crucible worker` start one); its sweep runs on the scheduler. */
+    runtime(slots: number, opts?: Partial<Omit<RuntimeOptions, 'slots' | 'deps'>> & { sweepMs?: number }): JobRuntime;
+  }
+}
+
+export const jobsModule: Module = {
+  name: 'jobs',
+  provide({ db, config, queue, wallet, artifacts, chem, scheduler }) {
+    const ports: ComputePorts = { wallet, events: { append: appendEvent }, artifacts: jobArtifactsFrom(artifacts) };
+    return {
+      jobs: new JobService(db, queue, ports, config.runtimeGraceSec),
+      runtime: (slots, opts = {}) =>
+        new JobRuntime(db, queue, ports, { staleAfterMs: config.jobStaleAfterSec * 1000, runtimeGraceSec: config.runtimeGraceSec, ...opts, slots, deps: { chem }, scheduler }),
+    };
+  },
+  schemas: JOB_SCHEMAS,
+  routes: jobRoutes,
+};

@@ -1,0 +1,74 @@
+// The README's "Use it" examples run as written, top to bottom, in one bash shell against a
+// freshly started `crucible serve` (embedded database), so the README cannot drift from the
+// API. Blocks fenced as ```sh lookups``` reach public services and are skipped here.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CI = process.env.CI === 'true' || process.env.CI === '1';
+
+/** The shell blocks of the README's "Use it" section, lookups excluded. */
+function readmeScript(readme: string): { script: string; blocks: number } {
+  const start = readme.indexOf('## Use it');
+  const end = readme.indexOf('\n## ', start + 1);
+  assert.ok(start >= 0 && end > start, 'the README has a "Use it" section');
+  const section = readme.slice(start, end);
+  const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
+  return { script: ['set -euo pipefail', ...blocks].join('\n'), blocks: blocks.length };
+}
+
+const missing = ['bash', 'curl', 'jq'].filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
+
+describe('README', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-readme-data-'));
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-readme-work-'));
+  let server: ReturnType<typeof spawn> | null = null;
+  after(() => {
+    server?.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it('the "Use it" examples run top to bottom against a started server', { skip: missing.length && !CI ? `needs ${missing.join(', ')}` : false }, async () => {
+    assert.deepEqual(missing, [], 'bash, curl and jq are installed');
+    const { script, blocks } = readmeScript(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
+    assert.ok(blocks >= 3, `found ${blocks} runnable blocks`);
+    const password = crypto.randomBytes(12).toString('base64url');
+    server = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), 'serve'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', CRUCIBLE_DATA_DIR: dataDir, CRUCIBLE_ADMIN_PASSWORD: password, LOG_LEVEL: 'warn', CRUCIBLE_WORKERS: '2' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no listening line in 60 s: ${out}`)), 60_000);
+      server!.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /Crucible listening on (http:\/\/\S+?) /.exec(out);
+        if (m?.[1]) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+      server!.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+      server!.on('exit', (code) => reject(new Error(`the server exited (${code}): ${out}`)));
+    });
+    fs.cpSync(path.join(ROOT, 'examples'), path.join(work, 'examples'), { recursive: true });
+    const run = spawnSync('bash', ['-c', script], { cwd: work, env: { ...process.env, CRUCIBLE_URL: url, PASSWORD: password }, encoding: 'utf8', timeout: 180_000 });
+    assert.equal(run.status, 0, `the README's commands failed:\n${run.stderr}\n${run.stdout.slice(-2000)}`);
+    // What the examples leave behind is what they promise.
+    const key = JSON.parse(fs.readFileSync(path.join(work, 'key.json'), 'utf8')) as { api_key: string };
+    assert.match(key.api_key, /^crk_[A-Za-z0-9]{8}_[A-Za-z0-9]{32,}$/);
+    assert.match(fs.readFileSync(path.join(work, 'phenol.svg'), 'utf8'), /<svg[\s\S]*<\/svg>/);
+    assert.equal(fs.readFileSync(path.join(work, 'library.zip')).subarray(0, 2).toString('latin1'), 'PK', 'the download is a zip');
+    assert.match(run.stdout, /cancelled; charged \$/, 'the running wait job was cancelled');
+    assert.match(run.stdout, /"artifact_count":[23]/, 'the upload and the first job result (and the library job result, if it finished) are counted');
+    assert.match(run.stdout, /logged out/);
+  });
+});
