@@ -157,3 +157,32 @@ export function validationIssues(errors: ErrorObject[], prefix: Loc, data: unkno
 export function addSharedSchema(schema: { $id?: string }): void {
   for (const ajv of [jsonAjv, textAjv]) if (schema.$id && !ajv.getSchema(schema.$id)) ajv.addSchema(schema);
 }
+
+/** A surrogate that is not half of a pair. */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why PostgreSQL cannot store `s` as text (a NUL character, a lone surrogate), or null. */
+export function unstorable(s: string): string | null {
+  if (s.includes('\u0000')) return 'a NUL character (U+0000)';
+  const m = LONE_SURROGATE.exec(s);
+  return m ? `a lone surrogate (U+${(m[0].codePointAt(0) ?? 0).toString(16).toUpperCase()})` : null;
+}
+
+/**
+ * Issues for the values of a flat text map (query string, path parameters, form or multipart
+ * fields; a value may be repeated) that PostgreSQL could not store, located at `[...root, name]`.
+ */
+export function unstorableFields(fields: unknown, root: Loc): Issue[] {
+  if (fields === null || typeof fields !== 'object') return [];
+  const issues: Issue[] = [];
+  for (const [name, value] of Object.entries(fields as Record<string, unknown>)) {
+    for (const v of Array.isArray(value) ? value : [value]) {
+      const bad = typeof v === 'string' ? unstorable(v) : null;
+      if (bad) {
+        issues.push({ type: 'string_unicode', loc: [...root, name], msg: `Text may not contain ${bad}`, input: null });
+        break;
+      }
+    }
+  }
+  return issues;
+}

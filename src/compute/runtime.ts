@@ -203,7 +203,7 @@ export class JobRuntime {
       jobId: job.id,
       userId: job.user_id,
       payload: job.payload,
-      resource: RESOURCES[job.resource] ?? RESOURCES.default,
+      resource: (Object.hasOwn(RESOURCES, job.resource) && RESOURCES[job.resource]) || RESOURCES.default,
       signal,
       progress,
       readMolecules: (artifactId, port) => this.ports.artifacts.readMolecules(job.user_id, artifactId, port),

@@ -94,7 +94,7 @@ export class JobService {
     const issues: Issue[] = [];
     const type = JOB_TYPES.get(req.job_type);
     if (!type) issues.push({ type: 'enum', loc: ['job_type'], msg: `Input should be one of: ${JOB_TYPE_NAMES.join(', ')}`, input: req.job_type });
-    if (!RESOURCES[req.resource ?? 'default']) issues.push({ type: 'enum', loc: ['resource'], msg: `Input should be one of: ${RESOURCE_NAMES.join(', ')}`, input: req.resource });
+    if (!Object.hasOwn(RESOURCES, req.resource ?? 'default')) issues.push({ type: 'enum', loc: ['resource'], msg: `Input should be one of: ${RESOURCE_NAMES.join(', ')}`, input: req.resource });
     if (type) {
       const validate = this.validator(type);
       if (!validate(req.payload)) issues.push(...validationIssues(validate.errors ?? [], ['payload'], req.payload));
@@ -205,7 +205,7 @@ export class JobService {
     if (q.sort) {
       const desc = q.sort.startsWith('-');
       const field = q.sort.replace(/^[-+]/, '') as keyof typeof SORT_COLUMNS;
-      if (!SORT_COLUMNS[field]) throw invalid(['sort'], `Input should be one of ${JOB_SORT_FIELDS.join(', ')}, optionally prefixed with -`, q.sort, 'enum');
+      if (!Object.hasOwn(SORT_COLUMNS, field)) throw invalid(['sort'], `Input should be one of ${JOB_SORT_FIELDS.join(', ')}, optionally prefixed with -`, q.sort, 'enum');
       order = `${SORT_COLUMNS[field]} ${desc ? 'DESC' : 'ASC'} NULLS LAST`;
     }
     const limit = q.limit ?? 100;

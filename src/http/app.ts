@@ -12,7 +12,7 @@ import { makeAuthHook } from './auth.js';
 import { drainingServer } from './draining.js';
 import { clientErrorHandler, frameworkErrors } from './edge-errors.js';
 import { installErrorHandling, renderProblem } from './errors.js';
-import { installJsonBodyCheck } from './json-body.js';
+import { installJsonBodyCheck, installTextCheck } from './json-body.js';
 import { installBodyIdleTimeout } from './body-idle.js';
 import { makeIdempotencyHooks } from './idempotency.js';
 import { lazyChildLoggerFactory } from './lazy-logger.js';
@@ -70,6 +70,7 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
   // a text/plain or form body is a 415.
   app.removeContentTypeParser('text/plain');
   installJsonBodyCheck(app);
+  installTextCheck(app);
   installBodyIdleTimeout(app, config.bodyIdleTimeoutSec);
 
   // While shutting down, new requests get 503 and connections that become idle are closed at

@@ -5,19 +5,11 @@
 // instead of a 500 from the database). The walk is iterative. docs/api-decisions.md, "Limits".
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Loc } from '../errors.js';
+import { LONE_SURROGATE, unstorable, unstorableFields } from '../validation.js';
 import { problemFromIssues, type ApiError } from './problems.js';
 
 /** Deepest nesting of objects and arrays a JSON body may have. */
 export const MAX_JSON_DEPTH = 64;
-
-/** A surrogate that is not half of a pair. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-function unstorable(s: string): string | null {
-  if (s.includes('\u0000')) return 'a NUL character (U+0000)';
-  const m = LONE_SURROGATE.exec(s);
-  return m ? `a lone surrogate (U+${(m[0].codePointAt(0) ?? 0).toString(16).toUpperCase()})` : null;
-}
 
 /** The first problem of a parsed body, or null. */
 export function checkJsonBody(body: unknown): ApiError | null {
@@ -54,6 +46,18 @@ export function checkJsonBody(body: unknown): ApiError | null {
     }
   }
   return null;
+}
+
+/**
+ * Query strings, path parameters and form bodies: the same rule for their text, checked before
+ * validation (a 422 at the field instead of a 500 from the database).
+ */
+export function installTextCheck(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    const issues = [...unstorableFields(request.query, ['query']), ...unstorableFields(request.params, ['path'])];
+    if (String(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) issues.push(...unstorableFields(request.body, ['body']));
+    if (issues.length) throw problemFromIssues(issues);
+  });
 }
 
 /** Replaces Fastify's JSON parser with the same parser (prototype-poisoning protection included) followed by checkJsonBody. */

@@ -121,7 +121,7 @@ async function buildMoleculeArtifact(deps: IngestDeps, u: UploadInput) {
     if (records.length === 0) {
       const first = warnings.list[0] as ParseWarning | undefined;
       throw invalid(
-        ['body', 'file'],
+        ['file'],
         first
           ? `no usable molecules: all ${warnings.count} entries are unparseable (first, line ${first.line}: ${first.msg})`
           : `no molecules found in "${u.filename}" (the file has no entries)`,

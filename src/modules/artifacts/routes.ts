@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../../api/route.js';
 import { AppError, invalidInput, type Issue } from '../../errors.js';
 import type { Services } from '../../services.js';
+import { unstorableFields } from '../../validation.js';
 import { StorageError } from '../../storage/storage.js';
 import { contentDisposition, parseRange } from './range.js';
 import { ARTIFACT_SCHEMAS, ArtifactIdParams, ArtifactListQuery, DownloadQuery, UploadBodyDoc } from './schemas.js';
@@ -84,6 +85,7 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
           const v = fieldValue(up.fields[f]);
           if (v !== null && v.length > 100) issues.push({ type: 'string_too_long', loc: [f], msg: 'String should have at most 100 characters', input: `${v.slice(0, 100)}…` });
         }
+        issues.push(...unstorableFields(up.fields, []));
         if (issues.length) throw invalidInput(issues);
         // The idempotency fingerprint covers the uploaded bytes, not just the (absent) JSON body.
         request.idempotencyBodyHash = uploadFingerprint(up);
