@@ -94,7 +94,8 @@ export class JobService {
     const issues: Issue[] = [];
     const type = JOB_TYPES.get(req.job_type);
     if (!type) issues.push({ type: 'enum', loc: ['job_type'], msg: `Input should be one of: ${JOB_TYPE_NAMES.join(', ')}`, input: req.job_type });
-    if (!Object.hasOwn(RESOURCES, req.resource ?? 'default')) issues.push({ type: 'enum', loc: ['resource'], msg: `Input should be one of: ${RESOURCE_NAMES.join(', ')}`, input: req.resource });
+    if (!Object.hasOwn(RESOURCES, req.resource ?? 'default'))
+      issues.push({ type: 'enum', loc: ['resource'], msg: `Input should be one of: ${RESOURCE_NAMES.join(', ')}`, input: req.resource });
     if (type) {
       const validate = this.validator(type);
       if (!validate(req.payload)) issues.push(...validationIssues(validate.errors ?? [], ['payload'], req.payload));

@@ -65,12 +65,18 @@ describe('fuzz findings', () => {
 
   it('a JavaScript prototype name as resource or sort is a 422, not a lookup on Object.prototype', async () => {
     for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
-      for (const [path, extra] of [['/api/v1/jobs/estimate', {}], ['/api/v1/jobs/submit', { job_name: 'p' }]] as const) {
+      for (const [path, extra] of [
+        ['/api/v1/jobs/estimate', {}],
+        ['/api/v1/jobs/submit', { job_name: 'p' }],
+      ] as const) {
         const r = await h.req('POST', path, { token: u.token, body: { ...extra, job_type: 'wait', resource: name, payload: { seconds: 1 } } });
         assert.equal(r.status, 422, `${path} ${name}: ${r.text}`);
         assert.deepEqual(r.body.errors[0].loc, ['body', 'resource']);
       }
-      const multi = await h.req('POST', '/api/v1/jobs/submit-multiple', { token: u.token, body: { jobs: [{ job_name: 'p', job_type: 'wait', resource: name, payload: { seconds: 1 } }] } });
+      const multi = await h.req('POST', '/api/v1/jobs/submit-multiple', {
+        token: u.token,
+        body: { jobs: [{ job_name: 'p', job_type: 'wait', resource: name, payload: { seconds: 1 } }] },
+      });
       assert.equal(multi.status, 422, multi.text);
       assert.deepEqual(multi.body.errors[0].loc, ['body', 'jobs', 0, 'resource']);
       const sort = await h.req('GET', `/api/v1/jobs/list?sort=-${name}`, { token: u.token });
