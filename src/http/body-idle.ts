@@ -16,8 +16,21 @@ export function installBodyIdleTimeout(app: FastifyInstance, seconds: number): v
       raw.off('timeout', onIdle);
     };
     const onIdle = () => {
+      // The timer can fire after the event loop was busy past the timeout while the bytes waited
+      // in the kernel: look once more after this turn's I/O has been read (setImmediate runs after
+      // the poll phase). Bytes read meanwhile mean the body is still coming: wait again.
+      const before = socket.bytesRead;
+      setImmediate(() => {
+        if (raw.complete || socket.destroyed) return stop();
+        if (socket.bytesRead !== before) {
+          socket.setTimeout(seconds * 1000);
+          return;
+        }
+        answer408();
+      });
+    };
+    const answer408 = () => {
       stop();
-      if (raw.complete || socket.destroyed) return;
       // Answered on the socket itself: the body parser is still waiting for bytes that will not come.
       const problem = httpProblem(408, `the request body sent nothing for ${seconds} s; the connection is closed`, { retry: 'timeout' });
       const body = JSON.stringify(problemBody(problem, request.url.split('?')[0] ?? '', String(request.id)));

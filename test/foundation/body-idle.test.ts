@@ -2,6 +2,8 @@
 // its connection closed (a multipart upload cut inside its file part waited forever, and held
 // a SIGTERM for 5 minutes); a slow body that keeps sending is not cut.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { BACKENDS } from '../helpers/backends.js';
@@ -53,5 +55,36 @@ describe('request body idle timeout', () => {
     const parts = [...json].map((c, i) => ({ data: c, afterMs: 100 + i * 150 }));
     const slow = await rawRequest(h.base, head(json.length), parts, 20_000);
     assert.match(slow.text, /^HTTP\/1\.1 200 /, 'bytes every 150 ms keep the body alive past the 1 s idle timeout');
+  });
+
+  it('a body that arrived while the server was busy past the timeout is served, not cut', async () => {
+    const json = '{"smiles": ["CCO"]}';
+    const head = `POST /api/v1/describe HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${json.length}\r\n\r\n`;
+    const { hostname, port } = new URL(h.base);
+    // The client is another process: it sends the headers, then the body 400 ms later, while this
+    // process (the server) is kept busy from 200 ms to 2,700 ms, in a phase after the I/O poll, so
+    // that the idle timer is due before the waiting bytes are read.
+    const client = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const s = require('net').connect(${port}, '${hostname}', () => { s.write(${JSON.stringify(head)}); setTimeout(() => s.write(${JSON.stringify(json)}), 400); });
+         let out = ''; s.on('data', (d) => (out += d)); s.on('close', () => process.stdout.write(out)); s.on('error', (e) => process.stdout.write('error ' + e.code));`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let text = '';
+    client.stdout.on('data', (d: Buffer) => (text += d.toString()));
+    const exited = once(client, 'exit');
+    await new Promise((r) => setTimeout(r, 200));
+    await new Promise<void>((resolve) =>
+      setImmediate(() => {
+        const until = Date.now() + 2_500;
+        while (Date.now() < until);
+        resolve();
+      }),
+    );
+    await exited;
+    assert.match(text, /^HTTP\/1\.1 200 /, text.slice(0, 300));
   });
 });

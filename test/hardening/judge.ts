@@ -80,11 +80,30 @@ export function judge(w: Wire, o: Outcome, extraLeaks: string[]): string[] {
   if (body) {
     // What the request itself carried may come back (a 422 names the offending input): not a leak.
     const sent = `${safeDecode(w.path)}\n${w.path}\n${w.body ? w.body.toString('utf8') : ''}\n${Object.values(w.headers).join('\n')}`;
+    // Judged on the decoded strings of a JSON body (a backslash the request sent comes back escaped).
+    const text = decodedStrings(body);
     for (const [what, re] of LEAKS) {
-      const m = re.exec(body);
+      const m = re.exec(text);
       if (m && !sent.includes(m[0])) problems.push(`${what} in body: ${JSON.stringify(m[0].slice(0, 80))}`);
     }
     for (const s of extraLeaks) if (body.includes(s)) problems.push(`server path in body: ${s}`);
   }
   return problems;
+}
+
+/** The string values of a JSON text, decoded and joined by newlines; the text itself when it is not JSON. */
+function decodedStrings(body: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  const out: string[] = [];
+  const stack: unknown[] = [value];
+  for (let v = stack.pop(); v !== undefined; v = stack.pop()) {
+    if (typeof v === 'string') out.push(v);
+    else if (v && typeof v === 'object') stack.push(...Object.keys(v), ...Object.values(v));
+  }
+  return out.join('\n');
 }
