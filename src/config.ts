@@ -35,6 +35,8 @@ export interface Config {
   /** Where the local artifact store keeps its files (CRUCIBLE_ARTIFACTS_DIR, default <dataDir>/artifacts). */
   artifactsDir: string;
   databaseUrl: string | null;
+  /** Where artifact objects are written (docs/architecture.md, "Artifact storage"). */
+  storage: StorageConfig;
   admin: { email: string; password: string | null; tier: TierName; creditUsd: number };
   workers: number;
   /** A running job whose worker has not heart-beaten for this long is requeued (CRUCIBLE_JOB_STALE_SEC). */
@@ -65,6 +67,73 @@ export interface Config {
   };
   /** GET /auth/refresh stops working after this instant. */
   refreshGetSunset: Date;
+}
+
+export type StorageBackendName = 'local' | 'postgres' | 's3';
+
+export interface S3Config {
+  /** Unset: AWS S3 itself (by region). Set for MinIO, Ceph RGW, R2 and other S3-compatible stores. */
+  endpoint?: string;
+  bucket: string;
+  region: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  forcePathStyle: boolean;
+  /** Key prefix inside the bucket (CRUCIBLE_S3_PREFIX, default none). */
+  prefix: string;
+}
+
+export interface StorageConfig {
+  /** CRUCIBLE_STORAGE: local (default), postgres or s3. */
+  backend: StorageBackendName;
+  /** CRUCIBLE_STORAGE_SHARED=1: the local data directory is a filesystem every instance shares. */
+  shared: boolean;
+  /** Set when CRUCIBLE_S3_BUCKET is (required with CRUCIBLE_STORAGE=s3; lets other backends read s3 objects). */
+  s3: S3Config | null;
+}
+
+function storageConfig(env: NodeJS.ProcessEnv): StorageConfig {
+  const backend = (env.CRUCIBLE_STORAGE || 'local').trim().toLowerCase();
+  if (backend !== 'local' && backend !== 'postgres' && backend !== 's3') throw new ConfigError(`CRUCIBLE_STORAGE must be local, postgres or s3, got "${env.CRUCIBLE_STORAGE}"`);
+  const bucket = env.CRUCIBLE_S3_BUCKET?.trim();
+  if (backend === 's3' && !bucket)
+    throw new ConfigError('CRUCIBLE_STORAGE=s3 needs CRUCIBLE_S3_BUCKET (and CRUCIBLE_S3_REGION, credentials, and CRUCIBLE_S3_ENDPOINT for a store other than AWS)');
+  const endpoint = env.CRUCIBLE_S3_ENDPOINT ? url(env, 'CRUCIBLE_S3_ENDPOINT', '') : undefined;
+  const prefix = (env.CRUCIBLE_S3_PREFIX ?? '').replace(/^\/+/, '');
+  return {
+    backend,
+    shared: flag(env, 'CRUCIBLE_STORAGE_SHARED'),
+    s3: bucket
+      ? {
+          ...(endpoint ? { endpoint } : {}),
+          bucket,
+          region: env.CRUCIBLE_S3_REGION || 'us-east-1',
+          ...(env.CRUCIBLE_S3_ACCESS_KEY_ID ? { accessKeyId: env.CRUCIBLE_S3_ACCESS_KEY_ID } : {}),
+          ...(env.CRUCIBLE_S3_SECRET_ACCESS_KEY ? { secretAccessKey: env.CRUCIBLE_S3_SECRET_ACCESS_KEY } : {}),
+          forcePathStyle: flag(env, 'CRUCIBLE_S3_FORCE_PATH_STYLE'),
+          prefix: prefix && !prefix.endsWith('/') ? `${prefix}/` : prefix,
+        }
+      : null,
+  };
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(`${name} must be 1 or 0, got "${env[name]}"`);
+}
+
+/**
+ * Why this process must not start with this storage, or null: with a PostgreSQL server, API
+ * instances without workers and worker processes run on several machines, and an artifact
+ * written to one machine's data directory is not there for the others.
+ */
+export function unsharedStorageProblem(config: Config, mode: 'serve' | 'worker'): string | null {
+  if (!config.databaseUrl || config.storage.backend !== 'local' || config.storage.shared) return null;
+  if (mode === 'serve' && config.workers > 0) return null;
+  const who = mode === 'worker' ? 'a worker' : 'an API instance without workers (CRUCIBLE_WORKERS=0)';
+  return `${who} on a shared database cannot keep artifacts in its own data directory (${config.artifactsDir}): other machines could not read them. Set CRUCIBLE_STORAGE=postgres or CRUCIBLE_STORAGE=s3, or CRUCIBLE_STORAGE_SHARED=1 if that directory is a filesystem every instance mounts`;
 }
 
 export type LookupSourceName = 'pubchem' | 'chembl' | 'opentargets' | 'uniprot' | 'rcsb_search' | 'rcsb_data';
@@ -149,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     artifactsDir: path.resolve(env.CRUCIBLE_ARTIFACTS_DIR || path.join(dataDir, 'artifacts')),
     databaseUrl: env.DATABASE_URL || null,
+    storage: storageConfig(env),
     admin: {
       email: (env.CRUCIBLE_ADMIN_EMAIL || 'admin@crucible.local').trim(),
       password: env.CRUCIBLE_ADMIN_PASSWORD || null,

@@ -41,8 +41,7 @@ export async function createServices(config: Config, db?: Database, opts: Create
     const services = { config, db, log, chem, queue, scheduler } as Services;
     for (const m of MODULES) Object.assign(services, await m.provide?.(services));
     for (const m of MODULES) {
-      if (!m.start) continue;
-      await m.start(services);
+      await m.start?.(services);
       const mod = m;
       if (mod.stop) started.push({ what: `module ${mod.name}`, stop: () => mod.stop?.(services) ?? Promise.resolve() });
     }

@@ -1,15 +1,18 @@
 #!/usr/bin/env node
-// The `crucible` command: serve | worker | migrate | users create|set-tier|list | wallet credit
+// The `crucible` command: serve | worker | migrate | users create|set-tier|list | wallet credit | storage migrate
 import { parseArgs } from 'node:util';
+import { pino } from 'pino';
 import { runAdminCommand, type AdminCommand } from './admin/commands.js';
 import { sendAdminCommand, SocketUnavailable } from './admin/socket.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, unsharedStorageProblem, type Config } from './config.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import { embeddedDatabaseExists } from './db/pglite.js';
 import { redactUrl } from './db/postgres.js';
 import { closeServices, createServices } from './instance.js';
+import { logDestination } from './log.js';
+import { migrateStorage, remainingOutside } from './modules/artifacts/storage-migrate.js';
 import { UserInputError } from './modules/users/service.js';
 import { shutdownDeadlineMs, startServer, startWorker, stopOnSignals } from './http/server.js';
 
@@ -25,6 +28,8 @@ const USAGE = `usage: crucible <command>
   wallet credit --email E --usd N         add funds to an account's wallet (N < 0: a debit,
                                           never below zero)
   worker                                  run compute workers only (shares DATABASE_URL with the API)
+  storage migrate --to postgres|s3|local  copy every artifact into that store, checked, and delete
+                                          the originals; resumable (run it again after a stop)
 Configuration comes from the environment (see README).`;
 
 class UsageError extends Error {
@@ -102,6 +107,38 @@ async function runAdmin(config: Config, cmd: AdminCommand): Promise<unknown> {
   }
 }
 
+function refuseUnsharedStorage(config: Config, mode: 'serve' | 'worker'): void {
+  const problem = unsharedStorageProblem(config, mode);
+  if (problem) throw new ConfigError(problem);
+}
+
+async function storageCommand(config: Config, args: string[]): Promise<void> {
+  const [action, ...rest] = args;
+  if (action !== 'migrate') throw new UsageError(`unknown command: storage ${args.join(' ')}`);
+  let to: string | undefined;
+  try {
+    to = parseArgs({ args: rest, options: { to: { type: 'string' } }, strict: true }).values.to;
+  } catch (err) {
+    throw new UsageError(`storage migrate: ${(err as Error).message.split('\n')[0]} (crucible --help shows the usage)`, true);
+  }
+  if (to !== 'postgres' && to !== 's3' && to !== 'local') throw new UsageError('storage migrate needs --to postgres, --to s3 or --to local', true);
+  if (to === 's3' && !config.storage.s3) throw new ConfigError('storage migrate --to s3 needs CRUCIBLE_S3_BUCKET and the other CRUCIBLE_S3_* settings');
+  const services = await createServices(config, undefined, { queue: false });
+  try {
+    const report = await migrateStorage(services.db, services.artifacts.storage, to, (line) => process.stdout.write(line + '\n'));
+    const left = await remainingOutside(services.db, to);
+    process.stdout.write(JSON.stringify({ ...report, remaining: left }, null, 2) + '\n');
+    if (report.failed.length)
+      throw new UserInputError(`${report.failed.length} artifacts could not be moved (listed above); they are still readable where they were: run the command again`);
+    if (config.storage.backend !== to)
+      process.stdout.write(
+        `all artifacts are in ${to}: set CRUCIBLE_STORAGE=${to} on every instance and restart them, then run this command once more for anything written before the restart\n`,
+      );
+  } finally {
+    await closeServices(services);
+  }
+}
+
 /** What the failing command was run with, for its one-line error. */
 const running: { command: string; config: Config | null } = { command: 'serve', config: null };
 
@@ -116,8 +153,9 @@ async function main(argv: string[]): Promise<void> {
   running.config = config;
   switch (command) {
     case 'serve': {
-      const server = await startServer(config);
-      stopOnSignals(server, shutdownDeadlineMs(config));
+      refuseUnsharedStorage(config, 'serve');
+      const signals = stopOnSignals(shutdownDeadlineMs(config), pino({ level: config.logLevel }, logDestination()));
+      signals.attach(await startServer(config));
       return;
     }
     case 'migrate': {
@@ -131,8 +169,13 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'worker': {
-      const worker = await startWorker(config);
-      stopOnSignals(worker, shutdownDeadlineMs(config));
+      refuseUnsharedStorage(config, 'worker');
+      const signals = stopOnSignals(shutdownDeadlineMs(config), pino({ level: config.logLevel }, logDestination()));
+      signals.attach(await startWorker(config));
+      return;
+    }
+    case 'storage': {
+      await storageCommand(config, argv.slice(1));
       return;
     }
     case 'wallet':

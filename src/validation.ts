@@ -186,3 +186,44 @@ export function unstorableFields(fields: unknown, root: Loc): Issue[] {
   }
   return issues;
 }
+
+/** Deepest nesting of objects and arrays a user's JSON may have (docs/api-decisions.md, "Limits"). */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The first issue of a parsed JSON value from a user (a request body, an uploaded archive's
+ * manifest): nested deeper than MAX_JSON_DEPTH levels (located at `root`; walks over user JSON
+ * then stay shallow), or a string or key holding a NUL character or a lone surrogate (located at
+ * the string; PostgreSQL cannot store them). Iterative, so any depth is safe to check.
+ */
+export function jsonValueIssue(value: unknown, root: Loc): Issue | null {
+  const stack: { value: unknown; loc: Loc; depth: number }[] = [{ value, loc: root, depth: 0 }];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const { value: v, loc, depth } = item;
+    if (typeof v === 'string') {
+      const bad = unstorable(v);
+      if (bad) return { type: 'string_unicode', loc, msg: `Strings may not contain ${bad}`, input: null };
+      continue;
+    }
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH) return { type: 'too_deep', loc: root, msg: `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, input: null };
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], loc: [...loc, i], depth: depth + 1 });
+      continue;
+    }
+    const entries = Object.entries(v as Record<string, unknown>);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, child] = entries[i] ?? ['', undefined];
+      const badKey = unstorable(key);
+      if (badKey)
+        return {
+          type: 'string_unicode',
+          loc: [...loc, key.replaceAll('\u0000', '\uFFFD').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD')],
+          msg: `Keys may not contain ${badKey}`,
+          input: null,
+        };
+      stack.push({ value: child, loc: [...loc, key], depth: depth + 1 });
+    }
+  }
+  return null;
+}

@@ -2,7 +2,7 @@
 """RDKit's verdict on "is this compound name a structure?" for the JS check of
 src/lookups/structure.ts.
 
-CONTRACT.md section 7: a compound "name" that is an InChI or parses as a SMILES of two or more
+docs/api-decisions.md, "Science lookups": a compound "name" that is an InChI or parses as a SMILES of two or more
 atoms is a structure. RDKit's SMILES reader treats text after whitespace as the molecule's name
 (and a CXSMILES |...| block after the SMILES as extensions), so what counts is the first
 whitespace-separated token. For every string below this script records what RDKit 2022.09

@@ -19,7 +19,8 @@ export interface Module {
   routes?: RoutePlugin;
   /** Periodic loops (sweeps, retention), run by the scheduler under their advisory lock. */
   tasks?(s: Services): PeriodicTask[];
-  /** Starts what the module runs beside its routes (listeners); stopped in reverse list order. */
+  /** Starts what the module runs beside its routes (listeners). */
   start?(s: Services): Promise<void>;
+  /** Stops what it runs and releases what it holds (connections), in reverse list order. */
   stop?(s: Services): Promise<void>;
 }

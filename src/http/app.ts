@@ -18,6 +18,7 @@ import { makeIdempotencyHooks } from './idempotency.js';
 import { lazyChildLoggerFactory } from './lazy-logger.js';
 import { markDocsPublic, registerOpenApi } from './openapi.js';
 import { RateLimiter } from './rate-limit.js';
+import { rateWindows } from './rate-sync.js';
 import { requestIdFrom } from './request-id.js';
 import { validatorCompiler } from './validation.js';
 import { logDestination } from '../log.js';
@@ -84,7 +85,10 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
   // Every route gets its own auth hook (first in its onRequest list), built from its config;
   // hooks that only some routes need are attached to those routes, not run on every request.
   app.addHook('onRoute', markDocsPublic);
-  const authDeps = { authenticator: services.authenticator, limiter: new RateLimiter(), tiers: config.tiers };
+  // Request rate limits hold across the instances on one PostgreSQL database (rate-limit.ts).
+  const limiter = new RateLimiter({ store: services.db.kind === 'postgres' ? rateWindows(services.db) : null, log: services.log });
+  app.addHook('onClose', () => limiter.close());
+  const authDeps = { authenticator: services.authenticator, limiter, tiers: config.tiers };
   const idem = makeIdempotencyHooks(services.db);
   const deprecationHeaders = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const dep = request.routeOptions.config.deprecated!;

@@ -3,8 +3,9 @@
 //
 // The hook is attached to every route when it is registered (from an onRoute hook in
 // app.ts), with the route's metadata resolved then rather than on each request. It runs in
-// callback style and finishes synchronously when the credential is already cached, so the
-// common authenticated request costs no promise and no extra microtask turn.
+// callback style and finishes synchronously when the credential is already cached and the rate
+// limit is decided in memory, so the common authenticated request costs no promise and no extra
+// microtask turn.
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import { tierNameOf, type TierLimits, type TierName } from '../config.js';
 import type { Authenticator } from '../modules/auth/authenticator.js';
@@ -37,13 +38,19 @@ export function makeAuthHook({ authenticator, limiter, tiers }: AuthHookDeps, ro
     };
   }
 
-  function admit(request: FastifyRequest, reply: FastifyReply, p: Principal | null): void {
+  /** Admits the request or throws; a promise when the rate limit is counted in the database (rate-limit.ts). */
+  function admit(request: FastifyRequest, reply: FastifyReply, p: Principal | null): void | Promise<void> {
     if (!p) {
       throw httpProblem(401, 'this endpoint needs a credential: an X-Api-Key header or Authorization: Bearer <access token>', {
         headers: { 'www-authenticate': 'Bearer' },
       });
     }
-    limiter.hit(reply, credentialId(p), tiers[tierNameOf(p.tier)].requestsPerMinute);
+    const counting = limiter.hit(reply, credentialId(p), tiers[tierNameOf(p.tier)].requestsPerMinute);
+    if (counting) return counting.then(() => authorize(request, p));
+    authorize(request, p);
+  }
+
+  function authorize(request: FastifyRequest, p: Principal): void {
     if (mode === 'token' && p.via === 'api_key') {
       throw problem('api-key-management-forbidden', 'this endpoint needs an access token (Authorization: Bearer); API keys cannot use it');
     }
@@ -60,7 +67,8 @@ export function makeAuthHook({ authenticator, limiter, tiers }: AuthHookDeps, ro
     try {
       found = authenticator.authenticate(request.headers['x-api-key'], request.headers.authorization);
       if (!(found instanceof Promise)) {
-        admit(request, reply, found);
+        const counting = admit(request, reply, found);
+        if (counting) return doneWhen(counting, done);
         done();
         return;
       }
@@ -70,17 +78,27 @@ export function makeAuthHook({ authenticator, limiter, tiers }: AuthHookDeps, ro
     }
     found.then(
       (p) => {
+        let counting: void | Promise<void>;
         try {
-          admit(request, reply, p);
+          counting = admit(request, reply, p);
         } catch (err) {
           done(err as Error);
           return;
         }
+        if (counting) return doneWhen(counting, done);
         done();
       },
       (err: Error) => done(err),
     );
   };
+}
+
+/** Calls `done` when the request's count in the database settles (rate-limit.ts). */
+function doneWhen(counting: Promise<void>, done: HookHandlerDoneFunction): void {
+  counting.then(
+    () => done(),
+    (err: Error) => done(err),
+  );
 }
 
 /** The principal of an authenticated route (the hook guarantees it is set). */

@@ -4,48 +4,13 @@
 // or a lone UTF-16 surrogate (PostgreSQL cannot store them: a 422 at the string's location
 // instead of a 500 from the database). The walk is iterative. docs/api-decisions.md, "Limits".
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Loc } from '../errors.js';
-import { LONE_SURROGATE, unstorable, unstorableFields } from '../validation.js';
+import { jsonValueIssue, unstorableFields } from '../validation.js';
 import { problemFromIssues, type ApiError } from './problems.js';
-
-/** Deepest nesting of objects and arrays a JSON body may have. */
-export const MAX_JSON_DEPTH = 64;
 
 /** The first problem of a parsed body, or null. */
 export function checkJsonBody(body: unknown): ApiError | null {
-  const stack: { value: unknown; loc: Loc; depth: number }[] = [{ value: body, loc: ['body'], depth: 0 }];
-  for (let item = stack.pop(); item; item = stack.pop()) {
-    const { value, loc, depth } = item;
-    if (typeof value === 'string') {
-      const bad = unstorable(value);
-      if (bad) return problemFromIssues([{ type: 'string_unicode', loc, msg: `Strings may not contain ${bad}`, input: null }]);
-      continue;
-    }
-    if (value === null || typeof value !== 'object') continue;
-    if (depth >= MAX_JSON_DEPTH) {
-      return problemFromIssues([{ type: 'too_deep', loc: ['body'], msg: `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, input: null }]);
-    }
-    if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], loc: [...loc, i], depth: depth + 1 });
-      continue;
-    }
-    const entries = Object.entries(value as Record<string, unknown>);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, v] = entries[i] ?? ['', undefined];
-      const badKey = unstorable(key);
-      if (badKey)
-        return problemFromIssues([
-          {
-            type: 'string_unicode',
-            loc: [...loc, key.replaceAll('\u0000', '\uFFFD').replace(new RegExp(LONE_SURROGATE.source, 'g'), '\uFFFD')],
-            msg: `Keys may not contain ${badKey}`,
-            input: null,
-          },
-        ]);
-      stack.push({ value: v, loc: [...loc, key], depth: depth + 1 });
-    }
-  }
-  return null;
+  const issue = jsonValueIssue(body, ['body']);
+  return issue ? problemFromIssues([issue]) : null;
 }
 
 /**

@@ -47,8 +47,8 @@ export async function startServer(config: Config, out: (line: string) => void = 
     runtime = services.runtime(config.workers, { log: app.log });
     await runtime.start();
     if (services.db.kind === 'pglite') closeSocket = await startAdminSocket(services);
-    // The last await: from the first request on, main() installs the signal handlers before
-    // any other event is handled, so a SIGTERM never meets the default action (killed, lock left).
+    // main() installed the signal handlers before start-up (stopOnSignals), so a SIGTERM that
+    // follows this banner at once never meets the default action (killed, lock left).
     await app.listen({ host: config.host, port: config.port });
     const addr = app.server.address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;
@@ -163,30 +163,32 @@ function startWatchdog(ms: number, pending: () => string): void {
  * and the database, exit 0. Whatever a component does, the process is gone by the deadline
  * (grace + SHUTDOWN_MARGIN_SEC), and at once on a second signal: both log what was still
  * pending and end the process with SIGKILL, the one exit nothing in the process can hold up.
+ *
+ * Installed before start-up, and the server attached once it runs: a signal that arrives in
+ * between (a process manager that stops the service as soon as it prints where it listens)
+ * never meets the default action, which would kill the process at once and leave the embedded
+ * database's lock behind. Such a signal starts the deadline at once and the stop as soon as the
+ * server is attached.
  */
-export function stopOnSignals(server: Stoppable, deadlineMs: number): void {
+export function stopOnSignals(deadlineMs: number, startupLog: Stoppable['log']): { attach(server: Stoppable): void } {
+  let server: Stoppable | null = null;
   let signalledAt = 0;
+  const log = () => server?.log ?? startupLog;
+  const pending = () => server?.pending() ?? 'start-up';
   const forceExit = (msg: string) => {
     try {
-      server.log.error({ pending: server.pending(), active: activeResources(), since_signal_ms: Date.now() - signalledAt }, msg);
+      log().error({ pending: pending(), active: activeResources(), since_signal_ms: Date.now() - signalledAt }, msg);
     } finally {
       process.kill(process.pid, 'SIGKILL');
     }
   };
-  const onSignal = (sig: NodeJS.Signals) => {
-    if (signalledAt) return forceExit(`second signal (${sig}): exiting at once`);
-    signalledAt = Date.now();
-    server.log.info({ signal: sig, deadline_sec: deadlineMs / 1000 }, 'shutting down');
-    // Armed before anything else: timers run until process.exit() starts, and the exit itself
-    // is only called once nothing can hold it (below).
-    setTimeout(() => forceExit(`shutdown deadline (${deadlineMs / 1000} s) passed: exiting at once`), deadlineMs);
-    startWatchdog(deadlineMs + 2_000, () => server.pending());
-    void server
+  const stop = (s: Stoppable) =>
+    void s
       .stop()
       .then(
         () => 0,
         (err: unknown) => {
-          server.log.error({ err }, 'shutdown failed');
+          s.log.error({ err }, 'shutdown failed');
           return 1;
         },
       )
@@ -197,7 +199,22 @@ export function stopOnSignals(server: Stoppable, deadlineMs: number): void {
         while (process.getActiveResourcesInfo().some((r) => THREADPOOL_REQUEST.test(r))) await new Promise((r) => setTimeout(r, 10));
         process.exit(code);
       });
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (signalledAt) return forceExit(`second signal (${sig}): exiting at once`);
+    signalledAt = Date.now();
+    log().info({ signal: sig, deadline_sec: deadlineMs / 1000, ...(server ? {} : { during: 'start-up' }) }, 'shutting down');
+    // Armed before anything else: timers run until process.exit() starts, and the exit itself
+    // is only called once nothing can hold it (above).
+    setTimeout(() => forceExit(`shutdown deadline (${deadlineMs / 1000} s) passed: exiting at once`), deadlineMs);
+    startWatchdog(deadlineMs + 2_000, pending);
+    if (server) stop(server);
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
+  return {
+    attach(s) {
+      server = s;
+      if (signalledAt) stop(s);
+    },
+  };
 }

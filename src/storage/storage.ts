@@ -43,6 +43,8 @@ export interface ArtifactStorage {
   list(): AsyncIterable<ObjectInfo>;
   /** Removes a temp write found by list(). */
   deleteTemporary(key: string): Promise<void>;
+  /** Releases connections (an S3 client's sockets); the store is not used after. */
+  close?(): void | Promise<void>;
 }
 
 /** A storage fault (disk full, I/O error, missing object) that callers can catch and classify. */
@@ -53,9 +55,13 @@ export class StorageError extends Error {
     this.name = 'StorageError';
     this.code = code;
   }
-  /** Faults of the store itself (not of a request): disk full, I/O error, read-only, quota of the volume. */
+  /**
+   * Faults of the store itself (not of a request), worth a retry later: disk full, I/O error,
+   * read-only, quota of the volume, or a store that cannot be reached (a database or S3 endpoint
+   * that refuses or drops the connection; an S3 5xx answer is EIO).
+   */
   get isCapacityOrIo(): boolean {
-    return ['ENOSPC', 'EIO', 'EDQUOT', 'EROFS', 'EFBIG'].includes(this.code);
+    return ['ENOSPC', 'EIO', 'EDQUOT', 'EROFS', 'EFBIG', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'].includes(this.code);
   }
 }
 

@@ -9,7 +9,7 @@ import { startHarness, type Harness } from '../helpers/harness.js';
 describe('the first hour', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness(BACKENDS[0]);
+    h = await startHarness(BACKENDS[0], {}, { workers: 1 });
   });
   after(async () => h?.close());
 
@@ -33,6 +33,38 @@ describe('the first hour', () => {
     assert.deepEqual([est.body.tier, est.body.tier_name], [2, 'team']);
     const use = await h.req('GET', '/api/v1/artifacts/usage', { token: u.token });
     assert.deepEqual([use.body.tier, use.body.tier_name], [2, 'team']);
+  });
+
+  it('job `message`: the reference types it a string (default "") in the list and info, string or null in status; both say the same', async () => {
+    const u = await h.user();
+    await h.credit(u.userId, 10);
+    const submit = async (job_type: string, payload: object) => {
+      const r = await h.req('POST', '/api/v1/jobs/submit', { token: u.token, body: { job_name: job_type, job_type, payload } });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      const pid = r.body.process_id as string;
+      return { process_id: pid, ...(await h.waitForJob(u.token, pid)) };
+    };
+    const ok = await submit('properties', { smiles: ['CCO'] });
+    const failed = await submit('substructure_search', { query: '[Q]C', smiles: ['CCO'] });
+    assert.deepEqual([ok.status, failed.status], ['completed', 'error']);
+    const list = await h.req('GET', '/api/v1/jobs/list', { token: u.token });
+    for (const [job, expected] of [
+      [ok, ''],
+      [failed, /^query: the query is not a valid SMARTS or SMILES/],
+    ] as const) {
+      const status = await h.req('GET', `/api/v1/jobs/status?process_id=${job.process_id}`, { token: u.token });
+      const item = (list.body.items as { process_id: string; message: unknown }[]).find((i) => i.process_id === job.process_id);
+      const info = await h.req('GET', `/api/v1/jobs/info?process_id=${job.process_id}`, { token: u.token });
+      assert.equal(typeof item?.message, 'string', 'a string in the list');
+      assert.equal(info.body.info.message, item?.message, 'the same in the info');
+      if (expected === '') {
+        assert.equal(item?.message, '');
+        assert.equal(status.body.message, null, 'no message: null in the status, "" in the list');
+      } else {
+        assert.match(item?.message as string, expected);
+        assert.equal(status.body.message, item?.message, 'the same text in the status');
+      }
+    }
   });
 
   it('an access token in X-Api-Key, or an API key as Bearer, is a 401 naming the right header', async () => {

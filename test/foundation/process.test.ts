@@ -467,9 +467,20 @@ describe('the crucible CLI as processes', { concurrency: true }, () => {
         assert.match(again.stdout, /up to date/);
       });
 
+      it('an API instance without workers, or a worker, on a shared database refuses local artifact storage in one line', async () => {
+        const url = await freshDatabase();
+        for (const args of [['serve'], ['worker']]) {
+          const r = await run(args, { DATABASE_URL: url, CRUCIBLE_WORKERS: args[0] === 'serve' ? '0' : '1' });
+          assert.equal(r.code, 1, `${args[0]}: ${r.stderr}`);
+          const lines = r.stderr.trim().split('\n');
+          assert.equal(lines.length, 1, r.stderr);
+          assert.match(lines[0] ?? '', /^crucible: .*own data directory.*CRUCIBLE_STORAGE=postgres or CRUCIBLE_STORAGE=s3, or CRUCIBLE_STORAGE_SHARED=1/);
+        }
+      });
+
       it('two `crucible serve` at once both come up and exactly one admin account exists', async () => {
         const url = await freshDatabase();
-        const starting = [serve({ DATABASE_URL: url }), serve({ DATABASE_URL: url })];
+        const starting = [serve({ DATABASE_URL: url, CRUCIBLE_STORAGE: 'postgres' }), serve({ DATABASE_URL: url, CRUCIBLE_STORAGE: 'postgres' })];
         const started = await Promise.allSettled(starting);
         for (const s of started) if (s.status === 'fulfilled' && started.some((x) => x.status === 'rejected')) s.value.proc.kill();
         for (const s of started) if (s.status === 'rejected') throw s.reason;

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { makeZip } from '../artifacts/helpers.js';
 
 describe('fuzz findings', () => {
   let h: Harness;
@@ -85,5 +86,28 @@ describe('fuzz findings', () => {
     }
     const jobs = await h.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs WHERE user_id = $1', [u.userId]);
     assert.equal(jobs.rows[0]?.n, 0, 'no job was written');
+  });
+  it("an archive's manifest.json nested too deep, or with a NUL or lone surrogate in any string or key, is a 422 at the manifest; nothing is stored", async () => {
+    const deep = '['.repeat(10_000) + ']'.repeat(10_000);
+    const record = (extra: string) => `{"id":"r","files":{"primary":"r.json"}${extra}}`;
+    const manifest = (top: string, rec = record('')) => `{"manifest_version":1${top},"ports":{"r":{"format":"json","kind":"report","records":[${rec}]}}}`;
+    const cases: [string, string, unknown[]][] = [
+      [manifest(`,"extra":${deep}`), 'too_deep', ['body', 'file', 'manifest.json']],
+      [manifest(',"job_type":"a\\u0000"'), 'string_unicode', ['body', 'file', 'manifest.json', 'job_type']],
+      [manifest('', record(',"note":"\\ud800"')), 'string_unicode', ['body', 'file', 'manifest.json', 'ports', 'r', 'records', 0, 'note']],
+      [manifest(',"x\\u0000y":1'), 'string_unicode', ['body', 'file', 'manifest.json', 'x\uFFFDy']],
+    ];
+    for (const [text, type, loc] of cases) {
+      const zip = await makeZip({ 'manifest.json': text, 'r.json': '{}' });
+      const form = new FormData();
+      form.append('mode', 'archive');
+      form.append('file', new Blob([zip]), 'a.zip');
+      const r = await fetch(`${h.base}/api/v1/artifacts`, { method: 'POST', body: form, headers: { authorization: `Bearer ${u.token}` } });
+      const body = (await r.json()) as { errors: { type: string; loc: unknown[] }[] };
+      assert.equal(r.status, 422, JSON.stringify(body));
+      assert.deepEqual([body.errors[0]?.type, body.errors[0]?.loc], [type, loc]);
+    }
+    const list = await h.req('GET', '/api/v1/artifacts', { token: u.token });
+    assert.equal(list.body.items.length, 0);
   });
 });

@@ -9,6 +9,33 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { closeServices, createServices } from '../../src/instance.js';
 import type { Services } from '../../src/services.js';
 import type { Backend } from './backends.js';
+import { startS3StandIn, type S3StandIn } from './s3-stand-in.js';
+
+/**
+ * The artifact store every harness uses unless a test sets CRUCIBLE_STORAGE itself:
+ * CRUCIBLE_TEST_STORAGE (local by default; scripts/run-tests.mjs runs the artifact and job test
+ * files again with postgres and with s3, the latter on an S3 stand-in started per harness).
+ */
+export const TEST_STORAGE = process.env.CRUCIBLE_TEST_STORAGE || 'local';
+
+async function storageEnv(env: Record<string, string>): Promise<{ env: Record<string, string>; s3: S3StandIn | null }> {
+  if (env.CRUCIBLE_STORAGE || TEST_STORAGE === 'local') return { env, s3: null };
+  if (TEST_STORAGE === 'postgres') return { env: { CRUCIBLE_STORAGE: 'postgres', ...env }, s3: null };
+  const s3 = await startS3StandIn();
+  return {
+    env: {
+      CRUCIBLE_STORAGE: 's3',
+      CRUCIBLE_S3_ENDPOINT: s3.endpoint,
+      CRUCIBLE_S3_BUCKET: s3.bucket,
+      CRUCIBLE_S3_REGION: s3.region,
+      CRUCIBLE_S3_ACCESS_KEY_ID: s3.accessKeyId,
+      CRUCIBLE_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      CRUCIBLE_S3_FORCE_PATH_STYLE: '1',
+      ...env,
+    },
+    s3,
+  };
+}
 
 export interface Res<T = any> {
   status: number;
@@ -52,7 +79,8 @@ interface HarnessOptions extends BuildOptions {
   runtime?: { staleAfterMs?: number; sweepMs?: number; heartbeatMs?: number };
 }
 
-export async function startHarness(backend: Backend, env: Record<string, string> = {}, opts: HarnessOptions = {}): Promise<Harness> {
+export async function startHarness(backend: Backend, givenEnv: Record<string, string> = {}, opts: HarnessOptions = {}): Promise<Harness> {
+  const { env, s3 } = await storageEnv(givenEnv);
   const { db, url, drop } = await backend.create();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-test-'));
   const config = loadConfig({ LOG_LEVEL: 'silent', CRUCIBLE_DATA_DIR: dataDir, ...env });
@@ -133,6 +161,7 @@ export async function startHarness(backend: Backend, env: Record<string, string>
       await app.close();
       await closeServices(services).catch(() => undefined);
       await drop();
+      await s3?.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -54,7 +54,7 @@ describe('a worker process killed in the middle of a job', { skip: pgBackend ? f
   after(async () => h?.close());
 
   it('the job completes on another worker, charged once, with one event', async () => {
-    const env = { DATABASE_URL: h.dbUrl!, CRUCIBLE_WORKERS: '1', CRUCIBLE_JOB_STALE_SEC: '3', CRUCIBLE_DATA_DIR: h.config.dataDir };
+    const env = { DATABASE_URL: h.dbUrl!, CRUCIBLE_STORAGE_SHARED: '1', CRUCIBLE_WORKERS: '1', CRUCIBLE_JOB_STALE_SEC: '3', CRUCIBLE_DATA_DIR: h.config.dataDir };
     const w1 = crucible(['worker'], env);
     const w2 = crucible(['worker'], env);
     await Promise.all([w1.ready, w2.ready]);

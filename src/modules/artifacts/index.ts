@@ -1,6 +1,6 @@
 // Artifacts: uploads, archives, downloads (with Range), quotas, and the orphan sweep.
 import type { Module } from '../../api/module.js';
-import { LocalFileStorage } from '../../storage/local.js';
+import { openArtifactStorage } from '../../storage/open.js';
 import { ARTIFACT_SCHEMAS, artifactRoutes } from './routes.js';
 import { ArtifactService } from './service.js';
 
@@ -12,8 +12,9 @@ declare module '../../services.js' {
 
 export const artifactsModule: Module = {
   name: 'artifacts',
-  provide: ({ db, config, log }) => ({ artifacts: new ArtifactService({ db, config, storage: new LocalFileStorage(config.artifactsDir), log }) }),
+  provide: ({ db, config, log }) => ({ artifacts: new ArtifactService({ db, config, storage: openArtifactStorage(config, db), log }) }),
   schemas: ARTIFACT_SCHEMAS,
   routes: artifactRoutes,
   tasks: (s) => [s.artifacts.sweepTask()],
+  stop: async (s) => s.artifacts.storage.close?.(),
 };

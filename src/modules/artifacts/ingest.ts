@@ -24,6 +24,7 @@ import { BUNDLE_MEMBER, bundleLines, jsonLines, jsonLinesOf } from './bundle.js'
 import { writeArchive } from './records.js';
 import type { UploadInput } from './types.js';
 import { ZipReader, type ZipEntry } from './zip.js';
+import { jsonValueIssue } from '../../validation.js';
 
 const MAX_WARNINGS = 1000;
 const MAX_ARCHIVE_ENTRIES = 1_000_000;
@@ -201,6 +202,10 @@ async function acceptArchive(deps: IngestDeps, u: UploadInput): Promise<{ put: P
   } finally {
     reader.close();
   }
+  // Deep nesting, NUL characters and lone surrogates first: the manifest is kept (extra fields
+  // included) in a jsonb column, and later walks over it must stay shallow.
+  const unfit = jsonValueIssue(manifestRaw, ['file', MANIFEST_NAME]);
+  if (unfit) throw manifestProblem([unfit]);
   const { manifest, issues } = validateManifest(manifestRaw, (n) => names.has(n), ['file', MANIFEST_NAME]);
   if (!manifest) throw manifestProblem(issues);
   const put = await deps.storage.put(fs.createReadStream(u.spoolPath));

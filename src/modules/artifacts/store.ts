@@ -220,6 +220,23 @@ export const artifactsStore = {
     return rows;
   },
 
+  /** Rows whose object is not in `backendPrefix` ('' for local: keys without a prefix), by id after `afterId`. */
+  async notInBackend(q: Queryable, backendPrefix: string, afterId: string, limit: number): Promise<{ id: string; storage_key: string; sha256: string; size_bytes: number }[]> {
+    // $1 appears in both forms, so PostgreSQL always knows its type.
+    const inBackend = backendPrefix ? `storage_key LIKE $1::text || '%'` : `$1::text = '' AND storage_key !~ '^(postgres|s3):'`;
+    const { rows } = await q.query<{ id: string; storage_key: string; sha256: string; size_bytes: number }>(
+      `SELECT id, storage_key, sha256, size_bytes::float8 AS size_bytes FROM artifacts WHERE NOT (${inBackend}) AND id > $2::uuid ORDER BY id LIMIT $3`,
+      [backendPrefix, afterId, limit],
+    );
+    return rows;
+  },
+
+  /** Points a row at its object's new key; false when the row is gone or was moved meanwhile. */
+  async moveObject(q: Queryable, id: string, fromKey: string, toKey: string): Promise<boolean> {
+    const { rowCount } = await q.query('UPDATE artifacts SET storage_key = $3 WHERE id = $1 AND storage_key = $2', [id, fromKey, toKey]);
+    return rowCount === 1;
+  },
+
   /** Which of these storage keys have a row. */
   async knownKeys(q: Queryable, keys: string[]): Promise<Set<string>> {
     if (keys.length === 0) return new Set();

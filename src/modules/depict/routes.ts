@@ -2,29 +2,11 @@
 // by RDKit in the chemistry worker pool, cached by canonical input and size.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { DepictOutcome } from '../../chem/depict.js';
-import { MOLECULE_SIZE, REACTION_SIZE } from '../../chem/limits.js';
-import type { ItemOutcome } from '../../chem/pool.js';
-import { AppError } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { DEPICT_SCHEMAS, DepictReactionsRequest, DepictRequest, DepictResponse } from './schemas.js';
+import { depictMolecules, depictReactions } from './service.js';
 
 export { DEPICT_SCHEMAS };
-
-interface DepictionItem {
-  svg: string | null;
-  error: DepictOutcome['error'];
-  detail: string | null;
-}
-
-function toItems(results: ItemOutcome<DepictOutcome>[]): { items: DepictionItem[] } {
-  if (results.length > 0 && results.every((r) => !r.ok && r.failure === 'unavailable')) {
-    throw new AppError('unavailable', 'the chemistry workers are not available; try again shortly');
-  }
-  return {
-    items: results.map((r) => (r.ok ? { svg: r.value.svg, error: r.value.error, detail: r.value.detail ?? null } : { svg: null, error: 'render_failed', detail: r.message })),
-  };
-}
 
 export const depictRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const tags = ['chemistry'];
@@ -43,11 +25,7 @@ export const depictRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
         response: { 200: Type.Ref(DepictResponse) },
       },
     },
-    async (request) => {
-      const { smiles, width = MOLECULE_SIZE.width.default, height = MOLECULE_SIZE.height.default } = request.body;
-      const results = await services.chem.runCached('depict', smiles, { width, height, key: false }, `${width}x${height}`);
-      return toItems(results);
-    },
+    async (request) => depictMolecules(services.chem, request.body),
   );
 
   app.post(
@@ -62,10 +40,6 @@ export const depictRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
         response: { 200: Type.Ref(DepictResponse) },
       },
     },
-    async (request) => {
-      const { reactions, width = REACTION_SIZE.width.default, height = REACTION_SIZE.height.default } = request.body;
-      const results = await services.chem.runCached('depict_reaction', reactions, { width, height, key: false }, `${width}x${height}`);
-      return toItems(results);
-    },
+    async (request) => depictReactions(services.chem, request.body),
   );
 };
