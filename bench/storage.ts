@@ -13,14 +13,15 @@
 //
 // Options (env): BENCH_STORAGE_MB (200), BENCH_SMALL_DOWNLOADS (1000),
 // BENCH_STORAGE_RUNS=local,postgres-pglite,postgres,s3 (a subset, in that order).
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { multipartChunks, postStream, randomChunks } from '../test/artifacts/helpers.js';
-import { ROOT, startChild, type ServerChild } from './lib/children.js';
+import { startS3StandInProcess } from '../test/helpers/s3-stand-in.js';
+import { startChild, type ServerChild } from './lib/children.js';
 
 const PG_ADMIN = process.env.CRUCIBLE_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const MB = Number(process.env.BENCH_STORAGE_MB ?? 200);
@@ -78,26 +79,18 @@ interface S3Child {
 }
 
 async function startS3(): Promise<S3Child> {
-  const proc: ChildProcess = fork(path.join(ROOT, 'bench/lib/s3-server.ts'), [], { cwd: ROOT, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const ready = await new Promise<{ endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string }>((resolve, reject) => {
-    proc.once('exit', (code) => reject(new Error(`the S3 stand-in exited (${code}) before it was ready`)));
-    proc.once('message', resolve);
-  });
+  const s3 = await startS3StandInProcess();
   return {
     env: {
       CRUCIBLE_STORAGE: 's3',
-      CRUCIBLE_S3_ENDPOINT: ready.endpoint,
-      CRUCIBLE_S3_BUCKET: ready.bucket,
-      CRUCIBLE_S3_REGION: ready.region,
-      CRUCIBLE_S3_ACCESS_KEY_ID: ready.accessKeyId,
-      CRUCIBLE_S3_SECRET_ACCESS_KEY: ready.secretAccessKey,
+      CRUCIBLE_S3_ENDPOINT: s3.endpoint,
+      CRUCIBLE_S3_BUCKET: s3.bucket,
+      CRUCIBLE_S3_REGION: s3.region,
+      CRUCIBLE_S3_ACCESS_KEY_ID: s3.accessKeyId,
+      CRUCIBLE_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
       CRUCIBLE_S3_FORCE_PATH_STYLE: '1',
     },
-    async stop() {
-      const exited = new Promise((r) => proc.once('exit', r));
-      proc.send({ type: 'stop' });
-      await exited;
-    },
+    stop: () => s3.close(),
   };
 }
 

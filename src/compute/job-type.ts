@@ -83,6 +83,11 @@ export interface JobType<P = unknown> {
   summary: string;
   payload: TSchema;
   runsOn: Placement;
+  /**
+   * The methods it runs, as the reference papers name them (src/modules/papers/catalog.json,
+   * `methods`: clogp, tpsa, morgan, butina, ...): GET /papers/cite lists their papers.
+   */
+  methods: readonly string[];
   estimate(payload: P, ctx: EstimateContext): Promise<Estimate>;
   run(ctx: RunContext<P>): Promise<JobOutput>;
 }

@@ -10,6 +10,8 @@ import { healthModule } from './health/index.js';
 import { jobsModule } from './jobs/index.js';
 import { keysModule } from './keys/index.js';
 import { lookupsModule } from './lookups/index.js';
+import { papersModule } from './papers/index.js';
+import { usageModule } from './usage/index.js';
 import { usersModule } from './users/index.js';
 import { walletModule } from './wallet/index.js';
 
@@ -25,4 +27,6 @@ export const MODULES: readonly Module[] = [
   describeModule,
   jobsModule,
   lookupsModule,
+  papersModule,
+  usageModule,
 ];

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { jobArtifactsFrom } from '../../src/modules/artifacts/job-results.js';
 import { ArtifactService } from '../../src/modules/artifacts/service.js';
@@ -33,20 +33,17 @@ class FailingStorage implements ArtifactStorage {
     this.writes++;
     let seen = 0;
     const { failAfter, code } = this;
-    const gate = new Transform({
-      transform(chunk: Buffer, _e, cb) {
-        seen += chunk.length;
-        if (seen > failAfter) {
-          const err = Object.assign(new Error(`${code}: no space left on device, write`), { code, syscall: 'write', errno: -28 });
-          return cb(err);
-        }
-        cb(null, chunk);
-      },
-    });
-    source.on('error', (e) => gate.destroy(e));
-    // As a store reports its own fault: a StorageError with the errno code (the local store does
-    // so itself; the database and S3 stores pass a source's error through unchanged).
-    return this.inner.put(source.pipe(gate)).catch((e: unknown) => {
+    // The bytes pass until `failAfter`, then the write fails as a full store reports it: a
+    // StorageError with the errno code. A generator rather than a Transform: its error reaches
+    // only the store that pulls from it, never an 'error' event left for nobody to hear.
+    async function* gated() {
+      for await (const chunk of source) {
+        seen += (chunk as Buffer).length;
+        if (seen > failAfter) throw new StorageError(`${code}: no space left on device, write`, code);
+        yield chunk as Buffer;
+      }
+    }
+    return this.inner.put(Readable.from(gated(), { objectMode: false })).catch((e: unknown) => {
       throw asStorageError(e, 'artifact storage write failed');
     });
   }

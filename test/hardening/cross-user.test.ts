@@ -30,7 +30,9 @@ type Expect =
   /** 200 with one entry per id, each a 404 problem. */
   | 'per-id-not-found'
   /** 200 with nothing of A's (a list filtered by A's id). */
-  | 'sees-nothing';
+  | 'sees-nothing'
+  /** Not an account's resource (a catalog entry): B reads it as A does, and a missing one is 404. */
+  | 'public';
 
 interface IdParam {
   /** A's ids to try (each call takes one). */
@@ -53,6 +55,7 @@ const ID_PARAMS: Record<string, IdParam> = {
   process_ids: { values: (a) => [`${a.completedJob},${a.runningJob}`, a.runningJob], missing: uuid, expect: 'per-id-not-found' },
   subject_id: { values: (a) => [a.completedJob, a.runningJob], missing: uuid, expect: 'sees-nothing' },
   run_id: { values: (a) => [a.runId], missing: () => `run-${uuid()}`, expect: 'sees-nothing' },
+  paper_id: { values: () => ['wildman-crippen-1999', 'rdkit'], missing: () => 'no-such-paper-1999', expect: 'public' },
 };
 
 /** Request bodies of operations that need one to reach their id check (keyed "METHOD path"). */
@@ -218,7 +221,13 @@ for (const backend of BACKENDS) {
         // The table row of each id param; the expectation of the operation is the strictest one
         // (a path id makes it a 404 even when a query id is a list filter).
         const rows = names.map((n) => ID_PARAMS[n]!);
-        const expect: Expect = rows.some((r) => r.expect === 'not-found') ? 'not-found' : rows.some((r) => r.expect === 'per-id-not-found') ? 'per-id-not-found' : 'sees-nothing';
+        const expect: Expect = rows.some((r) => r.expect === 'not-found')
+          ? 'not-found'
+          : rows.some((r) => r.expect === 'per-id-not-found')
+            ? 'per-id-not-found'
+            : rows.every((r) => r.expect === 'public')
+              ? 'public'
+              : 'sees-nothing';
         // Each of A's values of each param, the other params at their first value.
         const combos: Record<string, string>[] = [];
         for (const [i, n] of names.entries()) {
@@ -239,6 +248,8 @@ for (const backend of BACKENDS) {
               if (!isProblem(r.body ?? {}, 404) || r.status !== 404) failures.push(`${what}: ${r.status} ${r.text.slice(0, 300)}`);
               else if (ref.status !== 404 || ref.body?.type !== r.body.type || ref.body?.title !== r.body.title)
                 failures.push(`${what}: differs from a missing id (${ref.status} ${ref.text.slice(0, 200)} vs ${r.text.slice(0, 200)})`);
+            } else if (expect === 'public') {
+              if (r.status !== 200 || ref.status !== 404) failures.push(`${what}: a public entry answered ${r.status}, a missing one ${ref.status}`);
             } else if (expect === 'per-id-not-found') {
               const asked = Object.values(values)
                 .flatMap((v) => v.split(','))

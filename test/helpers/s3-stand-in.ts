@@ -5,6 +5,7 @@
 // MethodNotAllowed; unless `multipartListing: false`, the stand-in adds those two operations
 // (over s3rver's own upload directories), so the storage's sweep of abandoned uploads is
 // exercised as it would run against a full S3. The additions skip request-signature checks.
+import { fork } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -122,6 +123,24 @@ export async function startS3StandIn(opts: { bucket?: string; multipartListing?:
     async close() {
       await server.close().catch(() => undefined);
       fs.rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The same stand-in in a child process (test/helpers/s3-child.ts): its memory and CPU are not this process's. */
+export async function startS3StandInProcess(): Promise<S3StandIn> {
+  const child = fork(path.join(import.meta.dirname, 's3-child.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const ready = await new Promise<Omit<S3StandIn, 'close'>>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the S3 stand-in process exited (${code}) before it was ready`)));
+    child.once('message', (m: Omit<S3StandIn, 'close'>) => resolve(m));
+  });
+  return {
+    ...ready,
+    async close() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.send({ type: 'stop' });
+      await exited;
     },
   };
 }

@@ -20,7 +20,7 @@ import { S3Storage } from '../../src/storage/s3.js';
 import { StorageError, type ArtifactStorage, type ObjectInfo } from '../../src/storage/storage.js';
 import { randomChunks } from '../artifacts/helpers.js';
 import { BACKENDS } from '../helpers/backends.js';
-import { startS3StandIn } from '../helpers/s3-stand-in.js';
+import { startS3StandIn, startS3StandInProcess } from '../helpers/s3-stand-in.js';
 
 const KEY_RE = /^([0-9a-f]{2})\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 const MISSING = '00/00000000-0000-4000-8000-000000000000';
@@ -337,7 +337,8 @@ describe(`${mb(MEMORY_OBJECT)} through a store and back with bounded memory (und
   // drowns the measure. PostgresStorage runs the same code on both drivers.
 
   it('s3 storage (8 MiB parts, two in flight)', async (t) => {
-    const si = await startS3StandIn();
+    // The stand-in in a process of its own: the parts it buffers are not this process's memory.
+    const si = await startS3StandInProcess();
     const s = new S3Storage(si);
     try {
       await measure(s, (m) => t.diagnostic(m));

@@ -60,6 +60,7 @@ interface Drawn {
 export const depictJob: JobType<Payload> = {
   name: 'depict',
   runsOn: 'chem-pool',
+  methods: ['smiles'],
   summary: 'An SVG drawing (as POST /depict) of each molecule of a SMILES list or an uploaded molecule set',
   payload: Payload,
 

@@ -119,6 +119,7 @@ function csvRow(r: Row): string {
 export const propertiesJob: JobType<Payload> = {
   name: 'properties',
   runsOn: 'chem-pool',
+  methods: ['smiles', 'clogp', 'tpsa', 'qed', 'lipinski', 'veber', 'pains', 'brenk', 'inchi', 'inchikey'],
   summary: 'All MolecularProperties (as POST /describe) of each molecule of a SMILES list or an uploaded molecule set',
   payload: Payload,
 

@@ -57,6 +57,7 @@ interface Match {
 export const substructureSearchJob: JobType<Payload> = {
   name: 'substructure_search',
   runsOn: 'chem-pool',
+  methods: ['smiles'],
   summary: 'Molecules of a library that contain a substructure given as SMARTS or SMILES, with the atoms of the first match',
   payload: Payload,
 

@@ -8,6 +8,7 @@ const Payload = Type.Object({ seconds: Type.Number({ minimum: 1, maximum: 3600, 
 export const waitJob: JobType<Static<typeof Payload>> = {
   name: 'wait',
   runsOn: 'event-loop',
+  methods: [],
   summary: 'Sleeps for `seconds` (1..3600): a diagnostic job for probes and integration tests',
   payload: Payload,
   async estimate(p) {

@@ -1,0 +1,91 @@
+// Schemas of the reference papers (docs/papers.md): GET /papers, GET /papers/{paper_id},
+// GET /papers/cite.
+import { Type } from '@sinclair/typebox';
+import { Nullable } from '../../api/schemas.js';
+
+const MAX_OFFSET = 1_000_000_000;
+
+export const PAPER_TOPICS = [
+  'databases',
+  'data-sets',
+  'descriptors',
+  'drug-likeness',
+  'clustering',
+  'fingerprints',
+  'identifiers',
+  'machine-learning',
+  'similarity',
+  'software',
+  'structural-alerts',
+  'substructure',
+] as const;
+
+export const PaperAuthor = Type.Object(
+  {
+    family: Type.String({ description: 'Family name, or the name of a consortium' }),
+    given: Type.String({ description: 'Given names or initials; empty for a consortium' }),
+  },
+  { $id: 'PaperAuthor', additionalProperties: false },
+);
+
+const paperFields = {
+  id: Type.String({ description: 'Stable identifier, e.g. wildman-crippen-1999' }),
+  type: Type.Union([Type.Literal('article'), Type.Literal('inproceedings'), Type.Literal('software')]),
+  title: Type.String(),
+  authors: Type.Array(Type.Ref(PaperAuthor), { description: 'All authors, in order' }),
+  year: Nullable(Type.Integer(), { description: 'Year of publication (null for software cited as a whole)' }),
+  venue: Type.String({ description: 'Journal, proceedings or publisher' }),
+  volume: Nullable(Type.String()),
+  issue: Nullable(Type.String()),
+  pages: Nullable(Type.String({ description: 'Page range or article number' })),
+  doi: Nullable(Type.String()),
+  url: Type.String(),
+  topics: Type.Array(Type.String()),
+  methods: Type.Array(Type.String({ description: 'Crucible methods that rest on it, e.g. clogp, tpsa, qed, butina, morgan' })),
+};
+
+export const Paper = Type.Object(paperFields, { $id: 'Paper', additionalProperties: false });
+
+export const PaperDetail = Type.Object(
+  {
+    ...paperFields,
+    citation: Type.String({ description: 'Formatted reference (APA)' }),
+    bibtex: Type.String({ description: 'BibTeX entry' }),
+    ris: Type.String({ description: 'RIS record' }),
+  },
+  { $id: 'PaperDetail', additionalProperties: false },
+);
+
+export const PaperList = Type.Object(
+  { items: Type.Array(Type.Ref(Paper)), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() },
+  { $id: 'PaperList', additionalProperties: false },
+);
+
+export const PaperListQuery = Type.Object(
+  {
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Words to find in the title, authors, venue, DOI or id (all must match, any case)' })),
+    topic: Type.Optional(Type.Union(PAPER_TOPICS.map((t) => Type.Literal(t)))),
+    method: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z0-9_]+$', description: 'A Crucible method, e.g. clogp, butina, morgan' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 })),
+  },
+  { additionalProperties: false },
+);
+
+export const PaperIdParams = Type.Object({ paper_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+
+// `workflow_run_id` joins `process_id` when workflow runs exist (docs/papers.md).
+export const CiteQuery = Type.Object({ process_id: Type.String({ format: 'uuid', description: 'A job of yours' }) }, { additionalProperties: false });
+
+export const CiteResponse = Type.Object(
+  {
+    process_id: Type.String(),
+    job_types: Type.Array(Type.String(), { description: 'What ran: the job type' }),
+    methods: Type.Array(Type.String(), { description: 'The methods those ran, which the papers below describe' }),
+    items: Type.Array(Type.Ref(PaperDetail)),
+    bibtex: Type.String({ description: 'Every entry above in one BibTeX file' }),
+  },
+  { $id: 'CiteResponse', additionalProperties: false },
+);
+
+export const PAPERS_SCHEMAS = [PaperAuthor, Paper, PaperDetail, PaperList, CiteResponse];

@@ -1,0 +1,93 @@
+// The monthly allowance of utility and inference calls, and GET /usage (docs/usage.md). Calls
+// are counted per account and calendar month (UTC) in the transaction that records them
+// (`consume`), never beyond the tier's allowance; an enterprise account is unlimited. The usage
+// summary puts the calls beside storage, keys and the month's jobs, from the same figures as
+// /artifacts/usage, the key list and the ledger.
+import { tierNameOf, type Config } from '../../config.js';
+import type { Database, Queryable } from '../../db/database.js';
+import { AppError } from '../../errors.js';
+import type { ArtifactService } from '../artifacts/service.js';
+import type { KeyService } from '../keys/service.js';
+import { walletStore } from '../wallet/store.js';
+import { usageStore, type CallKind, type MonthCounts } from './store.js';
+
+export interface Period {
+  start: Date;
+  /** The first instant of the next month: the allowance resets then. */
+  end: Date;
+  /** YYYY-MM-01, the month's key. */
+  key: string;
+}
+
+export function periodOf(now: Date = new Date()): Period {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+  return { start, end, key: start.toISOString().slice(0, 10) };
+}
+
+const usd = (micros: number) => Math.round(micros) / 1_000_000;
+
+export class UsageService {
+  constructor(
+    private readonly db: Database,
+    private readonly config: Config,
+    private readonly deps: { keys: KeyService; artifacts: ArtifactService },
+  ) {}
+
+  /** Calls a month for the tier; null is unlimited. */
+  allowanceFor(tier: number): number | null {
+    return this.config.tiers[tierNameOf(tier)].monthlyCalls;
+  }
+
+  /**
+   * Counts `units` calls of `kind` in `tx` (the transaction that records the call), or throws
+   * 403 `monthly-allowance-exceeded` with Retry-After at the month's end, counting nothing.
+   */
+  async consume(tx: Queryable, userId: string, tier: number, kind: CallKind, units: number, now: Date = new Date()): Promise<MonthCounts> {
+    if (!Number.isSafeInteger(units) || units < 1) throw new RangeError(`units must be a positive integer, not ${units}`);
+    const allowance = this.allowanceFor(tier);
+    const period = periodOf(now);
+    const counts = await usageStore.add(tx, userId, period.key, kind, units, allowance);
+    if (counts) return counts;
+    const used = await usageStore.month(tx, userId, period.key);
+    const left = Math.max(0, (allowance ?? 0) - used.utilities - used.inference);
+    throw new AppError(
+      'monthly-allowance-exceeded',
+      `this call counts ${units} against the monthly allowance of ${allowance} utility and inference calls (${left} left this month); it resets at ${period.end.toISOString()}`,
+      {
+        retryAfterSec: Math.max(1, Math.ceil((period.end.getTime() - now.getTime()) / 1000)),
+        extra: { allowance, used: used.utilities + used.inference, resets_at: period.end.toISOString() },
+      },
+    );
+  }
+
+  async summary(userId: string, tier: number, now: Date = new Date()) {
+    const period = periodOf(now);
+    const [month, allTime, storage, keys, jobs] = await Promise.all([
+      usageStore.month(this.db, userId, period.key),
+      usageStore.allTime(this.db, userId),
+      this.deps.artifacts.usage(userId),
+      this.deps.keys.list(userId, tier),
+      walletStore.activitySince(this.db, userId, period.start),
+    ]);
+    const allowance = this.allowanceFor(tier);
+    const used = month.utilities + month.inference;
+    return {
+      period: { start: period.start.toISOString(), end: period.end.toISOString(), resets_at: period.end.toISOString() },
+      tier,
+      tier_name: tierNameOf(tier),
+      calls: {
+        utilities: month.utilities,
+        inference: month.inference,
+        total: used,
+        allowance,
+        remaining: allowance === null ? null : Math.max(0, allowance - used),
+      },
+      all_time: { utilities: allTime.utilities, inference: allTime.inference, total: allTime.utilities + allTime.inference },
+      storage: { used_bytes: storage.used_bytes, quota_bytes: storage.quota_bytes, artifact_count: storage.artifact_count },
+      keys: { used: keys.count, limit: keys.limit },
+      jobs: { count: jobs.jobs, charged_usd: usd(jobs.charged_micros) },
+      workflow_runs: { count: 0, charged_usd: 0 },
+    };
+  }
+}
