@@ -28,6 +28,7 @@ import { openPostgres } from '../src/db/postgres.js';
 import { closeServices, createServices } from '../src/instance.js';
 import { appendEvent } from '../src/modules/events/service.js';
 import type { Services } from '../src/services.js';
+import { pgReachable } from './lib/pg.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -169,18 +170,6 @@ async function measure(scenario: string, dbKind: string, waitOn: Instance, write
   };
 }
 
-async function pgAvailable(url: string): Promise<boolean> {
-  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  try {
-    await c.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await c.end().catch(() => undefined);
-  }
-}
-
 const results: Figures[] = [];
 
 // PGlite (in memory).
@@ -197,7 +186,7 @@ const results: Figures[] = [];
 
 // PostgreSQL: a fresh database, dropped afterwards.
 const adminUrl = process.env.DATABASE_URL || process.env.CRUCIBLE_TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-if (await pgAvailable(adminUrl)) {
+if (await pgReachable(adminUrl)) {
   const name = `crucible_bench_events_${crypto.randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

@@ -10,12 +10,12 @@
 // Options (env): BENCH_LATENCY_JOBS (100), BENCH_THROUGHPUT_JOBS (1000), BENCH_SCALE_JOBS (2000),
 // BENCH_SKIP_SCALE=1, BENCH_BACKENDS=pglite,postgres
 import { spawn, type ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { buildApp } from '../src/http/app.js';
+import { freshPgDatabase } from './lib/pg.js';
 import { loadConfig } from '../src/config.js';
 import { closeServices, createServices } from '../src/instance.js';
 import type { Services } from '../src/services.js';
@@ -41,28 +41,9 @@ interface Instance {
   close(): Promise<void>;
 }
 
-async function freshPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `crucible_bench_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const u = new URL(PG_ADMIN);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: PG_ADMIN });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
-
 async function start(backend: 'pglite' | 'postgres', workers: number): Promise<Instance> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-bench-'));
-  const pgdb = backend === 'postgres' ? await freshPgDatabase() : null;
+  const pgdb = backend === 'postgres' ? await freshPgDatabase(PG_ADMIN) : null;
   const config = loadConfig({
     ...process.env,
     LOG_LEVEL: 'silent',

@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { freshPgDatabase } from './lib/pg.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const ROOT = path.resolve(path.dirname(SELF), '..');
@@ -198,7 +199,7 @@ async function main(): Promise<void> {
   async function run(database: 'pglite' | 'postgres', rate: 'production' | 'lifted'): Promise<{ cold: Phase; warm: Phase | null }> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-bench-lookups-'));
     let scratchDb: { url: string; drop: () => Promise<void> } | null = null;
-    if (database === 'postgres') scratchDb = await createScratchDb(process.env.DATABASE_URL!);
+    if (database === 'postgres') scratchDb = await freshPgDatabase(process.env.DATABASE_URL!);
     const env: Record<string, string | undefined> = {
       CRUCIBLE_DATA_DIR: dataDir,
       DATABASE_URL: scratchDb?.url,
@@ -317,26 +318,6 @@ async function main(): Promise<void> {
   report.warmTargetMet = warmOk;
   console.log(JSON.stringify(report, null, 2));
   if (args.json) fs.writeFileSync(args.json, JSON.stringify(report, null, 2));
-}
-
-async function createScratchDb(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const pg = (await import('pg')).default;
-  const name = `crucible_bench_lookups_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await c.end();
-    },
-  };
 }
 
 if (process.argv.includes('--child')) await child();

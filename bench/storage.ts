@@ -18,10 +18,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { multipartChunks, postStream, randomChunks } from '../test/artifacts/helpers.js';
 import { startS3StandInProcess } from '../test/helpers/s3-stand-in.js';
 import { startChild, type ServerChild } from './lib/children.js';
+import { freshPgDatabase, pgReachable } from './lib/pg.js';
 
 const PG_ADMIN = process.env.CRUCIBLE_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const MB = Number(process.env.BENCH_STORAGE_MB ?? 200);
@@ -40,37 +40,6 @@ const mbps = (bytes: number, ms: number) => round(bytes / 1e6 / (ms / 1000));
 function peakRssMb(pid: number): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? round(Number(m[1]) / 1024, 0) : NaN;
-}
-
-async function pgReachable(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: PG_ADMIN, connectionTimeoutMillis: 3000 });
-  try {
-    await c.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await c.end().catch(() => undefined);
-  }
-}
-
-async function freshPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `crucible_bench_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const u = new URL(PG_ADMIN);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: PG_ADMIN });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await c.end();
-    },
-  };
 }
 
 interface S3Child {
@@ -129,7 +98,7 @@ interface RunResult {
 async function benchRun(run: string, dir: string, hasPg: boolean): Promise<RunResult | null> {
   const needsPg = run === 'postgres' || run === 's3';
   if (needsPg && !hasPg && run === 'postgres') return null;
-  const database = needsPg && hasPg ? await freshPgDatabase() : null;
+  const database = needsPg && hasPg ? await freshPgDatabase(PG_ADMIN) : null;
   const s3 = run === 's3' ? await startS3() : null;
   const dataDir = fs.mkdtempSync(path.join(dir, `${run}-`));
   let server: ServerChild | null = null;
@@ -218,7 +187,7 @@ async function benchRun(run: string, dir: string, hasPg: boolean): Promise<RunRe
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-bench-storage-'));
 try {
-  const hasPg = await pgReachable();
+  const hasPg = await pgReachable(PG_ADMIN);
   if (!hasPg) console.log(`PostgreSQL not reachable at ${PG_ADMIN}: the postgres run is skipped, s3 runs on PGlite`);
   console.log(`${MB} MB artifact; ${os.cpus().length} cores; files under ${dir}`);
   const before = cpBaseline(dir);
