@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { multipartChunks, postStream, randomChunks } from '../test/artifacts/helpers.js';
-import { startS3StandInProcess } from '../test/helpers/s3-stand-in.js';
+import { s3Env, startS3StandInProcess } from '../test/helpers/s3-stand-in.js';
 import { startChild, type ServerChild } from './lib/children.js';
 import { freshPgDatabase, pgReachable } from './lib/pg.js';
 
@@ -50,15 +50,7 @@ interface S3Child {
 async function startS3(): Promise<S3Child> {
   const s3 = await startS3StandInProcess();
   return {
-    env: {
-      CRUCIBLE_STORAGE: 's3',
-      CRUCIBLE_S3_ENDPOINT: s3.endpoint,
-      CRUCIBLE_S3_BUCKET: s3.bucket,
-      CRUCIBLE_S3_REGION: s3.region,
-      CRUCIBLE_S3_ACCESS_KEY_ID: s3.accessKeyId,
-      CRUCIBLE_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      CRUCIBLE_S3_FORCE_PATH_STYLE: '1',
-    },
+    env: s3Env(s3),
     stop: () => s3.close(),
   };
 }

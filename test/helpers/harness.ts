@@ -9,7 +9,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { closeServices, createServices } from '../../src/instance.js';
 import type { Services } from '../../src/services.js';
 import type { Backend } from './backends.js';
-import { startS3StandIn, type S3StandIn } from './s3-stand-in.js';
+import { s3Env, startS3StandIn, type S3StandIn } from './s3-stand-in.js';
 
 /**
  * The artifact store every harness uses unless a test sets CRUCIBLE_STORAGE itself:
@@ -23,16 +23,7 @@ async function storageEnv(env: Record<string, string>): Promise<{ env: Record<st
   if (TEST_STORAGE === 'postgres') return { env: { CRUCIBLE_STORAGE: 'postgres', ...env }, s3: null };
   const s3 = await startS3StandIn();
   return {
-    env: {
-      CRUCIBLE_STORAGE: 's3',
-      CRUCIBLE_S3_ENDPOINT: s3.endpoint,
-      CRUCIBLE_S3_BUCKET: s3.bucket,
-      CRUCIBLE_S3_REGION: s3.region,
-      CRUCIBLE_S3_ACCESS_KEY_ID: s3.accessKeyId,
-      CRUCIBLE_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      CRUCIBLE_S3_FORCE_PATH_STYLE: '1',
-      ...env,
-    },
+    env: { ...s3Env(s3), ...env },
     s3,
   };
 }

@@ -144,3 +144,16 @@ export async function startS3StandInProcess(): Promise<S3StandIn> {
     },
   };
 }
+
+/** The CRUCIBLE_* settings that point Crucible's S3 storage at a stand-in. */
+export function s3Env(s3: Omit<S3StandIn, 'close'>): Record<string, string> {
+  return {
+    CRUCIBLE_STORAGE: 's3',
+    CRUCIBLE_S3_ENDPOINT: s3.endpoint,
+    CRUCIBLE_S3_BUCKET: s3.bucket,
+    CRUCIBLE_S3_REGION: s3.region,
+    CRUCIBLE_S3_ACCESS_KEY_ID: s3.accessKeyId,
+    CRUCIBLE_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    CRUCIBLE_S3_FORCE_PATH_STYLE: '1',
+  };
+}

@@ -12,7 +12,7 @@ import { after, describe, it } from 'node:test';
 import { openPostgres } from '../../src/db/postgres.js';
 import { walletStore } from '../../src/modules/wallet/store.js';
 import { BACKENDS } from '../helpers/backends.js';
-import { startS3StandIn, type S3StandIn } from '../helpers/s3-stand-in.js';
+import { s3Env, startS3StandIn, type S3StandIn } from '../helpers/s3-stand-in.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const pgBackend = BACKENDS.find((b) => b.name === 'postgres');
@@ -73,16 +73,7 @@ for (const storage of ['postgres', 's3'] as const) {
         let s3: S3StandIn | null = null;
         try {
           s3 = storage === 's3' ? await startS3StandIn() : null;
-          const common: Record<string, string> = { DATABASE_URL: created.url!, CRUCIBLE_STORAGE: storage };
-          if (s3)
-            Object.assign(common, {
-              CRUCIBLE_S3_ENDPOINT: s3.endpoint,
-              CRUCIBLE_S3_BUCKET: s3.bucket,
-              CRUCIBLE_S3_REGION: s3.region,
-              CRUCIBLE_S3_ACCESS_KEY_ID: s3.accessKeyId,
-              CRUCIBLE_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-              CRUCIBLE_S3_FORCE_PATH_STYLE: '1',
-            });
+          const common: Record<string, string> = { DATABASE_URL: created.url!, CRUCIBLE_STORAGE: storage, ...(s3 ? s3Env(s3) : {}) };
           const api = crucible(['serve'], { ...common, CRUCIBLE_DATA_DIR: dirs[0]!, PORT: '0', HOST: '127.0.0.1', CRUCIBLE_WORKERS: '0', CRUCIBLE_ADMIN_PASSWORD: ADMIN.password });
           await api.ready;
           const workers = [1, 2].map((i) => crucible(['worker'], { ...common, CRUCIBLE_DATA_DIR: dirs[i]!, CRUCIBLE_WORKERS: '2' }));
