@@ -9,7 +9,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { closeServices, createServices } from '../../src/instance.js';
 import type { Services } from '../../src/services.js';
 import type { Backend } from './backends.js';
-import { s3Env, startS3StandIn, type S3StandIn } from './s3-stand-in.js';
+import { s3Env, startS3StandInProcess, type S3StandIn } from './s3-stand-in.js';
 
 /**
  * The artifact store every harness uses unless a test sets CRUCIBLE_STORAGE itself:
@@ -21,7 +21,9 @@ export const TEST_STORAGE = process.env.CRUCIBLE_TEST_STORAGE || 'local';
 async function storageEnv(env: Record<string, string>): Promise<{ env: Record<string, string>; s3: S3StandIn | null }> {
   if (env.CRUCIBLE_STORAGE || TEST_STORAGE === 'local') return { env, s3: null };
   if (TEST_STORAGE === 'postgres') return { env: { CRUCIBLE_STORAGE: 'postgres', ...env }, s3: null };
-  const s3 = await startS3StandIn();
+  // In a process of its own: the parts it buffers must not count in this process's memory,
+  // which the large-artifact tests measure.
+  const s3 = await startS3StandInProcess();
   return {
     env: { ...s3Env(s3), ...env },
     s3,
