@@ -18,7 +18,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/http/app.js';
 import { loadConfig } from '../src/config.js';
@@ -28,7 +27,7 @@ import { openPostgres } from '../src/db/postgres.js';
 import { closeServices, createServices } from '../src/instance.js';
 import { appendEvent } from '../src/modules/events/service.js';
 import type { Services } from '../src/services.js';
-import { pgReachable } from './lib/pg.js';
+import { freshPgDatabase, pgReachable } from './lib/pg.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -187,17 +186,11 @@ const results: Figures[] = [];
 // PostgreSQL: a fresh database, dropped afterwards.
 const adminUrl = process.env.DATABASE_URL || process.env.CRUCIBLE_TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 if (await pgReachable(adminUrl)) {
-  const name = `crucible_bench_events_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
-  const url = u.toString();
-  log(`PostgreSQL: database ${name}`);
+  const database = await freshPgDatabase(adminUrl, 'crucible_bench_events');
+  log(`PostgreSQL: database ${new URL(database.url).pathname.slice(1)}`);
   try {
-    const one = await startInstance(await openPostgres(url));
-    const two = await startInstance(await openPostgres(url));
+    const one = await startInstance(await openPostgres(database.url));
+    const two = await startInstance(await openPostgres(database.url));
     try {
       results.push(await measure('single', 'postgres', one, one.services.db, ITER, 0));
       results.push(await measure('idle-others', 'postgres', one, one.services.db, Math.min(ITER, 100), IDLE));
@@ -207,8 +200,7 @@ if (await pgReachable(adminUrl)) {
       await stopInstance(one);
     }
   } finally {
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
-    await admin.end();
+    await database.drop().catch(() => undefined);
   }
 } else {
   log(`PostgreSQL not reachable at ${adminUrl.replace(/:[^:@/]*@/, ':***@')}: skipped`);

@@ -13,9 +13,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { buildApp } from '../src/http/app.js';
-import { freshPgDatabase } from './lib/pg.js';
+import { freshPgDatabase, pgReachable } from './lib/pg.js';
 import { loadConfig } from '../src/config.js';
 import { closeServices, createServices } from '../src/instance.js';
 import type { Services } from '../src/services.js';
@@ -188,22 +187,10 @@ async function scaleRun(workers: number): Promise<{ workers: number; seconds: nu
   }
 }
 
-async function pgAvailable(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: PG_ADMIN, connectionTimeoutMillis: 2000 });
-  try {
-    await c.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await c.end().catch(() => undefined);
-  }
-}
-
 async function main() {
   const wanted = (process.env.BENCH_BACKENDS ?? 'pglite,postgres').split(',');
   const backends = wanted.filter((b): b is 'pglite' | 'postgres' => b === 'pglite' || b === 'postgres');
-  const hasPg = await pgAvailable();
+  const hasPg = await pgReachable(PG_ADMIN);
   const results: Record<string, unknown> = { machine: { cores: os.availableParallelism(), node: process.version }, latencyJobs: N_LAT, throughputJobs: N_TPUT };
   for (const backend of backends) {
     if (backend === 'postgres' && !hasPg) {

@@ -19,6 +19,7 @@ import {
   type ListMultipartUploadsCommandOutput,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Config } from '../config.js';
 import { asStorageError, StorageError, type ArtifactStorage, type ByteRange, type ObjectInfo, type PutResult } from './storage.js';
 
 const KEY_RE = /^[0-9a-f]{2}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -26,19 +27,8 @@ const UPLOAD_RE = /^upload:([0-9a-f]{2}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-
 const PART_BYTES = 8 * 1024 * 1024;
 const PARTS_IN_FLIGHT = 2;
 
-export interface S3StorageOptions {
-  /** A non-AWS endpoint (`http://127.0.0.1:9000`); AWS's own endpoint for the region when absent. */
-  endpoint?: string;
-  bucket: string;
-  region: string;
-  /** Both or neither: without them the SDK's default chain (environment, profile, instance role). */
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  /** `<endpoint>/<bucket>/<key>` URLs instead of `<bucket>.<endpoint>` (MinIO, Ceph, most stand-ins). */
-  forcePathStyle: boolean;
-  /** Prepended to every object name ("crucible/" keeps the store under crucible/objects/...). */
-  prefix?: string;
-}
+/** The S3 settings of the configuration (CRUCIBLE_S3_*, src/config.ts); the prefix may be left out. */
+export type S3StorageOptions = Omit<S3Config, 'prefix'> & { prefix?: string };
 
 interface SdkError {
   name?: unknown;
