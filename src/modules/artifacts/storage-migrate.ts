@@ -60,13 +60,6 @@ export async function migrateStorage(db: Database, store: ArtifactStorage, to: B
 }
 
 /** How many artifacts are not yet in `to`. */
-export async function remainingOutside(db: Database, to: BackendName): Promise<number> {
-  let n = 0;
-  let after = FIRST_ID;
-  for (;;) {
-    const rows = await artifactsStore.notInBackend(db, to === 'local' ? '' : `${to}:`, after, 1000);
-    if (rows.length === 0) return n;
-    n += rows.length;
-    after = rows[rows.length - 1]?.id ?? after;
-  }
+export function remainingOutside(db: Database, to: BackendName): Promise<number> {
+  return artifactsStore.countNotInBackend(db, to === 'local' ? '' : `${to}:`);
 }

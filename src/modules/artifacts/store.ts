@@ -65,6 +65,13 @@ const LIVE = '(a.expires_at IS NULL OR a.expires_at > now())';
 /** Serialises quota checks of one account (a transaction-scoped advisory lock). */
 const QUOTA_LOCK_NAMESPACE = LOCKS.artifactQuota;
 
+/**
+ * The condition "the row's object is in the backend of `backendPrefix`" ('' for local: keys
+ * without a prefix), on parameter $1 = backendPrefix; $1 appears in both forms, so PostgreSQL
+ * always knows its type.
+ */
+const inBackend = (backendPrefix: string): string => (backendPrefix ? `storage_key LIKE $1::text || '%'` : `$1::text = '' AND storage_key !~ '^(postgres|s3):'`);
+
 export const artifactsStore = {
   async lockUser(tx: Queryable, userId: string): Promise<void> {
     await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [QUOTA_LOCK_NAMESPACE, userId]);
@@ -222,13 +229,17 @@ export const artifactsStore = {
 
   /** Rows whose object is not in `backendPrefix` ('' for local: keys without a prefix), by id after `afterId`. */
   async notInBackend(q: Queryable, backendPrefix: string, afterId: string, limit: number): Promise<{ id: string; storage_key: string; sha256: string; size_bytes: number }[]> {
-    // $1 appears in both forms, so PostgreSQL always knows its type.
-    const inBackend = backendPrefix ? `storage_key LIKE $1::text || '%'` : `$1::text = '' AND storage_key !~ '^(postgres|s3):'`;
     const { rows } = await q.query<{ id: string; storage_key: string; sha256: string; size_bytes: number }>(
-      `SELECT id, storage_key, sha256, size_bytes::float8 AS size_bytes FROM artifacts WHERE NOT (${inBackend}) AND id > $2::uuid ORDER BY id LIMIT $3`,
+      `SELECT id, storage_key, sha256, size_bytes::float8 AS size_bytes FROM artifacts WHERE NOT (${inBackend(backendPrefix)}) AND id > $2::uuid ORDER BY id LIMIT $3`,
       [backendPrefix, afterId, limit],
     );
     return rows;
+  },
+
+  /** How many rows have their object outside `backendPrefix` (as notInBackend). */
+  async countNotInBackend(q: Queryable, backendPrefix: string): Promise<number> {
+    const { rows } = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM artifacts WHERE NOT (${inBackend(backendPrefix)})`, [backendPrefix]);
+    return rows[0]?.n ?? 0;
   },
 
   /** Points a row at its object's new key; false when the row is gone or was moved meanwhile. */

@@ -14,7 +14,7 @@ export const paperRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     async (request) => services.papers.list(request.query),
   );
 
-  // Before /papers/:paper_id, which would otherwise take "cite" as an id.
+  // A static path: the router prefers it to /papers/:paper_id, so "cite" is never taken for an id.
   app.get(
     '/papers/cite',
     {
