@@ -15,6 +15,7 @@ function makeAjv(coerce: boolean): Ajv {
     useDefaults: true,
     coerceTypes: coerce ? 'array' : false, // query strings and path params arrive as text
     strict: false,
+    discriminator: true, // a oneOf tagged by a property (the utilities' `tool`) reports only the chosen branch's errors
   });
   addFormats(ajv);
   return ajv;
@@ -113,6 +114,13 @@ function issueFor(e: ErrorObject, prefix: Loc, data: unknown): Issue | null {
       return { type: 'string_pattern_mismatch', loc: at(), msg: `String should match pattern '${String(p.pattern)}'`, input: valueAt(data, path) };
     case 'uniqueItems':
       return { type: 'unique_items', loc: at(), msg: 'List items should be unique', input: valueAt(data, path) };
+    case 'discriminator': {
+      const tag = String(p.tag);
+      const value = valueAt(data, [...path, tag]);
+      return value === undefined
+        ? { type: 'missing', loc: at(tag), msg: 'Field required', input: valueAt(data, path) ?? null }
+        : { type: 'union_tag_invalid', loc: at(tag), msg: `Input tag ${JSON.stringify(value)} is not one of the known values`, input: value };
+    }
     case 'anyOf':
     case 'oneOf':
       return null; // the branch errors say more; keep those

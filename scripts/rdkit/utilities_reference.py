@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""Reference values from native RDKit (Debian python3-rdkit) for the `convert` and
-`fingerprints` utilities: writes test/fixtures/chem/utilities-reference.json.
+"""Reference values from native RDKit (Debian python3-rdkit) for the utilities (convert,
+fingerprints, similarity, substructure, mcs, rgroups): writes
+test/fixtures/chem/utilities-reference.json.
 
 Molecules: every 10th structure of /usr/share/RDKit/Data/NCI/first_5K.smi (installed by
 Debian rdkit-data), 500 in all, plus a few hand-picked ones (charged, stereo, isotopes).
@@ -10,6 +11,12 @@ InChI and InChIKey, and the on-bits of the fingerprints Crucible offers, compute
 fingerprint generators (the code MinimalLib runs): Morgan radius 2 (and feature invariants),
 2048 bits; RDKit (paths 1..7) 2048 bits; atom pairs 2048 bits; topological torsions 2048
 bits; MACCS keys (167 bits); pattern 2048 bits.
+
+Beside the per-molecule records: Tanimoto, Dice and cosine similarities of the first 20
+molecules against all of them (Morgan radius 2, 2048 bits); the substructure matches of a few
+SMARTS in every molecule (GetSubstructMatches, RDKit's defaults: uniquify, maxMatches 1000);
+the MCS (rdFMCS.FindMCS, 10 s timeout) of 30 pairs and 10 triples of molecules that share a
+ring system; and R-group decompositions (RGroupDecompose) of the molecules holding a core.
 
 Debian builds RDKit without InChI support, so InChI and InChIKey come from Open Babel
 (Debian openbabel, `obabel`, which links the IUPAC InChI library) reading the same SMILES: the
@@ -24,7 +31,9 @@ import subprocess
 
 import rdkit
 from rdkit import Chem, RDLogger
-from rdkit.Chem import MACCSkeys, rdFingerprintGenerator, rdMolDescriptors
+from rdkit import DataStructs
+from rdkit.Chem import MACCSkeys, rdFingerprintGenerator, rdFMCS, rdMolDescriptors
+from rdkit.Chem.rdRGroupDecomposition import RGroupDecompose
 
 RDLogger.DisableLog('rdApp.*')
 
@@ -55,6 +64,7 @@ def record(smiles):
         'smiles': smiles,
         'ok': True,
         'canonical_smiles': Chem.MolToSmiles(mol),
+        'kekule_smiles': kekule_smiles(mol),
         'inchi': obabel(smiles, 'inchi'),
         'inchikey': obabel(smiles, 'inchikey'),
         'formula': rdMolDescriptors.CalcMolFormula(mol),
@@ -70,11 +80,82 @@ def record(smiles):
     }
 
 
+def kekule_smiles(mol):
+    m = Chem.Mol(mol)
+    Chem.Kekulize(m, clearAromaticFlags=True)
+    return Chem.MolToSmiles(m, kekuleSmiles=True)
+
+
+SMARTS = ['[OX2H]', 'c1ccccc1', '[#7]', 'C(=O)[O,N]', '[R2]', '[CX4][Cl,Br,I]']
+RGROUP_CORES = ['c1ccccc1', 'c1ccncc1']
+
+
+def similarity_section(mols):
+    gen = rdFingerprintGenerator.GetMorganGenerator(radius=2, fpSize=2048)
+    fps = [gen.GetFingerprint(m) if m is not None else None for m in mols]
+    queries = [i for i, fp in enumerate(fps) if fp is not None][:20]
+    out = []
+    for q in queries:
+        row = {'query': q, 'tanimoto': [], 'dice': [], 'cosine': []}
+        for fp in fps:
+            for metric, fn in (('tanimoto', DataStructs.TanimotoSimilarity), ('dice', DataStructs.DiceSimilarity), ('cosine', DataStructs.CosineSimilarity)):
+                row[metric].append(None if fp is None else fn(fps[q], fp))
+        out.append(row)
+    return out
+
+
+def substructure_section(mols):
+    out = []
+    for smarts in SMARTS:
+        q = Chem.MolFromSmarts(smarts)
+        out.append({'query': smarts, 'matches': [None if m is None else [list(t) for t in m.GetSubstructMatches(q, maxMatches=1000)] for m in mols]})
+    return out
+
+
+def ring_key(m):
+    """The Murcko-like ring system key: sorted ring sizes (groups molecules for MCS)."""
+    return tuple(sorted(len(r) for r in m.GetRingInfo().AtomRings()))
+
+
+def mcs_section(smiles, mols):
+    groups, seen = [], {}
+    for i, m in enumerate(mols):
+        if m is None or m.GetNumAtoms() > 40 or not m.GetRingInfo().NumRings():
+            continue
+        seen.setdefault(ring_key(m), []).append(i)
+    pairs = [v[:2] for v in seen.values() if len(v) >= 2][:30]
+    triples = [v[:3] for v in seen.values() if len(v) >= 3][:10]
+    for idx in pairs + triples:
+        r = rdFMCS.FindMCS([mols[i] for i in idx], timeout=10)
+        groups.append({'molecules': [smiles[i] for i in idx], 'smarts': r.smartsString, 'num_atoms': r.numAtoms, 'num_bonds': r.numBonds, 'canceled': r.canceled})
+    return groups
+
+
+def rgroup_section(smiles, mols):
+    out = []
+    for core_smiles in RGROUP_CORES:
+        core = Chem.MolFromSmiles(core_smiles)
+        idx = [i for i, m in enumerate(mols) if m is not None and m.HasSubstructMatch(core) and m.GetNumAtoms() <= 30][:40]
+        rows, unmatched = RGroupDecompose([core], [mols[i] for i in idx], asSmiles=True)
+        out.append({'core': core_smiles, 'molecules': [smiles[i] for i in idx], 'rows': rows, 'unmatched': list(unmatched)})
+    return out
+
+
 def main():
     with open(NCI) as f:
         nci = [line.split()[0] for line in f if line.strip()]
     smiles = nci[::10] + EXTRA
-    out = {'rdkit_version': rdkit.__version__, 'inchi_from': subprocess.run(['obabel', '-V'], capture_output=True, text=True, check=False).stdout.strip(), 'source': 'NCI first_5K.smi, every 10th, plus extras', 'records': [record(s) for s in smiles]}
+    mols = [Chem.MolFromSmiles(s) for s in smiles]
+    out = {
+        'rdkit_version': rdkit.__version__,
+        'inchi_from': subprocess.run(['obabel', '-V'], capture_output=True, text=True, check=False).stdout.strip(),
+        'source': 'NCI first_5K.smi, every 10th, plus extras',
+        'records': [record(s) for s in smiles],
+        'similarity': similarity_section(mols),
+        'substructure': substructure_section(mols),
+        'mcs': mcs_section(smiles, mols),
+        'rgroups': rgroup_section(smiles, mols),
+    }
     with open(OUT, 'w') as f:
         json.dump(out, f, separators=(',', ':'))
         f.write('\n')

@@ -3,11 +3,12 @@
 import type { DepictOptions, DepictOutcome } from './depict.js';
 import type { DescribeOptions, DescribeOutcome } from './describe.js';
 import type { JobKindMap } from './jobs/types.js';
+import type { UtilityKindMap } from './utilities/types.js';
 import type { MessagePort } from 'node:worker_threads';
 import type { WasmModule } from './wasm.js';
 
-/** The compute-job kinds (src/chem/jobs/types.ts) are merged in. */
-export interface KindMap extends JobKindMap {
+/** The compute-job kinds (src/chem/jobs/types.ts) and the utility kinds (src/chem/utilities/types.ts) are merged in. */
+export interface KindMap extends JobKindMap, UtilityKindMap {
   /** One molecule SMILES -> SVG. */
   depict: { input: string; options: DepictOptions; output: DepictOutcome };
   /** One reaction SMILES -> SVG. */

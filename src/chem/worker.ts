@@ -11,6 +11,7 @@ import { depictMolecule, depictReaction, type RDKitModule } from './depict.js';
 import { describeItem } from './describe.js';
 import { warmUp } from './properties/index.js';
 import { JOB_HANDLERS } from './jobs/handlers.js';
+import { UTILITY_HANDLERS } from './utilities/handlers.js';
 import { isWasmFatal, Wasm, type WasmImports, type WasmInstance, type WasmModule } from './wasm.js';
 import type { KindMap, TaskKind, TaskMessage, TaskReply, WorkerConfig, WorkerItemResult } from './kinds.js';
 
@@ -22,6 +23,7 @@ const HANDLERS: { [K in TaskKind]: Handler<K> } = {
   depict_reaction: depictReaction,
   describe: describeItem,
   ...JOB_HANDLERS, // compute-job kinds (src/chem/jobs)
+  ...UTILITY_HANDLERS, // the utilities (src/chem/utilities)
 };
 
 const config = (workerData ?? { wasmModule: null, warmupTickets: null, faults: null }) as WorkerConfig;

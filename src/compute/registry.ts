@@ -5,9 +5,17 @@ import { depictJob } from './types/depict.js';
 import { propertiesJob } from './types/properties.js';
 import { similaritySearchJob } from './types/similarity-search.js';
 import { substructureSearchJob } from './types/substructure-search.js';
+import { utilityRequestJob } from './types/utility.js';
 import { waitJob } from './types/wait.js';
 
 const TYPES: JobType[] = [propertiesJob, depictJob, similaritySearchJob, substructureSearchJob, clusterJob, waitJob];
 
+/** Types that run a feature's asynchronous requests (utilities, inference): never submitted through /jobs. */
+const REQUEST_TYPE_LIST: JobType[] = [utilityRequestJob];
+
+/** What /jobs/submit accepts. */
 export const JOB_TYPES: ReadonlyMap<string, JobType> = new Map(TYPES.map((t) => [t.name, t]));
 export const JOB_TYPE_NAMES = [...JOB_TYPES.keys()];
+export const REQUEST_TYPES: ReadonlyMap<string, JobType> = new Map(REQUEST_TYPE_LIST.map((t) => [t.name, t]));
+/** Every type a worker runs. */
+export const RUNNABLE_TYPES: ReadonlyMap<string, JobType> = new Map([...JOB_TYPES, ...REQUEST_TYPES]);

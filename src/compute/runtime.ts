@@ -11,7 +11,7 @@ import type { Scheduler } from '../scheduler.js';
 import { JobAborted, JobInputError, runtimeLimitSec, type JobDeps, type JobType } from './job-type.js';
 import type { ComputePorts } from './ports.js';
 import { JOBS_CHANNEL, type JobQueue, type QueueMessage } from './queue.js';
-import { JOB_TYPES } from './registry.js';
+import { RUNNABLE_TYPES } from './registry.js';
 import { RESOURCES } from './resources.js';
 import { jobsStore, type JobRow } from './store.js';
 import { finishJob, type Finish } from './transitions.js';
@@ -131,7 +131,7 @@ export class JobRuntime {
     const job = await jobsStore.markRunning(this.db, claimed.id, this.workerId, attempt);
     if (!job) return;
     const worker = { id: this.workerId, attempt };
-    const type = JOB_TYPES.get(job.job_type);
+    const type = RUNNABLE_TYPES.get(job.job_type);
     if (!type) {
       await this.finish(job.id, { status: 'error', message: `unknown job type ${job.job_type}`, chargeable: false, worker });
       return;

@@ -10,9 +10,9 @@ import { compileJsonValidator, validationIssues } from '../validation.js';
 import { runtimeLimitSec, type JobType } from './job-type.js';
 import type { ComputePorts } from './ports.js';
 import type { JobQueue } from './queue.js';
-import { JOB_TYPE_NAMES, JOB_TYPES } from './registry.js';
+import { JOB_TYPES, REQUEST_TYPES } from './registry.js';
 import { RESOURCE_NAMES, RESOURCES, type Resource } from './resources.js';
-import { ACTIVE_STATUSES, JOB_STATUSES, jobsStore, TERMINAL, type JobRow, type JobStatus } from './store.js';
+import { ACTIVE_STATUSES, JOB_STATUSES, jobsStore, TERMINAL, type JobOrigin, type JobRow, type JobStatus } from './store.js';
 import { finishJob } from './transitions.js';
 
 /** Who submits: the account, the API key used (if any) and its monthly spend ceiling. */
@@ -42,6 +42,8 @@ export interface JobEstimate {
 export interface SubmitOptions {
   /** Runs in the submit transaction after the rows are written (e.g. pinning an idempotent response). */
   inTransaction?(tx: Queryable, ids: string[]): Promise<void>;
+  /** Recorded in the rows' `info` beside the estimate's assumptions (e.g. a request's allowance units). */
+  info?: Record<string, unknown>;
 }
 
 export const JOB_SORT_FIELDS = ['created_at', 'job_name', 'status', 'runtime_seconds', 'charged_amount'] as const;
@@ -90,10 +92,10 @@ export class JobService {
   }
 
   /** Checks a job request against its type's payload schema; every problem located relative to the request. */
-  check(req: JobRequest): Issue[] {
+  check(req: JobRequest, types: ReadonlyMap<string, JobType> = JOB_TYPES): Issue[] {
     const issues: Issue[] = [];
-    const type = JOB_TYPES.get(req.job_type);
-    if (!type) issues.push({ type: 'enum', loc: ['job_type'], msg: `Input should be one of: ${JOB_TYPE_NAMES.join(', ')}`, input: req.job_type });
+    const type = types.get(req.job_type);
+    if (!type) issues.push({ type: 'enum', loc: ['job_type'], msg: `Input should be one of: ${[...types.keys()].join(', ')}`, input: req.job_type });
     if (!Object.hasOwn(RESOURCES, req.resource ?? 'default'))
       issues.push({ type: 'enum', loc: ['resource'], msg: `Input should be one of: ${RESOURCE_NAMES.join(', ')}`, input: req.resource });
     if (type) {
@@ -104,9 +106,9 @@ export class JobService {
   }
 
   /** Validates type, resource and payload and estimates the cost (errors relative to the request). */
-  async estimate(who: Submitter, req: JobRequest): Promise<JobEstimate> {
-    const issues = this.check(req);
-    const type = JOB_TYPES.get(req.job_type);
+  async estimate(who: Submitter, req: JobRequest, types: ReadonlyMap<string, JobType> = JOB_TYPES): Promise<JobEstimate> {
+    const issues = this.check(req, types);
+    const type = types.get(req.job_type);
     const resource = RESOURCES[req.resource ?? 'default'];
     if (issues.length || !type || !resource) throw invalidInput(issues);
     const est = await type
@@ -149,23 +151,38 @@ export class JobService {
     return this.submitPlanned(who, planned, opts);
   }
 
-  private async plan(who: Submitter, req: JobRequest): Promise<Planned> {
-    const est = await this.estimate(who, req);
+  /**
+   * A feature's asynchronous request (a utility or inference request) as a job of one of its
+   * request types (registry.ts): the same runtime, but nothing reserved or charged (the feature
+   * counts it against the allowance, in `opts.inTransaction`). Returns its id.
+   */
+  async submitRequest(who: Submitter, req: JobRequest, origin: Exclude<JobOrigin, 'job'>, opts: SubmitOptions = {}): Promise<string> {
+    const planned = await this.plan(who, req, REQUEST_TYPES);
+    await this.submitPlanned(who, [planned], opts, origin);
+    return planned.id;
+  }
+
+  private async plan(who: Submitter, req: JobRequest, types: ReadonlyMap<string, JobType> = JOB_TYPES): Promise<Planned> {
+    const est = await this.estimate(who, req, types);
     return { ...est, id: crypto.randomUUID(), name: req.job_name ?? '', payload: req.payload };
   }
 
-  private async submitPlanned(who: Submitter, planned: Planned[], opts: SubmitOptions): Promise<string[]> {
+  private async submitPlanned(who: Submitter, planned: Planned[], opts: SubmitOptions, origin: JobOrigin = 'job'): Promise<string[]> {
     const ids = planned.map((p) => p.id);
+    const charged = origin === 'job';
     await this.db.transaction(async (tx) => {
-      await this.ports.wallet.reserveAll(
-        tx,
-        planned.map((p) => ({ userId: who.userId, keyId: who.keyId, jobId: p.id, amountMicros: p.costMicros, ceilingMicros: who.spendCeilingMicros })),
-      );
+      if (charged) {
+        await this.ports.wallet.reserveAll(
+          tx,
+          planned.map((p) => ({ userId: who.userId, keyId: who.keyId, jobId: p.id, amountMicros: p.costMicros, ceilingMicros: who.spendCeilingMicros })),
+        );
+      }
       for (const p of planned) {
         // The message goes first so that the row is written once, with its id; both commit together.
         const queueJobId = await this.queue.send(tx, p.id);
         await jobsStore.insert(tx, {
           id: p.id,
+          origin,
           userId: who.userId,
           keyId: who.keyId,
           name: p.name,
@@ -173,9 +190,9 @@ export class JobService {
           resource: p.resource.name,
           payload: p.payload,
           expectedRuntimeSec: p.expectedRuntimeSec,
-          rateMicrosPerSec: p.resource.rateMicrosPerSec,
-          reservedMicros: p.costMicros,
-          info: { assumptions: p.assumptions },
+          rateMicrosPerSec: charged ? p.resource.rateMicrosPerSec : 0,
+          reservedMicros: charged ? p.costMicros : 0,
+          info: { assumptions: p.assumptions, ...opts.info },
           queueJobId,
         });
       }
@@ -185,14 +202,14 @@ export class JobService {
   }
 
   /** The caller's job (404 for anyone else's or an id that is not one). */
-  async get(userId: string, processId: string): Promise<JobRow> {
-    const job = isUuid(processId) ? await jobsStore.get(this.db, userId, processId) : null;
+  async get(userId: string, processId: string, origin: JobOrigin = 'job'): Promise<JobRow> {
+    const job = isUuid(processId) ? await jobsStore.get(this.db, userId, processId, origin) : null;
     if (!job) throw notFound(`job ${processId}`);
     return job;
   }
 
   /** A page of the caller's jobs; errors located relative to the query (["status"], ["sort"]). */
-  async list(userId: string, q: JobListQuery) {
+  async list(userId: string, q: JobListQuery, origin: JobOrigin = 'job') {
     let statuses: JobStatus[] | undefined;
     if (q.status) {
       const wanted = q.status
@@ -211,7 +228,7 @@ export class JobService {
     }
     const limit = q.limit ?? 100;
     const offset = q.offset ?? 0;
-    const page = await jobsStore.list(this.db, userId, { statuses, jobType: q.job_type, text: q.q, order, limit, offset });
+    const page = await jobsStore.list(this.db, userId, { origin, statuses, jobType: q.job_type, text: q.q, order, limit, offset });
     return { ...page, limit, offset };
   }
 
@@ -254,10 +271,10 @@ export class JobService {
   }
 
   /** Ends the job `cancelled`, charging the runtime used; returns the finished row. */
-  async cancel(userId: string, processId: string): Promise<JobRow> {
-    await this.get(userId, processId);
+  async cancel(userId: string, processId: string, origin: JobOrigin = 'job'): Promise<JobRow> {
+    await this.get(userId, processId, origin);
     const finished = await this.db.transaction(async (tx) => {
-      const j = await jobsStore.get(tx, userId, processId, true);
+      const j = await jobsStore.get(tx, userId, processId, origin, true);
       if (!j) throw notFound(`job ${processId}`);
       if (TERMINAL.has(j.status)) throw new AppError('job-already-finished', `job ${processId} already ended with status ${j.status}`);
       return finishJob(tx, this.ports, j.id, { status: 'cancelled', message: 'cancelled by the user', chargeable: true });
@@ -267,12 +284,12 @@ export class JobService {
   }
 
   /** Deletes a finished job and its result artifact. */
-  async delete(userId: string, processId: string): Promise<void> {
-    await this.get(userId, processId);
+  async delete(userId: string, processId: string, origin: JobOrigin = 'job'): Promise<void> {
+    await this.get(userId, processId, origin);
     // The job row and its artifact rows go in one transaction; the files after it commits
     // (a file left by a crash then is an orphan for the sweep, never a visible artifact).
     const keys = await this.db.transaction(async (tx) => {
-      const j = await jobsStore.get(tx, userId, processId, true);
+      const j = await jobsStore.get(tx, userId, processId, origin, true);
       if (!j) throw notFound(`job ${processId}`);
       if (ACTIVE_STATUSES.includes(j.status)) throw new AppError('job-active', `job ${processId} is ${j.status}; cancel it before deleting it`);
       const removed = await this.ports.artifacts.deleteRowsForJob(tx, userId, j.id);

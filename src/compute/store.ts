@@ -10,8 +10,12 @@ export const JOB_STATUSES: readonly JobStatus[] = ['queued', 'dispatched', 'runn
 export const TERMINAL: ReadonlySet<JobStatus> = new Set(['completed', 'error', 'cancelled']);
 export const ACTIVE_STATUSES: JobStatus[] = ['queued', 'dispatched', 'running'];
 
+/** What a job row runs for (docs/utilities.md): a wallet-charged job, or a feature's asynchronous request counted against the allowance. */
+export type JobOrigin = 'job' | 'utility' | 'inference';
+
 export interface JobRow {
   id: string;
+  origin: JobOrigin;
   user_id: string;
   key_id: string | null;
   job_name: string;
@@ -43,6 +47,7 @@ export interface JobRow {
 
 export interface NewJob {
   id: string;
+  origin: JobOrigin;
   userId: string;
   keyId: string | null;
   name: string;
@@ -68,6 +73,7 @@ export interface TerminalUpdate {
 }
 
 export interface ListFilter {
+  origin: JobOrigin;
   statuses?: JobStatus[];
   jobType?: string;
   /** Case-insensitive match on the job name or the process id. */
@@ -84,8 +90,8 @@ const RUNTIME = `CASE WHEN started_at IS NULL THEN 0 ELSE greatest(0, extract(ep
 export const jobsStore = {
   async insert(tx: Queryable, j: NewJob): Promise<void> {
     await tx.query(
-      `INSERT INTO jobs (id, user_id, key_id, job_name, job_type, resource, payload, expected_runtime_sec, rate_micros_per_sec, reserved_micros, info, queue_job_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      `INSERT INTO jobs (id, user_id, key_id, job_name, job_type, resource, payload, expected_runtime_sec, rate_micros_per_sec, reserved_micros, info, queue_job_id, origin)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
       [
         j.id,
         j.userId,
@@ -99,12 +105,13 @@ export const jobsStore = {
         j.reservedMicros,
         JSON.stringify(j.info),
         j.queueJobId,
+        j.origin,
       ],
     );
   },
 
-  async get(q: Queryable, userId: string, id: string, forUpdate = false): Promise<JobRow | null> {
-    const { rows } = await q.query<JobRow>(`SELECT * FROM jobs WHERE id = $1 AND user_id = $2${forUpdate ? ' FOR UPDATE' : ''}`, [id, userId]);
+  async get(q: Queryable, userId: string, id: string, origin: JobOrigin, forUpdate = false): Promise<JobRow | null> {
+    const { rows } = await q.query<JobRow>(`SELECT * FROM jobs WHERE id = $1 AND user_id = $2 AND origin = $3${forUpdate ? ' FOR UPDATE' : ''}`, [id, userId, origin]);
     return rows[0] ?? null;
   },
 
@@ -114,8 +121,8 @@ export const jobsStore = {
 
   /** A page of a user's jobs, the total, the ids of the first 1,000 and their distinct names. */
   async list(q: Queryable, userId: string, f: ListFilter): Promise<{ rows: JobRow[]; total: number; pids: string[]; names: string[] }> {
-    const where = ['user_id = $1'];
-    const params: unknown[] = [userId];
+    const where = ['user_id = $1', 'origin = $2'];
+    const params: unknown[] = [userId, f.origin];
     if (f.statuses) {
       params.push(f.statuses);
       where.push(`status = ANY($${params.length}::text[])`);

@@ -16,6 +16,8 @@ export interface TransitionDeps {
 export async function finishJob(tx: Queryable, deps: TransitionDeps, jobId: string, f: Finish): Promise<JobRow | null> {
   const job = await jobsStore.finish(tx, jobId, { ...f, resultArtifactId: f.resultArtifactId ?? null });
   if (!job) return null;
+  // A feature's request (origin utility or inference) reserved nothing and has no event kind.
+  if (job.origin !== 'job') return job;
   await deps.wallet.settle(tx, {
     userId: job.user_id,
     jobId: job.id,

@@ -13,6 +13,7 @@ import { lookupsModule } from './lookups/index.js';
 import { papersModule } from './papers/index.js';
 import { usageModule } from './usage/index.js';
 import { usersModule } from './users/index.js';
+import { utilitiesModule } from './utilities/index.js';
 import { walletModule } from './wallet/index.js';
 
 export const MODULES: readonly Module[] = [
@@ -29,4 +30,5 @@ export const MODULES: readonly Module[] = [
   lookupsModule,
   papersModule,
   usageModule,
+  utilitiesModule,
 ];

@@ -21,6 +21,7 @@ interface Owned {
   completedJob: string;
   runningJob: string;
   runId: string;
+  utilityRequest: string;
 }
 
 /** How B's call with A's id must be answered. */
@@ -55,6 +56,7 @@ const ID_PARAMS: Record<string, IdParam> = {
   process_ids: { values: (a) => [`${a.completedJob},${a.runningJob}`, a.runningJob], missing: uuid, expect: 'per-id-not-found' },
   subject_id: { values: (a) => [a.completedJob, a.runningJob], missing: uuid, expect: 'sees-nothing' },
   run_id: { values: (a) => [a.runId], missing: () => `run-${uuid()}`, expect: 'sees-nothing' },
+  request_id: { values: (a) => [a.utilityRequest], missing: uuid, expect: 'not-found' },
   paper_id: { values: () => ['wildman-crippen-1999', 'rdkit'], missing: () => 'no-such-paper-1999', expect: 'public' },
 };
 
@@ -115,7 +117,7 @@ function isProblem(r: { status: number; type?: unknown; title?: unknown }, statu
 
 /** Every id of A's that must never appear in an answer to B. */
 function ownedIds(a: Owned): string[] {
-  return [a.keyId, a.uploadId, a.moleculesId, a.resultArtifactId, a.completedJob, a.runningJob, a.runId];
+  return [a.keyId, a.uploadId, a.moleculesId, a.resultArtifactId, a.completedJob, a.runningJob, a.runId, a.utilityRequest];
 }
 
 async function uploadAs(h: Harness, key: string, mode: 'file' | 'molecules', name: string, content: string): Promise<string> {
@@ -173,7 +175,20 @@ for (const backend of BACKENDS) {
       const runId = `run-${uuid()}`;
       await h.services.db.query('UPDATE artifacts SET run_id = $1 WHERE id = $2', [runId, moleculesId]);
 
-      a = { keyId: ka.id, keySecret: ka.secret, uploadId, uploadBytes, moleculesId, resultArtifactId: done.result_artifact_id, completedJob, runningJob, runId };
+      const utility = await h.req('POST', '/api/v1/utilities/submit', {
+        key: ka.secret,
+        headers: { 'idempotency-key': uuid() },
+        body: { tool: 'convert', input: { input_artifact_id: moleculesId } },
+      });
+      assert.equal(utility.status, 200, utility.text);
+      const utilityRequest = utility.body.request_id as string;
+      for (let i = 0; i < 300; i++) {
+        const r = await h.req('GET', `/api/v1/utilities/requests/${utilityRequest}`, { token: ua.token });
+        if (r.body.status === 'completed') break;
+        await new Promise((res) => setTimeout(res, 100));
+      }
+
+      a = { keyId: ka.id, keySecret: ka.secret, uploadId, uploadBytes, moleculesId, resultArtifactId: done.result_artifact_id, completedJob, runningJob, runId, utilityRequest };
       walletBefore = (await h.req('GET', '/api/v1/wallet', { token: ua.token })).body;
     });
     after(async () => h?.close());
@@ -373,7 +388,7 @@ for (const backend of BACKENDS) {
       const bJobs = await h.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs WHERE user_id = $1', [bAuth.userId]);
       assert.deepEqual(bJobs.rows, [{ n: 0 }], 'B made no job');
       const aRows = await h.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM artifacts WHERE user_id = $1', [aAuth.userId]);
-      assert.deepEqual(aRows.rows, [{ n: 3 }], "A's three artifacts are still A's");
+      assert.deepEqual(aRows.rows, [{ n: 4 }], "A's four artifacts (two uploads, a job's result, a utility request's result) are still A's");
     });
 
     it('A itself can still do what B was refused (the refusals were about ownership, not the resource)', async () => {

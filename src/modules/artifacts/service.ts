@@ -179,14 +179,22 @@ export class ArtifactService {
    * the artifact, port or record is not there (or not the user's).
    */
   async readPrimaryJson(userId: string, artifactId: string, port: string, recordId: string): Promise<unknown> {
+    const r = await this.readPrimaryJsonUpTo(userId, artifactId, port, recordId, MAX_JSON_MEMBER);
+    if (!('value' in r)) throw new Error(`artifact ${artifactId}: ${port}/${recordId} is ${r.size} bytes (at most ${MAX_JSON_MEMBER} are read)`);
+    return r.value;
+  }
+
+  /** A record's JSON document when it is at most `maxBytes` long, else only its size (nothing read). */
+  async readPrimaryJsonUpTo(userId: string, artifactId: string, port: string, recordId: string, maxBytes: number): Promise<{ value: unknown; size: number } | { size: number }> {
     const row = await this.summary(userId, artifactId);
     const { member } = await this.record(row, recordId, port);
     const reader = await this.openZip(row);
     try {
       const entry = (await reader.find([member])).get(member);
       if (!entry) throw new StorageError(`artifact ${row.id}: member ${member} named by the manifest is missing`, 'ENOENT');
-      const buf = await reader.readBuffer(entry, MAX_JSON_MEMBER);
-      return JSON.parse(buf.toString('utf8'));
+      if (entry.uncompressedSize > maxBytes) return { size: entry.uncompressedSize };
+      const buf = await reader.readBuffer(entry, maxBytes);
+      return { value: JSON.parse(buf.toString('utf8')), size: buf.length };
     } finally {
       reader.close();
     }

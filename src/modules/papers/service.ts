@@ -3,7 +3,7 @@
 // a formatted citation, BibTeX and RIS (written by Citation.js from the entry), and the papers
 // to cite for a job: those of the methods its job type declares (src/compute/job-type.ts,
 // `methods`), RDKit always among them.
-import { JOB_TYPES } from '../../compute/registry.js';
+import { RUNNABLE_TYPES } from '../../compute/registry.js';
 import { notFound } from '../../errors.js';
 import catalogJson from './catalog.json' with { type: 'json' };
 import { bibtexOf, citationOf, risOf } from './formats.js';
@@ -74,7 +74,7 @@ export class PaperService {
   /** The methods a job type runs (its declaration, plus RDKit). */
   methodsOf(jobTypes: string[]): string[] {
     const methods = new Set<string>(ALWAYS);
-    for (const t of jobTypes) for (const m of JOB_TYPES.get(t)?.methods ?? []) methods.add(m);
+    for (const t of jobTypes) for (const m of RUNNABLE_TYPES.get(t)?.methods ?? []) methods.add(m);
     return [...methods].sort();
   }
 

@@ -49,14 +49,30 @@ export class UsageService {
     const period = periodOf(now);
     const counts = await usageStore.add(tx, userId, period.key, kind, units, allowance);
     if (counts) return counts;
-    const used = await usageStore.month(tx, userId, period.key);
-    const left = Math.max(0, (allowance ?? 0) - used.utilities - used.inference);
-    throw new AppError(
+    throw this.exceeded(await usageStore.month(tx, userId, period.key), allowance, units, period, now);
+  }
+
+  /**
+   * Refuses early (the same 403 as consume) a call that could not be counted now, so that work
+   * is not done for nothing; consume, at the end, is what counts and what is exact.
+   */
+  async assertAvailable(userId: string, tier: number, units: number, now: Date = new Date()): Promise<void> {
+    const allowance = this.allowanceFor(tier);
+    if (allowance === null) return;
+    const period = periodOf(now);
+    const used = await usageStore.month(this.db, userId, period.key);
+    if (used.utilities + used.inference + units > allowance) throw this.exceeded(used, allowance, units, period, now);
+  }
+
+  private exceeded(used: MonthCounts, allowance: number | null, units: number, period: Period, now: Date): AppError {
+    const total = used.utilities + used.inference;
+    const left = Math.max(0, (allowance ?? 0) - total);
+    return new AppError(
       'monthly-allowance-exceeded',
       `this call counts ${units} against the monthly allowance of ${allowance} utility and inference calls (${left} left this month); it resets at ${period.end.toISOString()}`,
       {
         retryAfterSec: Math.max(1, Math.ceil((period.end.getTime() - now.getTime()) / 1000)),
-        extra: { allowance, used: used.utilities + used.inference, resets_at: period.end.toISOString() },
+        extra: { allowance, used: total, resets_at: period.end.toISOString() },
       },
     );
   }
