@@ -116,10 +116,13 @@ export function forward(p: DmpnnParams, b: GraphBatch, seeds: DropoutSeeds): tf.
     H = dropout(tf.relu(tf.add(h0, tf.matMul(m, W_h as tf.Tensor2D))) as tf.Tensor2D, arch.dropout, seeds);
   }
   const incoming = b.nEdges > 0 ? tf.unsortedSegmentSum(H, b.dst, b.nAtoms) : tf.zeros([b.nAtoms, h]);
-  const atomH = dropout(tf.relu(tf.add(tf.add(tf.matMul(b.atomX, W_oa as tf.Tensor2D), tf.matMul(incoming as tf.Tensor2D, W_om as tf.Tensor2D)), b_o)) as tf.Tensor2D, arch.dropout, seeds);
+  const atomH = dropout(
+    tf.relu(tf.add(tf.add(tf.matMul(b.atomX, W_oa as tf.Tensor2D), tf.matMul(incoming as tf.Tensor2D, W_om as tf.Tensor2D)), b_o)) as tf.Tensor2D,
+    arch.dropout,
+    seeds,
+  );
   const summed = tf.unsortedSegmentSum(atomH, b.atomMol, b.nMols);
-  let x: tf.Tensor2D =
-    arch.aggregation === 'mean' ? tf.div(summed, b.atomCount) : arch.aggregation === 'norm' ? tf.div(summed, tf.scalar(arch.aggregation_norm)) : summed;
+  let x: tf.Tensor2D = arch.aggregation === 'mean' ? tf.div(summed, b.atomCount) : arch.aggregation === 'norm' ? tf.div(summed, tf.scalar(arch.aggregation_norm)) : summed;
   const ffn = p.vars.slice(6);
   for (let k = 0; k < arch.ffn_layers; k++) {
     if (k > 0) x = dropout(tf.relu(x), arch.dropout, seeds);

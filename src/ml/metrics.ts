@@ -32,11 +32,14 @@ export function rocAuc(y: ArrayLike<number>, p: ArrayLike<number>): number | nul
   const idx = Array.from({ length: y.length }, (_, i) => i).sort((a, b) => (p[a] as number) - (p[b] as number));
   let pos = 0;
   let neg = 0;
-  for (let i = 0; i < y.length; i++) (y[i] === 1 ? pos++ : neg++);
+  for (let i = 0; i < y.length; i++) {
+    if (y[i] === 1) pos++;
+    else neg++;
+  }
   if (pos === 0 || neg === 0) return null;
   // sum of the ranks of the positives (average ranks over ties)
   let rankSum = 0;
-  for (let i = 0; i < idx.length; ) {
+  for (let i = 0; i < idx.length;) {
     let j = i;
     while (j + 1 < idx.length && p[idx[j + 1] as number] === p[idx[i] as number]) j++;
     const avgRank = (i + j) / 2 + 1;

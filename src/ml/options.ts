@@ -108,29 +108,39 @@ export function resolveOptions(o: TrainOptions = {}): ResolvedOptions {
   if (typeof ad !== 'number' || !(ad >= 0 && ad <= 1)) bad(['ad_threshold'], 'must be a number from 0 to 1', ad);
   const sizes = o.split?.sizes ?? [0.8, 0.1, 0.1];
   const sizesOk =
-    Array.isArray(sizes) && sizes.length === 3 && sizes.every((s) => typeof s === 'number' && s >= 0 && s <= 1) && Math.abs(sizes[0] + sizes[1] + sizes[2] - 1) < 1e-6 && sizes[1] > 0;
+    Array.isArray(sizes) &&
+    sizes.length === 3 &&
+    sizes.every((s) => typeof s === 'number' && s >= 0 && s <= 1) &&
+    Math.abs(sizes[0] + sizes[1] + sizes[2] - 1) < 1e-6 &&
+    sizes[1] > 0;
   if (!sizesOk) bad(['split', 'sizes'], 'must be three shares (train, validation, test) summing to 1, validation above 0', sizes);
   const splitType = o.split?.type ?? 'random';
   if (splitType !== 'random' && splitType !== 'scaffold') bad(['split', 'type'], 'must be "random" or "scaffold"', splitType);
   const splitSeed = o.split?.seed ?? 0;
   if (!Number.isSafeInteger(splitSeed)) bad(['split', 'seed'], 'must be an integer', splitSeed);
+  const depth = num('depth');
+  const hidden_size = num('hidden_size');
+  const ffn_layers = num('ffn_layers');
+  const dropout = num('dropout');
+  const batch_size = num('batch_size');
+  const ensemble_size = num('ensemble_size');
   if (issues.length) throw invalidInput(issues);
   return {
     task,
-    depth: num('depth'),
-    hidden_size: num('hidden_size'),
-    ffn_layers: num('ffn_layers'),
-    dropout: num('dropout'),
+    depth,
+    hidden_size,
+    ffn_layers,
+    dropout,
     aggregation,
     aggregation_norm: 100,
     epochs,
-    batch_size: num('batch_size'),
+    batch_size,
     learning_rate,
     init_lr: learning_rate / 10,
     final_lr: learning_rate / 10,
     // chemprop requires more epochs than warm-up epochs; a shorter run warms up for fewer
     warmup_epochs: Math.min(warmup, epochs - 1),
-    ensemble_size: num('ensemble_size'),
+    ensemble_size,
     seed,
     patience,
     split: { type: splitType, sizes, seed: splitSeed },

@@ -55,7 +55,8 @@ export function loadModel(buf: Uint8Array): TrainedModel {
   if (12 + len > b.length) throw new Error('truncated model header');
   const header = JSON.parse(b.subarray(12, 12 + len).toString('utf8')) as Header;
   const config = header.config;
-  if (config.format !== MODEL_FORMAT || config.format_version > MODEL_FORMAT_VERSION) throw new Error(`unsupported model format ${String(config.format)} ${String(config.format_version)}`);
+  if (config.format !== MODEL_FORMAT || config.format_version > MODEL_FORMAT_VERSION)
+    throw new Error(`unsupported model format ${String(config.format)} ${String(config.format_version)}`);
   const start = 12 + len;
   let at = start + ((4 - (start % 4)) % 4);
   if (at + header.weights.floats * 4 + header.fingerprints.bytes !== b.length) throw new Error('the model file has the wrong size');

@@ -111,7 +111,14 @@ function trainMember(
   const params = new DmpnnParams(o, initialWeights(o, rng), true);
   const optimizer = new ScheduledAdam(o.init_lr);
   const stepsPerEpoch = Math.ceil(train.length / o.batch_size);
-  const schedule: LrSchedule = { init_lr: o.init_lr, max_lr: o.learning_rate, final_lr: o.final_lr, warmup_epochs: o.warmup_epochs, epochs: o.epochs, steps_per_epoch: stepsPerEpoch };
+  const schedule: LrSchedule = {
+    init_lr: o.init_lr,
+    max_lr: o.learning_rate,
+    final_lr: o.final_lr,
+    warmup_epochs: o.warmup_epochs,
+    epochs: o.epochs,
+    steps_per_epoch: stepsPerEpoch,
+  };
   const yTrain = Float32Array.from(train, (d) => (scaler ? (d.target - scaler.mean) / scaler.std : d.target));
   const valMols = val.map((d) => d.features);
   const valTargets = val.map((d) => d.target);
@@ -190,12 +197,7 @@ function fingerprintsOf(rdkit: RDKitModule, smiles: readonly string[]): Uint8Arr
 }
 
 /** Trains a model on rows of {smiles, target} (see the file comment). */
-export async function trainModel(
-  rows: readonly TrainingRow[],
-  options: TrainOptions = {},
-  onEpoch?: (info: EpochInfo) => void,
-  shouldStop?: () => boolean,
-): Promise<TrainResult> {
+export async function trainModel(rows: readonly TrainingRow[], options: TrainOptions = {}, onEpoch?: (info: EpochInfo) => void, shouldStop?: () => boolean): Promise<TrainResult> {
   const started = performance.now();
   const o = resolveOptions(options);
   const [rdkit] = await Promise.all([getRDKit(), tfReady()]);
@@ -239,20 +241,40 @@ export async function trainModel(
       aggregation: o.aggregation,
     },
     scaler,
-    applicability_domain: { rule: 'max_tanimoto_to_training_set', fingerprint: 'morgan', radius: FP_RADIUS, n_bits: FP_BITS, threshold: o.ad_threshold, training_molecules: train.length },
+    applicability_domain: {
+      rule: 'max_tanimoto_to_training_set',
+      fingerprint: 'morgan',
+      radius: FP_RADIUS,
+      n_bits: FP_BITS,
+      threshold: o.ad_threshold,
+      training_molecules: train.length,
+    },
     members: members.map((m, k) => ({ seed: o.seed + k, best_epoch: m.best_epoch, epochs_run: m.epochs_run, val_metric: m.val_metric })),
     parameters: shapes.map(({ name, shape }) => ({ name, shape })),
     split: { ...o.split, train: train.length, val: val.length, test: test.length },
     metric: o.task === 'regression' ? 'rmse' : 'roc_auc',
     created_with: { tfjs: tf.version_core, rdkit: rdkit.version() },
   };
-  const model: TrainedModel = { config, weights: members.map((m) => m.weights), fingerprints: fingerprintsOf(rdkit, train.map((d) => d.canonical)) };
+  const model: TrainedModel = {
+    config,
+    weights: members.map((m) => m.weights),
+    fingerprints: fingerprintsOf(
+      rdkit,
+      train.map((d) => d.canonical),
+    ),
+  };
 
   const evaluate = (part: readonly Datum[]) => {
     const perMember = members.map((m) => {
       const params = new DmpnnParams(o, m.weights, false);
       try {
-        return Float64Array.from(rawOutputs(params, part.map((d) => d.features)), (r) => toPrediction(config, r));
+        return Float64Array.from(
+          rawOutputs(
+            params,
+            part.map((d) => d.features),
+          ),
+          (r) => toPrediction(config, r),
+        );
       } finally {
         params.dispose();
       }
@@ -264,8 +286,18 @@ export async function trainModel(
   return {
     model,
     learning_curve: curve,
-    test_metrics: test.length ? metricsOf(o, test.map((d) => d.target), testStats.mean) : null,
-    val_metrics: metricsOf(o, val.map((d) => d.target), valStats.mean),
+    test_metrics: test.length
+      ? metricsOf(
+          o,
+          test.map((d) => d.target),
+          testStats.mean,
+        )
+      : null,
+    val_metrics: metricsOf(
+      o,
+      val.map((d) => d.target),
+      valStats.mean,
+    ),
     test_predictions: test.map((d, i) => ({ row: d.row, smiles: d.smiles, target: d.target, prediction: testStats.mean[i] as number, uncertainty: testStats.std[i] ?? null })),
     data: report,
     split: { train: train.length, val: val.length, test: test.length },
