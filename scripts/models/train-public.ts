@@ -85,7 +85,7 @@ const DATASETS: Dataset[] = [
       redistributed_in: MOLECULENET,
       licence: 'no licence statement in the data or its MoleculeNet distribution (data/public/LICENSES.md)',
     },
-    options: { hidden_size: 128, epochs: 50 },
+    options: { hidden_size: 128, epochs: 50, aggregation: 'mean' },
   },
 ];
 

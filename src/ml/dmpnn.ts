@@ -76,7 +76,14 @@ export class DmpnnParams {
     const id = `dmpnn${++modelCounter}`;
     const shapes = parameterShapes(arch);
     if (weights.length !== shapes.length) throw new Error(`expected ${shapes.length} weight arrays, got ${weights.length}`);
-    this.vars = shapes.map(({ name, shape }, i) => tf.variable(tf.tensor(weights[i] as Float32Array, shape), trainable, `${id}/${name}`));
+    this.vars = shapes.map(({ name, shape }, i) => {
+      const init = tf.tensor(weights[i] as Float32Array, shape);
+      try {
+        return tf.variable(init, trainable, `${id}/${name}`);
+      } finally {
+        init.dispose();
+      }
+    });
   }
 
   /** The current weights, copied out. */
@@ -86,7 +93,11 @@ export class DmpnnParams {
 
   /** Overwrites the weights (e.g. with the best epoch's). */
   write(weights: readonly Float32Array[]): void {
-    this.vars.forEach((v, i) => v.assign(tf.tensor(weights[i] as Float32Array, v.shape)));
+    this.vars.forEach((v, i) => {
+      const value = tf.tensor(weights[i] as Float32Array, v.shape);
+      v.assign(value);
+      value.dispose();
+    });
   }
 
   dispose(): void {

@@ -62,8 +62,9 @@ export function rawOutputs(params: DmpnnParams, mols: readonly MolFeatures[], ba
   for (let i = 0; i < mols.length; i += batchSize) {
     const batch = toTensors(stack(mols.slice(i, i + batchSize)));
     try {
-      const values = tf.tidy(() => forward(params, batch, null)).dataSync() as Float32Array;
-      out.set(values, i);
+      const values = tf.tidy(() => forward(params, batch, null));
+      out.set(values.dataSync() as Float32Array, i);
+      values.dispose();
     } finally {
       disposeBatch(batch);
     }

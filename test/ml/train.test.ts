@@ -44,6 +44,7 @@ describe('training', () => {
     const last = curve.at(-1)!.train_loss;
     assert.ok(last < first / 2, `training loss ${first} -> ${last}`);
     assert.deepEqual(fit.learning_curve, curve);
+    assert.equal(tf.memory().numTensors, 0, 'training leaves no tensor behind');
   });
 
   test('fits a small training set to a low loss (the gradients are tfjs autodiff, applied by Adam)', () => {
@@ -124,7 +125,9 @@ describe('models', () => {
     const loaded = loadModel(buf);
     assert.deepEqual(loaded.config, fit.model.config);
     const smiles = ['CCO', 'c1ccccc1O', 'CC(=O)Oc1ccccc1C(=O)O', rows60[0]!.smiles];
+    const tensors = tf.memory().numTensors;
     assert.deepEqual(await predict(loaded, smiles), await predict(fit.model, smiles));
+    assert.equal(tf.memory().numTensors, tensors, 'prediction leaves no tensor behind');
     assert.throws(() => loadModel(Buffer.from('not a model at all')), /not a Crucible D-MPNN model/);
   });
 
