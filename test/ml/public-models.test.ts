@@ -34,7 +34,14 @@ for (const m of MODELS) {
       assert.equal(card.featurizer_version, FEATURIZER_VERSION);
       assert.deepEqual(card.architecture, model.config.architecture);
       assert.equal(model.weights.length, 5);
-      assert.deepEqual(card.split, { type: 'random', sizes: [0.8, 0.1, 0.1], seed: 0, train: model.config.split.train, validation: model.config.split.val, test: model.config.split.test });
+      assert.deepEqual(card.split, {
+        type: 'random',
+        sizes: [0.8, 0.1, 0.1],
+        seed: 0,
+        train: model.config.split.train,
+        validation: model.config.split.val,
+        test: model.config.split.test,
+      });
       assert.ok(card.training_data.citation && card.training_data.licence);
       for (const k of ['model', 'mean_baseline', 'ridge_baseline']) assert.ok(Number.isFinite(card.metrics.test[k].rmse), k);
       assert.ok(card.metrics.test.model.rmse < card.metrics.test.mean_baseline.rmse);

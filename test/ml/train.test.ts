@@ -108,6 +108,20 @@ describe('training', () => {
     );
   });
 
+  test('classification: binary cross-entropy, probabilities, ROC AUC and accuracy', async () => {
+    const median = [...rows60.map((r) => Number(r.target))].sort((a, b) => a - b)[30]!;
+    const rows = rows60.map((r) => ({ smiles: r.smiles, target: Number(r.target) >= median ? 1 : 0 }));
+    const r = await trainModel(rows, { ...tiny, task: 'classification', epochs: 5 });
+    assert.equal(r.model.config.task, 'classification');
+    assert.equal(r.model.config.scaler, null);
+    assert.equal(r.model.config.metric, 'roc_auc');
+    assert.ok(r.test_metrics && 'accuracy' in r.test_metrics && r.test_metrics.accuracy >= 0 && r.test_metrics.accuracy <= 1);
+    assert.ok(r.test_predictions.every((t) => t.prediction > 0 && t.prediction < 1));
+    assert.ok(r.learning_curve.at(-1)!.train_loss < r.learning_curve[0]!.train_loss);
+    const [p] = await predict(r.model, ['CCO']);
+    assert.ok(p!.prediction! > 0 && p!.prediction! < 1);
+  });
+
   test('stops between batches when asked', async () => {
     let batches = 0;
     await assert.rejects(
