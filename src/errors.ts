@@ -35,6 +35,7 @@ export const SPECIFIC_CODES = [
   'job-not-finished',
   'job-already-finished',
   'job-active',
+  'model-exists',
   'source-disabled',
   'cursor-expired',
   'payload-too-large',

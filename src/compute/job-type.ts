@@ -2,6 +2,8 @@
 // One file per type in types/, one line in registry.ts (docs/architecture.md, "Add a job type").
 import type { TSchema } from '@sinclair/typebox';
 import type { ChemPool } from '../chem/pool.js';
+import type { Queryable } from '../db/database.js';
+import type { JobModels } from './ports.js';
 import type { Resource } from './resources.js';
 
 /** Thrown by a run for a problem with the job's own input: the job ends `error` and is charged for the runtime used. */
@@ -29,6 +31,8 @@ export interface EstimateContext {
   resource: Resource;
   /** Number of molecules in an uploaded molecule set (AppErrors located relative to the payload when not usable). */
   countMolecules(artifactId: string, port?: string): Promise<number>;
+  /** Users' models (the model job types check names and references at submit). */
+  models?: JobModels;
 }
 
 export interface OutputRecord {
@@ -41,6 +45,11 @@ export interface OutputRecord {
 export interface JobOutput {
   /** JSON document answered by GET /jobs/result (also stored in the result artifact). */
   result: unknown;
+  /**
+   * Runs in the transaction that stores the result and completes the job (e.g. registering a
+   * trained model); a JobInputError thrown here ends the job `error` with its message instead.
+   */
+  inFinish?(tx: Queryable, resultArtifactId: string): Promise<void>;
   /** Extra ports of the result artifact (records of per-molecule output). */
   ports?: Record<string, { format: string; kind: string; records: Iterable<OutputRecord> | AsyncIterable<OutputRecord> }>;
   warnings?: unknown[];
@@ -56,10 +65,13 @@ export interface RunContext<P> {
   /**
    * Reports progress (0..1), an optional status message and optional structured detail (e.g.
    * `{epoch, epochs, train_loss, val_metric}`, shown as /jobs/status `progress`); cheap, call often.
+   * A `milestone` (an epoch ended) is written within a quarter second; other progress with the next heartbeat.
    */
-  progress(fraction: number, message?: string, detail?: Record<string, unknown>): void;
+  progress(fraction: number, message?: string, detail?: Record<string, unknown>, milestone?: boolean): void;
   /** Molecules of an uploaded set. */
   readMolecules(artifactId: string, port?: string): AsyncIterable<{ id: string; smiles: string; name?: string }>;
+  /** An uploaded file's text, at most maxBytes. */
+  readText(artifactId: string, maxBytes: number): Promise<string>;
   /** What job types may use, shared by the instance. */
   deps: JobDeps;
 }
@@ -68,6 +80,8 @@ export interface RunContext<P> {
 export interface JobDeps {
   /** RDKit worker threads; a job uses at most its resource's vCPUs of them. */
   chem: ChemPool;
+  /** Users' and public models (absent in an instance without the models module). */
+  models?: JobModels;
 }
 
 /**
@@ -78,10 +92,22 @@ export interface JobDeps {
  */
 export type Placement = 'chem-pool' | 'thread' | 'process' | 'event-loop';
 
+/** What flows between workflow steps (docs/workflows.md): an artifact port of one of these kinds. */
+export type PortType = 'molecules' | 'json' | 'csv' | 'svg' | 'model' | 'table';
+
+/** An input port: a payload field that takes an artifact id (and the field naming its port, if any). */
+export interface InputPort {
+  type: PortType;
+  field: string;
+  portField?: string;
+}
+
 export interface JobType<P = unknown> {
   name: string;
   summary: string;
   payload: TSchema;
+  /** The artifact ports a workflow step of this type takes and gives (none: it is not chained). */
+  ports?: { inputs: Record<string, InputPort>; outputs: Record<string, PortType> };
   runsOn: Placement;
   /**
    * The methods it runs, as the reference papers name them (src/modules/papers/catalog.json,

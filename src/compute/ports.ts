@@ -22,6 +22,8 @@ export interface JobArtifacts {
   /** Molecules in an uploaded set; AppErrors located relative to the job payload (["input_artifact_id"], ["port"]). */
   countMolecules(userId: string, artifactId: string, port?: string): Promise<number>;
   readMolecules(userId: string, artifactId: string, port?: string): AsyncIterable<{ id: string; smiles: string; name?: string }>;
+  /** An uploaded file's text (AppErrors located relative to the job payload: ["input_artifact_id"]). */
+  readText(userId: string, artifactId: string, maxBytes: number): Promise<string>;
 }
 
 export interface JobReservation {
@@ -45,9 +47,43 @@ export interface JobEventSink {
   append(tx: Queryable, e: { userId: string; kind: 'job'; subjectId: string; status: string; workflowRunId?: string | null }): Promise<unknown>;
 }
 
+/** A model a job can predict with: its identity and a reader of its weights. */
+export interface JobModel {
+  ref: string;
+  /** Changes when the weights do (a cache key). */
+  key: string;
+  task: 'regression' | 'classification';
+  target: string;
+  units: string | null;
+  weights(): Promise<Uint8Array>;
+}
+
+/** A trained model to register (its weights are member `model` of the job's result artifact). */
+export interface NewJobModel {
+  id: string;
+  userId: string;
+  name: string;
+  task: 'regression' | 'classification';
+  target: string;
+  units: string | null;
+  jobId: string;
+  info: Record<string, unknown>;
+}
+
+/** Users' models, for the model job types (filled by src/modules/models). */
+export interface JobModels {
+  exists(userId: string, name: string): Promise<boolean>;
+  /** `public/<id>` or `user/<name>`: an AppError not-found for anything the user cannot use. */
+  resolve(userId: string, ref: string): Promise<JobModel>;
+  /** In the transaction that completes the training job; AppError model-exists when the name is taken and !overwrite. */
+  register(tx: Queryable, m: NewJobModel, weightsArtifactId: string, overwrite: boolean): Promise<void>;
+}
+
 /** The engine's neighbours, wired once per instance. */
 export interface ComputePorts {
   wallet: JobWallet;
   events: JobEventSink;
   artifacts: JobArtifacts;
+  /** Absent in an instance without the models module. */
+  models?: JobModels;
 }

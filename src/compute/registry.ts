@@ -2,16 +2,19 @@
 import type { JobType } from './job-type.js';
 import { clusterJob } from './types/cluster.js';
 import { depictJob } from './types/depict.js';
+import { filterJob } from './types/filter.js';
 import { propertiesJob } from './types/properties.js';
 import { similaritySearchJob } from './types/similarity-search.js';
 import { substructureSearchJob } from './types/substructure-search.js';
+import { mpnnPredictJob } from './types/mpnn-predict.js';
+import { mpnnTrainJob } from './types/mpnn-train.js';
 import { utilityRequestJob } from './types/utility.js';
 import { waitJob } from './types/wait.js';
 
-const TYPES: JobType[] = [propertiesJob, depictJob, similaritySearchJob, substructureSearchJob, clusterJob, waitJob];
+const TYPES: JobType[] = [propertiesJob, depictJob, similaritySearchJob, substructureSearchJob, clusterJob, filterJob, waitJob, mpnnTrainJob, mpnnPredictJob];
 
 /** Types that run a feature's asynchronous requests (utilities, inference): never submitted through /jobs. */
-const REQUEST_TYPE_LIST: JobType[] = [utilityRequestJob];
+const REQUEST_TYPE_LIST: JobType[] = [utilityRequestJob, mpnnPredictJob];
 
 /** What /jobs/submit accepts. */
 export const JOB_TYPES: ReadonlyMap<string, JobType> = new Map(TYPES.map((t) => [t.name, t]));

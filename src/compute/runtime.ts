@@ -150,16 +150,26 @@ export class JobRuntime {
       if (status !== 'running') controller.abort(new JobAborted('cancelled'));
     };
     const heartbeat = setInterval(() => void beat().catch(() => undefined), this.o.heartbeatMs);
+    let flush: NodeJS.Timeout | null = null;
 
     let outcome: Finish | undefined;
     try {
-      const output = await this.runType(type, job, controller.signal, (f, msg, d) => {
+      const output = await this.runType(type, job, controller.signal, (f, msg, d, milestone) => {
         progress = Math.max(0, Math.min(1, f));
         if (msg) message = msg;
         if (d) detail = d;
-        if (Date.now() - lastBeat > this.o.heartbeatMs) void beat().catch(() => undefined);
+        const since = Date.now() - lastBeat;
+        if (since > this.o.heartbeatMs) void beat().catch(() => undefined);
+        // A milestone (a training epoch ended) is written within a quarter second, other progress with the heartbeat.
+        else if (milestone && !flush) flush = setTimeout(() => ((flush = null), void beat().catch(() => undefined)), Math.max(0, 250 - since));
       });
       if (controller.signal.aborted) throw controller.signal.reason;
+      if (flush) {
+        // The last milestone is written before the job ends.
+        clearTimeout(flush);
+        flush = null;
+        await beat().catch(() => undefined);
+      }
       // The result row and the job's end (settlement, event) commit together; an attempt that
       // lost the job meanwhile (cancel, sweep) rolls back and removes only its own file.
       try {
@@ -168,9 +178,17 @@ export class JobRuntime {
           jobId: job.id,
           jobType: job.job_type,
           output,
-          finish: (tx, artifactId) => finishJob(tx, this.ports, job.id, { status: 'completed', message: '', chargeable: true, resultArtifactId: artifactId, worker }),
+          finish: async (tx, artifactId) => {
+            const done = await finishJob(tx, this.ports, job.id, { status: 'completed', message: '', chargeable: true, resultArtifactId: artifactId, worker });
+            if (done && output.inFinish) await output.inFinish(tx, artifactId);
+            return done;
+          },
         });
       } catch (err) {
+        if (err instanceof JobInputError) {
+          outcome = { status: 'error', message: err.message, chargeable: true, worker };
+          return;
+        }
         this.o.log?.error({ err, jobId: job.id }, 'writing the job result failed');
         outcome = { status: 'error', message: 'the result could not be stored (platform fault; not charged)', chargeable: false, worker };
         return;
@@ -194,11 +212,12 @@ export class JobRuntime {
     } finally {
       clearTimeout(limitTimer);
       clearInterval(heartbeat);
+      if (flush) clearTimeout(flush);
       if (outcome) await this.finish(job.id, outcome);
     }
   }
 
-  private runType(type: JobType, job: JobRow, signal: AbortSignal, progress: (f: number, msg?: string, detail?: Record<string, unknown>) => void) {
+  private runType(type: JobType, job: JobRow, signal: AbortSignal, progress: (f: number, msg?: string, detail?: Record<string, unknown>, milestone?: boolean) => void) {
     return type.run({
       jobId: job.id,
       userId: job.user_id,
@@ -207,6 +226,7 @@ export class JobRuntime {
       signal,
       progress,
       readMolecules: (artifactId, port) => this.ports.artifacts.readMolecules(job.user_id, artifactId, port),
+      readText: (artifactId, maxBytes) => this.ports.artifacts.readText(job.user_id, artifactId, maxBytes),
       deps: this.o.deps,
     });
   }

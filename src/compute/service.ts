@@ -116,6 +116,7 @@ export class JobService {
         userId: who.userId,
         resource,
         countMolecules: (artifactId, port) => this.ports.artifacts.countMolecules(who.userId, artifactId, port),
+        models: this.ports.models,
       })
       .catch((err: unknown) => {
         throw err instanceof AppError ? err.at('payload') : err;

@@ -1,43 +1,16 @@
-// A small CSV reader (RFC 4180: quoted fields, doubled quotes, CRLF or LF line ends) for
-// training tables such as data/public/*.csv.
+// Training tables (data/public/*.csv, uploaded training files) read with csv-parse (RFC 4180:
+// quoted fields, doubled quotes, CRLF or LF line ends). Fields are kept as written (the ESOL
+// SMILES with a trailing space are trimmed by the SMILES reader, not here).
+import { parse } from 'csv-parse/sync';
 
-/** The rows of a CSV text, each an array of fields; a final empty line is dropped. */
+/** The rows of a CSV text, each an array of fields; empty lines are dropped. */
 export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  if (field !== '' || row.length) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
+  return parse(text, { relax_column_count: true, skip_empty_lines: true, bom: true }) as string[][];
 }
 
 /** The rows of a CSV text with a header line, as objects keyed by column name. */
 export function readCsvTable(text: string): Record<string, string>[] {
   const [header, ...rows] = parseCsv(text);
   if (!header) return [];
-  return rows.filter((r) => r.length > 1 || r[0] !== '').map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
+  return rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
 }

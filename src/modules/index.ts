@@ -7,14 +7,17 @@ import { depictModule } from './depict/index.js';
 import { describeModule } from './describe/index.js';
 import { eventsModule } from './events/index.js';
 import { healthModule } from './health/index.js';
+import { inferenceModule } from './inference/index.js';
 import { jobsModule } from './jobs/index.js';
 import { keysModule } from './keys/index.js';
 import { lookupsModule } from './lookups/index.js';
+import { modelsModule } from './models/index.js';
 import { papersModule } from './papers/index.js';
 import { usageModule } from './usage/index.js';
 import { usersModule } from './users/index.js';
 import { utilitiesModule } from './utilities/index.js';
 import { walletModule } from './wallet/index.js';
+import { workflowsModule } from './workflows/index.js';
 
 export const MODULES: readonly Module[] = [
   healthModule,
@@ -24,6 +27,7 @@ export const MODULES: readonly Module[] = [
   keysModule,
   eventsModule,
   artifactsModule,
+  modelsModule,
   depictModule,
   describeModule,
   jobsModule,
@@ -31,4 +35,6 @@ export const MODULES: readonly Module[] = [
   papersModule,
   usageModule,
   utilitiesModule,
+  inferenceModule,
+  workflowsModule,
 ];

@@ -22,6 +22,7 @@ interface Owned {
   runningJob: string;
   runId: string;
   utilityRequest: string;
+  inferenceRequest: string;
 }
 
 /** How B's call with A's id must be answered. */
@@ -36,8 +37,8 @@ type Expect =
   | 'public';
 
 interface IdParam {
-  /** A's ids to try (each call takes one). */
-  values: (a: Owned) => string[];
+  /** A's ids to try (each call takes one) in an operation on `path`. */
+  values: (a: Owned, path: string) => string[];
   /** A well-formed id B does not have either (the 404 B's call must look like). */
   missing: () => string;
   expect: Expect;
@@ -56,7 +57,7 @@ const ID_PARAMS: Record<string, IdParam> = {
   process_ids: { values: (a) => [`${a.completedJob},${a.runningJob}`, a.runningJob], missing: uuid, expect: 'per-id-not-found' },
   subject_id: { values: (a) => [a.completedJob, a.runningJob], missing: uuid, expect: 'sees-nothing' },
   run_id: { values: (a) => [a.runId], missing: () => `run-${uuid()}`, expect: 'sees-nothing' },
-  request_id: { values: (a) => [a.utilityRequest], missing: uuid, expect: 'not-found' },
+  request_id: { values: (a, path) => [path.includes('/inference/') ? a.inferenceRequest : a.utilityRequest], missing: uuid, expect: 'not-found' },
   paper_id: { values: () => ['wildman-crippen-1999', 'rdkit'], missing: () => 'no-such-paper-1999', expect: 'public' },
 };
 
@@ -117,7 +118,7 @@ function isProblem(r: { status: number; type?: unknown; title?: unknown }, statu
 
 /** Every id of A's that must never appear in an answer to B. */
 function ownedIds(a: Owned): string[] {
-  return [a.keyId, a.uploadId, a.moleculesId, a.resultArtifactId, a.completedJob, a.runningJob, a.runId, a.utilityRequest];
+  return [a.keyId, a.uploadId, a.moleculesId, a.resultArtifactId, a.completedJob, a.runningJob, a.runId, a.utilityRequest, a.inferenceRequest];
 }
 
 async function uploadAs(h: Harness, key: string, mode: 'file' | 'molecules', name: string, content: string): Promise<string> {
@@ -188,7 +189,32 @@ for (const backend of BACKENDS) {
         await new Promise((res) => setTimeout(res, 100));
       }
 
-      a = { keyId: ka.id, keySecret: ka.secret, uploadId, uploadBytes, moleculesId, resultArtifactId: done.result_artifact_id, completedJob, runningJob, runId, utilityRequest };
+      const inference = await h.req('POST', '/api/v1/inference/submit', {
+        key: ka.secret,
+        headers: { 'idempotency-key': uuid() },
+        body: { model: 'public/esol-logs', input_artifact_id: moleculesId },
+      });
+      assert.equal(inference.status, 200, inference.text);
+      const inferenceRequest = inference.body.request_id as string;
+      for (let i = 0; i < 300; i++) {
+        const r = await h.req('GET', `/api/v1/inference/requests/${inferenceRequest}`, { token: ua.token });
+        if (r.body.status === 'completed') break;
+        await new Promise((res) => setTimeout(res, 100));
+      }
+
+      a = {
+        keyId: ka.id,
+        keySecret: ka.secret,
+        uploadId,
+        uploadBytes,
+        moleculesId,
+        resultArtifactId: done.result_artifact_id,
+        completedJob,
+        runningJob,
+        runId,
+        utilityRequest,
+        inferenceRequest,
+      };
       walletBefore = (await h.req('GET', '/api/v1/wallet', { token: ua.token })).body;
     });
     after(async () => h?.close());
@@ -246,7 +272,7 @@ for (const backend of BACKENDS) {
         // Each of A's values of each param, the other params at their first value.
         const combos: Record<string, string>[] = [];
         for (const [i, n] of names.entries()) {
-          for (const v of rows[i]!.values(a)) combos.push(Object.fromEntries(names.map((m, j) => [m, m === n ? v : rows[j]!.values(a)[0]!])));
+          for (const v of rows[i]!.values(a, op.path)) combos.push(Object.fromEntries(names.map((m, j) => [m, m === n ? v : rows[j]!.values(a, op.path)[0]!])));
         }
         const missing = Object.fromEntries(names.map((n, i) => [n, rows[i]!.missing()]));
         for (const n of names) walkedParams.add(n);
@@ -301,8 +327,8 @@ for (const backend of BACKENDS) {
         const names = [...new Set(op.idParams.map((p) => p.name))];
         if (op.method !== 'GET' || !names.every((n) => ID_PARAMS[n])) continue; // unknown ones fail the walk above
         for (const n of names) {
-          for (const v of ID_PARAMS[n]!.values(a)) {
-            const values = Object.fromEntries(names.map((m) => [m, m === n ? v : ID_PARAMS[m]!.values(a)[0]!]));
+          for (const v of ID_PARAMS[n]!.values(a, op.path)) {
+            const values = Object.fromEntries(names.map((m) => [m, m === n ? v : ID_PARAMS[m]!.values(a, op.path)[0]!]));
             const r = await call(op, values, aAuth, op.credentials[0]!);
             const what = `${op.id} as A with ${JSON.stringify(values)}`;
             assert.notEqual(r.status, 404, `${what}: ${r.text.slice(0, 300)}`);
@@ -388,7 +414,7 @@ for (const backend of BACKENDS) {
       const bJobs = await h.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs WHERE user_id = $1', [bAuth.userId]);
       assert.deepEqual(bJobs.rows, [{ n: 0 }], 'B made no job');
       const aRows = await h.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM artifacts WHERE user_id = $1', [aAuth.userId]);
-      assert.deepEqual(aRows.rows, [{ n: 4 }], "A's four artifacts (two uploads, a job's result, a utility request's result) are still A's");
+      assert.deepEqual(aRows.rows, [{ n: 5 }], "A's five artifacts (two uploads, a job's result, a utility and an inference request's results) are still A's");
     });
 
     it('A itself can still do what B was refused (the refusals were about ownership, not the resource)', async () => {

@@ -101,9 +101,12 @@ function schemaArb(schema: JsonSchema, ctx: SchemaContext, depth: number, name?:
     }
     case 'number': {
       const { min, max } = numberBounds(schema, false);
+      const doubles = fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
+      // A range with no integer in it (0.05..0.4) takes doubles only.
+      if (Math.ceil(min) > Math.floor(max)) return doubles;
       return fc.oneof(
         fc.integer({ min: Math.ceil(min), max: Math.floor(max) }).filter((n) => n >= min && n <= max),
-        fc.double({ min, max, noNaN: true, noDefaultInfinity: true }),
+        doubles,
       );
     }
     case 'string':

@@ -60,6 +60,7 @@ describe('README', () => {
       server!.on('exit', (code) => reject(new Error(`the server exited (${code}): ${out}`)));
     });
     fs.cpSync(path.join(ROOT, 'examples'), path.join(work, 'examples'), { recursive: true });
+    fs.cpSync(path.join(ROOT, 'data', 'public'), path.join(work, 'data', 'public'), { recursive: true }); // the training example's CSV
     const run = spawnSync('bash', ['-c', script], { cwd: work, env: { ...process.env, CRUCIBLE_URL: url, PASSWORD: password }, encoding: 'utf8', timeout: 180_000 });
     assert.equal(run.status, 0, `the README's commands failed:\n${run.stderr}\n${run.stdout.slice(-2000)}`);
     // What the examples leave behind is what they promise.
@@ -68,7 +69,9 @@ describe('README', () => {
     assert.match(fs.readFileSync(path.join(work, 'phenol.svg'), 'utf8'), /<svg[\s\S]*<\/svg>/);
     assert.equal(fs.readFileSync(path.join(work, 'library.zip')).subarray(0, 2).toString('latin1'), 'PK', 'the download is a zip');
     assert.match(run.stdout, /cancelled; charged \$/, 'the running wait job was cancelled');
-    assert.match(run.stdout, /"artifact_count":[23]/, 'the upload and the first job result (and the library job result, if it finished) are counted');
+    // The uploads (library, training CSV), the first job's, the utility request's and the training job's results (and the library job's, if it finished).
+    assert.match(run.stdout, /"artifact_count":[5-6]/, 'the uploads and the results are counted');
+    assert.match(run.stdout, /"model_names":\["my-esol"\]/, 'the trained model is listed');
     assert.match(run.stdout, /logged out/);
   });
 });

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { ChemPool } from '../../src/chem/pool.js';
+import { bitSimilarity } from '../../src/chem/utilities/handlers.js';
 import { runTool, type ToolContext } from '../../src/chem/utilities/run.js';
 import type { ToolInput, ToolName } from '../../src/chem/utilities/schemas.js';
 
@@ -133,6 +134,20 @@ describe(`utilities against native RDKit ${FX.rdkit_version} (${FX.records.lengt
       const hits = r.items[0].hits as { index: number; score: number }[];
       for (let k = 1; k < hits.length; k++) assert.ok(hits[k - 1]!.score > hits[k]!.score || (hits[k - 1]!.score === hits[k]!.score && hits[k - 1]!.index < hits[k]!.index));
     }
+  });
+
+  it('similarity of empty fingerprints is what RDKit answers: Tanimoto 1, Dice 0, cosine 0', () => {
+    // Native: DataStructs.TanimotoSimilarity / DiceSimilarity / CosineSimilarity of two empty ExplicitBitVects.
+    const empty = new Uint8Array(8);
+    const one = Uint8Array.of(8, 0, 0, 0, 0, 0, 0, 0);
+    assert.deepEqual(
+      ['tanimoto', 'dice', 'cosine'].map((m) => bitSimilarity(empty, empty, m as 'tanimoto')),
+      [1, 0, 0],
+    );
+    assert.deepEqual(
+      ['tanimoto', 'dice', 'cosine'].map((m) => bitSimilarity(empty, one, m as 'tanimoto')),
+      [0, 0, 0],
+    );
   });
 
   it('substructure: matched atom indices equal native RDKit GetSubstructMatches for every query', async () => {

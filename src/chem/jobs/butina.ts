@@ -30,8 +30,8 @@ export function popcount(fp: Uint8Array): number {
   return n;
 }
 
-/** RDKit's TanimotoSimilarity of two packed bit vectors of the same length. */
-export function tanimotoBytes(a: Uint8Array, b: Uint8Array): number {
+/** Bits set in both of two packed bit vectors of the same length, and in each. */
+export function bitOverlap(a: Uint8Array, b: Uint8Array): { common: number; na: number; nb: number } {
   let common = 0;
   let na = 0;
   let nb = 0;
@@ -42,7 +42,13 @@ export function tanimotoBytes(a: Uint8Array, b: Uint8Array): number {
     na += POP8[x] ?? 0;
     nb += POP8[y] ?? 0;
   }
-  return tanimoto(common, na, nb);
+  return { common, na, nb };
+}
+
+/** RDKit's TanimotoSimilarity of two packed bit vectors of the same length (1 for two empty ones, as RDKit). */
+export function tanimotoBytes(a: Uint8Array, b: Uint8Array): number {
+  const o = bitOverlap(a, b);
+  return tanimoto(o.common, o.na, o.nb);
 }
 
 function tanimoto(common: number, a: number, b: number): number {

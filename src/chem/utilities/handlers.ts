@@ -4,7 +4,7 @@
 // objects are not garbage-collected).
 import type { Mol } from '@rdkit/rdkit';
 import type { RDKitModule } from '../depict.js';
-import { popcount } from '../jobs/butina.js';
+import { bitOverlap, tanimotoBytes } from '../jobs/butina.js';
 import { composition, formatFormula } from '../properties/mass.js';
 import { readMolGraph } from '../properties/molgraph.js';
 import { mcsItem, rgroupsItem } from './groups.js';
@@ -104,21 +104,10 @@ export function fingerprint(rdkit: RDKitModule, input: string, p: FingerprintPar
   );
 }
 
-const POP8 = Uint8Array.from({ length: 256 }, (_, b) => popcount(Uint8Array.of(b)));
-
-/** RDKit's TanimotoSimilarity, DiceSimilarity and CosineSimilarity of two bit vectors of one length. */
+/** RDKit's TanimotoSimilarity, DiceSimilarity and CosineSimilarity of two bit vectors of one length (two empty ones: 1, 0 and 0, as RDKit). */
 export function bitSimilarity(a: Uint8Array, b: Uint8Array, metric: SimilarityOptions['metric']): number {
-  let common = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] ?? 0;
-    const y = b[i] ?? 0;
-    common += POP8[x & y] ?? 0;
-    na += POP8[x] ?? 0;
-    nb += POP8[y] ?? 0;
-  }
-  if (metric === 'tanimoto') return na + nb - common === 0 ? 0 : common / (na + nb - common);
+  if (metric === 'tanimoto') return tanimotoBytes(a, b);
+  const { common, na, nb } = bitOverlap(a, b);
   if (metric === 'dice') return na + nb === 0 ? 0 : (2 * common) / (na + nb);
   return na * nb === 0 ? 0 : common / Math.sqrt(na * nb);
 }

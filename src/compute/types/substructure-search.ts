@@ -56,6 +56,7 @@ interface Match {
 
 export const substructureSearchJob: JobType<Payload> = {
   name: 'substructure_search',
+  ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port' } }, outputs: { matches: 'molecules' } },
   runsOn: 'chem-pool',
   methods: ['smiles'],
   summary: 'Molecules of a library that contain a substructure given as SMARTS or SMILES, with the atoms of the first match',

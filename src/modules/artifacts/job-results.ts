@@ -61,6 +61,7 @@ export function jobArtifactsFrom(a: ArtifactService) {
     removeObjects: (keys: string[]): Promise<void> => a.removeObjects(keys),
     countMolecules: (userId: string, artifactId: string, port?: string) => a.countMolecules(userId, artifactId, port),
     readMolecules: (userId: string, artifactId: string, port?: string) => a.readMolecules(userId, artifactId, port),
+    readText: (userId: string, artifactId: string, maxBytes: number) => a.readText(userId, artifactId, maxBytes),
   };
 }
 

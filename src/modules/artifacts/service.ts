@@ -326,6 +326,36 @@ export class ArtifactService {
     return (await artifactsStore.deleteForJob(tx, userId, jobId)).map((r) => r.storage_key);
   }
 
+  /**
+   * The text of an uploaded file (a `file` upload's one record; else the first record of the
+   * first port), at most `maxBytes` (a 422 at input_artifact_id beyond). For tabular job inputs
+   * such as a training CSV.
+   */
+  async readText(userId: string, id: string, maxBytes: number): Promise<string> {
+    const a = await this.get(userId, id);
+    const port = a.manifest.ports.file ? 'file' : Object.keys(a.manifest.ports)[0];
+    const record = port ? a.manifest.ports[port]?.records[0] : undefined;
+    if (!port || !record) throw invalid(['input_artifact_id'], 'the artifact holds no file', id);
+    const dl = await this.download(userId, id, { port, record: record.id });
+    if (dl.size > maxBytes) {
+      dl.close();
+      throw invalid(['input_artifact_id'], `the file is ${dl.size} bytes; at most ${maxBytes}`, id, 'too_long');
+    }
+    const chunks: Buffer[] = [];
+    for await (const c of await dl.open()) chunks.push(Buffer.from(c as Uint8Array));
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  /** In the caller's transaction: the artifact no longer belongs to its job, so deleting the job keeps it (a registered model's weights). */
+  async detachFromJob(tx: Queryable, userId: string, id: string): Promise<void> {
+    if (!(await artifactsStore.detachFromJob(tx, userId, id))) throw notFound(`artifact ${id}`);
+  }
+
+  /** Deletes an artifact's row in the caller's transaction; its object is left to the orphan sweep (never visible without its row). */
+  async deleteRowInTx(tx: Queryable, userId: string, id: string): Promise<void> {
+    await artifactsStore.delete(tx, userId, id);
+  }
+
   /** Removes the objects of rows already deleted (a file that stays behind is an orphan for the sweep). */
   async removeObjects(keys: string[]): Promise<void> {
     for (const key of keys) await this.removeObject(key);

@@ -214,6 +214,12 @@ export const artifactsStore = {
     return rows[0] ?? null;
   },
 
+  /** The artifact stops belonging to its job (deleting the job then keeps it). */
+  async detachFromJob(tx: Queryable, userId: string, id: string): Promise<boolean> {
+    const { rowCount } = await tx.query('UPDATE artifacts SET job_id = NULL WHERE id = $1 AND user_id = $2', [id, userId]);
+    return (rowCount ?? 0) > 0;
+  },
+
   async deleteForJob(q: Queryable, userId: string, jobId: string): Promise<{ id: string; storage_key: string }[]> {
     const { rows } = await q.query<{ id: string; storage_key: string }>('DELETE FROM artifacts WHERE job_id = $1 AND user_id = $2 RETURNING id, storage_key', [jobId, userId]);
     return rows;

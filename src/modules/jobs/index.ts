@@ -19,12 +19,19 @@ declare module '../../services.js' {
 
 export const jobsModule: Module = {
   name: 'jobs',
-  provide({ db, config, queue, wallet, artifacts, chem, scheduler }) {
-    const ports: ComputePorts = { wallet, events: { append: appendEvent }, artifacts: jobArtifactsFrom(artifacts) };
+  provide({ db, config, queue, wallet, artifacts, chem, scheduler, models }) {
+    const ports: ComputePorts = { wallet, events: { append: appendEvent }, artifacts: jobArtifactsFrom(artifacts), models: models.jobPort() };
     return {
       jobs: new JobService(db, queue, ports, config.runtimeGraceSec),
       runtime: (slots, opts = {}) =>
-        new JobRuntime(db, queue, ports, { staleAfterMs: config.jobStaleAfterSec * 1000, runtimeGraceSec: config.runtimeGraceSec, ...opts, slots, deps: { chem }, scheduler }),
+        new JobRuntime(db, queue, ports, {
+          staleAfterMs: config.jobStaleAfterSec * 1000,
+          runtimeGraceSec: config.runtimeGraceSec,
+          ...opts,
+          slots,
+          deps: { chem, models: ports.models },
+          scheduler,
+        }),
     };
   },
   schemas: JOB_SCHEMAS,

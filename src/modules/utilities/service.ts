@@ -8,9 +8,10 @@ import { asyncUnits, ASYNC_LIMITS, checkAsyncLimits, checkSyncLimits, moleculeCo
 import { precheckTool, runTool, type ToolContext } from '../../chem/utilities/run.js';
 import { TOOL_INPUTS, TOOL_NAMES, type ToolInput, type ToolName } from '../../chem/utilities/schemas.js';
 import type { JobService, Submitter } from '../../compute/service.js';
-import { TERMINAL, type JobRow } from '../../compute/store.js';
+import { asRequestError, removeRequest, requestFields } from '../../compute/requests.js';
+import type { JobRow } from '../../compute/store.js';
 import type { Database, Queryable } from '../../db/database.js';
-import { AppError, within } from '../../errors.js';
+import { within } from '../../errors.js';
 import { RESULT_PORT, RESULT_RECORD } from '../artifacts/job-results.js';
 import type { ArtifactService } from '../artifacts/service.js';
 import type { UsageService } from '../usage/service.js';
@@ -119,10 +120,7 @@ export class UtilityService {
         },
       })
       .catch((err: unknown) => {
-        // The job engine locates problems relative to {job_type, payload}; here the payload is the request.
-        throw err instanceof AppError && err.issues
-          ? new AppError(err.code, err.message, { issues: err.issues.map((i) => ({ ...i, loc: i.loc[0] === 'payload' ? i.loc.slice(1) : i.loc })) })
-          : err;
+        throw asRequestError(err);
       });
   }
 
@@ -145,34 +143,11 @@ export class UtilityService {
   }
 
   /** Cancels a request that has not ended, or deletes one that has (with its result). */
-  async remove(userId: string, requestId: string): Promise<{ request_id: string; status: 'cancelled' | 'deleted' }> {
-    const job = await this.deps.jobs.get(userId, requestId, 'utility');
-    if (!TERMINAL.has(job.status)) {
-      try {
-        await this.deps.jobs.cancel(userId, requestId, 'utility');
-        return { request_id: requestId, status: 'cancelled' };
-      } catch (err) {
-        if (!(err instanceof AppError) || err.code !== 'job-already-finished') throw err;
-      }
-    }
-    await this.deps.jobs.delete(userId, requestId, 'utility');
-    return { request_id: requestId, status: 'deleted' };
+  async remove(userId: string, requestId: string) {
+    return removeRequest(this.deps.jobs, userId, requestId, 'utility');
   }
 }
 
 function summary(j: JobRow) {
-  const payload = j.payload as { tool?: string };
-  const info = j.info as { molecules?: number; units?: number };
-  return {
-    request_id: j.id,
-    tool: payload.tool ?? '',
-    status: j.status,
-    message: j.message,
-    progress: j.progress,
-    molecules: info.molecules ?? 0,
-    counted: info.units ?? 0,
-    created_at: j.created_at.toISOString(),
-    started_at: j.started_at?.toISOString() ?? null,
-    finished_at: j.finished_at?.toISOString() ?? null,
-  };
+  return { ...requestFields(j), tool: (j.payload as { tool?: string }).tool ?? '' };
 }

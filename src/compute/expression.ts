@@ -1,0 +1,137 @@
+// Filter expressions over molecular properties (docs/jobs.md, "filter"), such as
+// `mw <= 500 and clogp < 5 and not pains`: parsed by jsep (a maintained JavaScript-expression
+// parser, extended with `and`, `or` and `not`) into a syntax tree that this file checks and
+// evaluates itself. Nothing is ever passed to eval or Function: only numbers, true/false, the
+// known property names, comparisons, arithmetic and the three logical words are accepted.
+import jsep from 'jsep';
+
+jsep.addBinaryOp('and', 2); // the precedences of && and ||
+jsep.addBinaryOp('or', 1);
+jsep.addUnaryOp('not');
+// Not part of the language: JavaScript's own logical operators and member access stay errors.
+jsep.removeBinaryOp('&&');
+jsep.removeBinaryOp('||');
+jsep.removeBinaryOp('|');
+jsep.removeBinaryOp('&');
+jsep.removeBinaryOp('^');
+jsep.removeBinaryOp('<<');
+jsep.removeBinaryOp('>>');
+jsep.removeBinaryOp('>>>');
+jsep.removeBinaryOp('===');
+jsep.removeBinaryOp('!==');
+jsep.removeUnaryOp('~');
+jsep.removeUnaryOp('!');
+
+export type ValueType = 'number' | 'boolean';
+export type Env = Record<string, number | boolean | null>;
+export type Compiled = (env: Env) => boolean;
+
+/** A problem with an expression, at `index` (0-based character) when known. */
+export class ExpressionError extends Error {
+  constructor(
+    message: string,
+    readonly index: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+const COMPARE = new Set(['<', '<=', '>', '>=', '==', '!=']);
+const ARITH = new Set(['+', '-', '*', '/', '%']);
+
+type Node = jsep.Expression;
+type Eval = (env: Env) => number | boolean | null;
+
+function compileNode(n: Node, names: Readonly<Record<string, ValueType>>): { type: ValueType; run: Eval } {
+  switch (n.type) {
+    case 'Literal': {
+      const v = (n as jsep.Literal).value;
+      if (typeof v === 'number' || typeof v === 'boolean') return { type: typeof v as ValueType, run: () => v };
+      throw new ExpressionError(`only numbers and true/false are values here, not ${JSON.stringify(v)}`);
+    }
+    case 'Identifier': {
+      const name = (n as jsep.Identifier).name;
+      if (name === 'true' || name === 'false') return { type: 'boolean', run: () => name === 'true' };
+      const type = names[name];
+      if (!type) throw new ExpressionError(`unknown name "${name}"; the names are ${Object.keys(names).join(', ')}`);
+      return { type, run: (env) => env[name] ?? null };
+    }
+    case 'UnaryExpression': {
+      const u = n as jsep.UnaryExpression;
+      const arg = compileNode(u.argument, names);
+      if (u.operator === 'not') {
+        if (arg.type !== 'boolean') throw new ExpressionError('"not" needs a true/false value');
+        return { type: 'boolean', run: (env) => (arg.run(env) === null ? null : !arg.run(env)) };
+      }
+      if (u.operator === '-' || u.operator === '+') {
+        if (arg.type !== 'number') throw new ExpressionError(`"${u.operator}" needs a number`);
+        return { type: 'number', run: (env) => (arg.run(env) === null ? null : (u.operator === '-' ? -1 : 1) * (arg.run(env) as number)) };
+      }
+      throw new ExpressionError(`the operator "${u.operator}" is not part of filter expressions`);
+    }
+    case 'BinaryExpression': {
+      const b = n as jsep.BinaryExpression;
+      const l = compileNode(b.left, names);
+      const r = compileNode(b.right, names);
+      const op = b.operator;
+      const both =
+        (f: (x: never, y: never) => number | boolean): Eval =>
+        (env) => {
+          const x = l.run(env);
+          const y = r.run(env);
+          return x === null || y === null ? null : f(x as never, y as never);
+        };
+      if (op === 'and' || op === 'or') {
+        if (l.type !== 'boolean' || r.type !== 'boolean') throw new ExpressionError(`"${op}" joins true/false values (comparisons or flags such as pains)`);
+        return { type: 'boolean', run: both((x: boolean, y: boolean) => (op === 'and' ? x && y : x || y)) };
+      }
+      if (COMPARE.has(op)) {
+        if (l.type !== r.type) throw new ExpressionError(`"${op}" compares values of one kind (a number with a number)`);
+        if (l.type === 'boolean' && op !== '==' && op !== '!=') throw new ExpressionError(`"${op}" compares numbers`);
+        const cmp: Record<string, (x: number, y: number) => boolean> = {
+          '<': (x, y) => x < y,
+          '<=': (x, y) => x <= y,
+          '>': (x, y) => x > y,
+          '>=': (x, y) => x >= y,
+          '==': (x, y) => x === y,
+          '!=': (x, y) => x !== y,
+        };
+        return { type: 'boolean', run: both(cmp[op]!) };
+      }
+      if (ARITH.has(op)) {
+        if (l.type !== 'number' || r.type !== 'number') throw new ExpressionError(`"${op}" works on numbers`);
+        const f: Record<string, (x: number, y: number) => number> = {
+          '+': (x, y) => x + y,
+          '-': (x, y) => x - y,
+          '*': (x, y) => x * y,
+          '/': (x, y) => x / y,
+          '%': (x, y) => x % y,
+        };
+        return { type: 'number', run: both(f[op]!) };
+      }
+      throw new ExpressionError(`the operator "${op}" is not part of filter expressions`);
+    }
+    default:
+      throw new ExpressionError(
+        `${n.type === 'CallExpression' ? 'function calls' : n.type === 'MemberExpression' ? 'member access' : `"${n.type}"`} are not part of filter expressions`,
+      );
+  }
+}
+
+/**
+ * Parses and checks an expression over `names` (their value types); the result tells whether a
+ * molecule's values satisfy it (a missing value, null, never does). Throws ExpressionError.
+ */
+export function compileExpression(text: string, names: Readonly<Record<string, ValueType>>): Compiled {
+  let tree: Node;
+  try {
+    tree = jsep(text);
+  } catch (err) {
+    const e = err as Error & { index?: number; description?: string };
+    throw new ExpressionError(`${e.description ?? e.message}`, typeof e.index === 'number' ? e.index : null);
+  }
+  if (tree.type === 'Compound') throw new ExpressionError('one expression, please (no commas or semicolons)');
+  const c = compileNode(tree, names);
+  if (c.type !== 'boolean') throw new ExpressionError('the expression must be true or false for each molecule (a comparison, e.g. mw <= 500)');
+  return (env) => c.run(env) === true;
+}

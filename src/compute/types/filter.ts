@@ -1,0 +1,146 @@
+// `filter`: keeps the molecules whose properties (as POST /describe) satisfy an expression such
+// as `mw <= 500 and clogp < 5 and not pains` (src/compute/expression.ts: parsed by jsep, never
+// evaluated by JavaScript). For workflows and on its own.
+//
+// Output (docs/jobs.md): result.json with the counts and the kept molecules (up to
+// INLINE_ITEMS); port `molecules`, the kept molecules as a molecule set (SMILES records with the
+// property figures as metrics), usable as input_artifact_id with port "molecules".
+import { Type, type Static } from '@sinclair/typebox';
+import type { MolecularProperties } from '../../chem/properties/schema.js';
+import { invalid } from '../../errors.js';
+import { compileExpression, ExpressionError, type Env, type ValueType } from '../expression.js';
+import type { JobType, OutputRecord } from '../job-type.js';
+import { linearEstimate } from './calibration.js';
+import { chemPool, countLibrary, ErrorLog, failureCode, INLINE_ITEMS, inputSummary, libraryFields, loadLibrary, phase, runChunks } from './molecule-jobs.js';
+import { propertyMetrics } from './properties.js';
+
+/** The names an expression may use, and their types. */
+export const FILTER_NAMES: Readonly<Record<string, ValueType>> = {
+  mw: 'number',
+  monoisotopic_mass: 'number',
+  clogp: 'number',
+  tpsa: 'number',
+  hba: 'number',
+  hbd: 'number',
+  rotatable_bonds: 'number',
+  aromatic_rings: 'number',
+  heavy_atoms: 'number',
+  formal_charge: 'number',
+  qed: 'number',
+  lipinski_violations: 'number',
+  veber_violations: 'number',
+  pains_alerts: 'number',
+  brenk_alerts: 'number',
+  pains: 'boolean',
+  brenk: 'boolean',
+  lipinski: 'boolean',
+  veber: 'boolean',
+};
+
+const Payload = Type.Object(
+  {
+    ...libraryFields('The molecules to filter'),
+    expression: Type.String({
+      minLength: 1,
+      maxLength: 1000,
+      description: `Kept when true, e.g. "mw <= 500 and clogp < 5 and not pains". Names: ${Object.keys(FILTER_NAMES).join(', ')}; pains, brenk: any alert; lipinski, veber: the rule passes. Operators: < <= > >= == != + - * / and or not, parentheses`,
+    }),
+  },
+  { additionalProperties: false },
+);
+type Payload = Static<typeof Payload>;
+
+function compile(expression: string) {
+  try {
+    return compileExpression(expression, FILTER_NAMES);
+  } catch (err) {
+    if (err instanceof ExpressionError)
+      throw invalid(['expression'], err.index === null ? err.message : `${err.message} (at character ${err.index + 1})`, expression, 'expression_invalid');
+    throw err;
+  }
+}
+
+function envOf(p: MolecularProperties): Env {
+  return {
+    ...propertyMetrics(p),
+    qed: typeof p.qed === 'number' ? p.qed : null,
+    pains: p.alerts.pains.length > 0,
+    brenk: p.alerts.brenk.length > 0,
+    lipinski: p.lipinski.pass,
+    veber: p.veber.pass,
+  };
+}
+
+interface Kept {
+  index: number;
+  id: string;
+  name?: string;
+  smiles: string;
+  metrics: Record<string, number>;
+}
+
+export const filterJob: JobType<Payload> = {
+  name: 'filter',
+  ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port' } }, outputs: { molecules: 'molecules' } },
+  runsOn: 'chem-pool',
+  methods: ['smiles', 'clogp', 'tpsa', 'qed', 'lipinski', 'veber', 'pains', 'brenk'],
+  summary: 'Keep the molecules whose properties satisfy an expression, e.g. "mw <= 500 and clogp < 5 and not pains"',
+  payload: Payload,
+
+  async estimate(p, ctx) {
+    compile(p.expression);
+    const { n, source } = await countLibrary(p, ctx);
+    return {
+      expectedRuntimeSec: linearEstimate(n, source === 'artifact' ? ['readArtifact', 'describe', 'writeRecord'] : ['describe', 'writeRecord'], ctx.resource.vcpu),
+      assumptions: { molecules: n, input: source, model: 'overhead + molecules x per-molecule cost (docs/jobs.md)' },
+    };
+  },
+
+  async run(ctx) {
+    const keep = compile(ctx.payload.expression);
+    const pool = chemPool(ctx);
+    const errors = new ErrorLog();
+    const items = await loadLibrary(ctx, pool, errors);
+    const kept: Kept[] = [];
+    await runChunks(
+      ctx,
+      pool,
+      'describe',
+      items,
+      (t) => t.smiles,
+      { key: false },
+      (t, out) => {
+        if (!out) return;
+        if (out.ok && out.value.properties) {
+          if (keep(envOf(out.value.properties))) kept.push({ index: t.index, id: t.id, name: t.name, smiles: t.smiles, metrics: propertyMetrics(out.value.properties) });
+        } else {
+          const code = out.ok ? (out.value.error ?? 'describe_failed') : failureCode(out);
+          errors.add(t, code, out.ok ? undefined : out.message);
+        }
+      },
+      phase(ctx, items.length, 0.05, 0.95, 'filtered'),
+    );
+    return {
+      result: {
+        job_type: 'filter',
+        input: inputSummary(ctx.payload, items.length),
+        expression: ctx.payload.expression,
+        summary: { molecules: items.length, kept: kept.length, dropped: items.length - kept.length - errors.total, errors: errors.total },
+        kept: kept.length <= INLINE_ITEMS ? kept : null,
+        ports: { molecules: 'the kept molecules as a molecule set (SMILES records, property metrics): usable as input_artifact_id with port "molecules"' },
+        ...errors.toJSON(),
+      },
+      ports: {
+        molecules: {
+          format: 'smiles',
+          kind: 'molecules',
+          records: kept.map((k): OutputRecord => ({
+            id: k.id,
+            files: { primary: { name: 'molecule.smi', content: `${k.smiles}\t${k.name ?? k.id}\n`, contentType: 'chemical/x-daylight-smiles' } },
+            metrics: { ...k.metrics, index: k.index },
+          })),
+        },
+      },
+    };
+  },
+};

@@ -1,0 +1,90 @@
+// `mpnn_predict`: predictions of a model (`public/<id>` or `user/<name>`) for a list of SMILES
+// or an uploaded molecule set, in a dedicated worker thread (docs/models.md). A job type for
+// workflows (charged by runtime) and the job behind an asynchronous inference request
+// (POST /inference/submit: not charged, counted against the monthly allowance).
+import { Type, type Static } from '@sinclair/typebox';
+import { AppError, invalid } from '../../errors.js';
+import type { PredictThreadInput } from '../../ml/predict-thread.js';
+import type { Prediction } from '../../ml/predict.js';
+import { JobInputError, type JobType } from '../job-type.js';
+import { runInThread } from '../threads.js';
+import { CALIBRATION } from './calibration.js';
+
+export const MAX_ASYNC_SMILES = 100_000;
+/** CPU ms per molecule of a prediction (parse, features, one forward pass per member; docs/models.md). */
+const MS_PER_MOLECULE = 3;
+
+const Payload = Type.Object(
+  {
+    model: Type.String({ minLength: 1, maxLength: 200, description: 'public/<id> or user/<name>' }),
+    smiles: Type.Optional(Type.Array(Type.String({ maxLength: 2000 }), { minItems: 1, maxItems: MAX_ASYNC_SMILES, description: 'SMILES to predict; or give input_artifact_id' })),
+    input_artifact_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'An uploaded molecule set instead of smiles' })),
+    port: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    uncertainty: Type.Optional(Type.Boolean({ default: true, description: 'Report the ensemble standard deviation' })),
+  },
+  { additionalProperties: false },
+);
+type Payload = Static<typeof Payload>;
+
+export interface PredictionItem {
+  smiles: string;
+  prediction: number | null;
+  uncertainty: number | null;
+  in_domain: boolean | null;
+  error: string | null;
+}
+
+/** The API's prediction item: smiles, prediction, uncertainty, in_domain, error (docs/models.md, "Inference"). */
+export function predictionItem(p: Prediction, uncertainty = true): PredictionItem {
+  return { smiles: p.smiles, prediction: p.prediction, uncertainty: uncertainty ? p.uncertainty : null, in_domain: p.in_domain, error: p.error };
+}
+
+export const mpnnPredictJob: JobType<Payload> = {
+  name: 'mpnn_predict',
+  ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port' } }, outputs: {} },
+  runsOn: 'thread',
+  methods: ['rdkit', 'dmpnn', 'morgan'],
+  summary: 'Predict a property with a public model or one of your MPNN models, for SMILES or an uploaded molecule set',
+  payload: Payload,
+
+  async estimate(p, ctx) {
+    if ((p.smiles === undefined) === (p.input_artifact_id === undefined)) throw invalid(['smiles'], 'Give smiles or input_artifact_id (one of the two)', null, 'missing');
+    if (ctx.models) await ctx.models.resolve(ctx.userId, p.model);
+    const n = p.smiles?.length ?? (await ctx.countMolecules(p.input_artifact_id!, p.port));
+    return {
+      expectedRuntimeSec: Math.round((CALIBRATION.overheadSec + 3 + (CALIBRATION.SAFETY * n * MS_PER_MOLECULE) / 1000) * 1000) / 1000,
+      assumptions: { molecules: n, model: p.model },
+    };
+  },
+
+  async run(ctx) {
+    const p = ctx.payload;
+    if (!ctx.deps.models) throw new Error('the models module is not available in this instance');
+    const model = await ctx.deps.models.resolve(ctx.userId, p.model).catch((err: unknown) => {
+      throw err instanceof AppError ? new JobInputError(`${err.message} (deleted since the request was made?)`) : err;
+    });
+    let smiles = p.smiles;
+    if (!smiles) {
+      smiles = [];
+      for await (const m of ctx.readMolecules(p.input_artifact_id!, p.port)) smiles.push(m.smiles);
+    }
+    const weights = await model.weights();
+    const preds = await runInThread<PredictThreadInput, Prediction[]>(
+      new URL('../../ml/predict-thread' + (import.meta.url.endsWith('.ts') ? '.ts' : '.js'), import.meta.url),
+      { weights, smiles },
+      { signal: ctx.signal, progress: (f, m, d) => ctx.progress(f, m, d) },
+    );
+    const predictions = preds.map((x) => predictionItem(x, p.uncertainty ?? true));
+    const failed = predictions.filter((x) => x.error !== null).length;
+    return {
+      result: {
+        model: p.model,
+        task: model.task,
+        target: model.target,
+        units: model.units,
+        counts: { molecules: predictions.length, ok: predictions.length - failed, failed },
+        predictions,
+      },
+    };
+  },
+};

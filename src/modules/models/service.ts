@@ -1,0 +1,144 @@
+// Models, callable without a request (docs/models.md): users' MPNN models (listed, deleted,
+// registered in the transaction that completes their training job), the public catalog, and
+// resolving a model reference (`public/<id>` or `user/<name>`) to its weights for inference.
+import fs from 'node:fs/promises';
+import type { Database, Queryable } from '../../db/database.js';
+import { AppError, notFound } from '../../errors.js';
+import type { ArtifactService } from '../artifacts/service.js';
+import { publicModels, type PublicCard } from './public.js';
+import type { JobModel, JobModels } from '../../compute/ports.js';
+import { modelsStore, type ModelInfo, type ModelRow, type NewModel } from './store.js';
+
+/** Where a model's weights are inside its artifact. */
+export const MODEL_PORT = 'model';
+export const MODEL_RECORD = 'model';
+
+/** A model to predict with: `public/<id>` or `user/<name>`, a key that changes with its weights, and a reader of them. */
+export type ResolvedModel = JobModel;
+
+export function modelInfo(m: ModelRow) {
+  return {
+    model_id: m.id,
+    task: m.task,
+    target: m.target,
+    units: m.units,
+    created_at: m.created_at.toISOString(),
+    trained_by_process_id: m.trained_by_process_id,
+    n_train: m.info.n_train,
+    n_val: m.info.n_val,
+    n_test: m.info.n_test,
+    split: m.info.split,
+    metrics: m.info.metrics,
+    hyperparameters: m.info.hyperparameters,
+    size_bytes: m.info.size_bytes,
+    ensemble_size: m.info.ensemble_size,
+  };
+}
+
+export class ModelService {
+  constructor(
+    private readonly db: Database,
+    private readonly artifacts: ArtifactService,
+  ) {}
+
+  /** GET /user-models/mpnn: every model of the caller, or the one named (404 when it does not exist). */
+  async list(userId: string, name?: string) {
+    const rows = await modelsStore.list(this.db, userId, name);
+    if (name !== undefined && rows.length === 0) throw notFound(`model ${name}`);
+    return { model_names: rows.map((r) => r.name), model_info: Object.fromEntries(rows.map((r) => [r.name, modelInfo(r)])) };
+  }
+
+  async exists(userId: string, name: string): Promise<boolean> {
+    return (await modelsStore.get(this.db, userId, name)) !== null;
+  }
+
+  /** Deletes the model and its weights. */
+  async delete(userId: string, name: string): Promise<void> {
+    const gone = await modelsStore.delete(this.db, userId, name);
+    if (!gone) throw notFound(`model ${name}`);
+    await this.artifacts.delete(userId, gone.weights_artifact_id).catch((err: unknown) => {
+      if (!(err instanceof AppError && err.code === 'not-found')) throw err;
+    });
+  }
+
+  /**
+   * Registers a trained model in `tx` (the transaction that completes its training job): its
+   * weights artifact is detached from the job, so deleting the job keeps the model. A name that
+   * exists without `overwrite` is a 409 `model-exists`; with it, the replaced model's weights
+   * artifact row goes in the same transaction (its object is left to the orphan sweep).
+   */
+  async register(tx: Queryable, m: NewModel, overwrite: boolean): Promise<void> {
+    const put = await modelsStore.put(tx, m, overwrite);
+    if (!put) throw new AppError('model-exists', `a model named ${m.name} exists; set overwrite to replace it`);
+    await this.artifacts.detachFromJob(tx, m.user_id, m.weights_artifact_id);
+    if (put.replaced) await this.artifacts.deleteRowInTx(tx, m.user_id, put.replaced.weights_artifact_id);
+  }
+
+  /** The port the model job types use (src/compute/ports.ts). */
+  jobPort(): JobModels {
+    return {
+      exists: (userId, name) => this.exists(userId, name),
+      resolve: (userId, ref) => this.resolve(userId, ref),
+      register: (tx, m, weightsArtifactId, overwrite) =>
+        this.register(
+          tx,
+          {
+            id: m.id,
+            user_id: m.userId,
+            name: m.name,
+            task: m.task,
+            target: m.target,
+            units: m.units,
+            trained_by_process_id: m.jobId,
+            weights_artifact_id: weightsArtifactId,
+            info: m.info as unknown as ModelInfo,
+          },
+          overwrite,
+        ),
+    };
+  }
+
+  publicCatalog(): PublicCard[] {
+    return [...publicModels().values()].map((m) => m.card);
+  }
+
+  /** The caller's model or a public one, by reference; 404 for anything else (another user's included). */
+  async resolve(userId: string, ref: string): Promise<ResolvedModel> {
+    const [kind, ...rest] = ref.split('/');
+    const name = rest.join('/');
+    if (kind === 'public') {
+      const p = publicModels().get(name);
+      if (!p) throw notFound(`model ${ref}`);
+      return {
+        ref,
+        key: `public/${p.card.id}@${p.card.version}`,
+        task: p.card.task,
+        target: p.card.target.description,
+        units: p.card.target.units,
+        weights: async () => new Uint8Array(await fs.readFile(p.weightsPath)),
+      };
+    }
+    if (kind === 'user') {
+      const m = await modelsStore.get(this.db, userId, name);
+      if (!m) throw notFound(`model ${ref}`);
+      return { ref, key: `user/${m.id}`, task: m.task, target: m.target, units: m.units, weights: () => this.readWeights(userId, m.weights_artifact_id) };
+    }
+    throw notFound(`model ${ref} (a model is public/<id> or user/<name>)`);
+  }
+
+  /** The models the caller can predict with. */
+  async callable(userId: string) {
+    const own = await modelsStore.list(this.db, userId);
+    return [
+      ...this.publicCatalog().map((c) => ({ model: `public/${c.id}`, kind: 'public', name: c.name, task: c.task, target: c.target.description, units: c.target.units })),
+      ...own.map((m) => ({ model: `user/${m.name}`, kind: 'user', name: m.name, task: m.task, target: m.target, units: m.units })),
+    ];
+  }
+
+  private async readWeights(userId: string, artifactId: string): Promise<Uint8Array> {
+    const dl = await this.artifacts.download(userId, artifactId, { port: MODEL_PORT, record: MODEL_RECORD });
+    const chunks: Buffer[] = [];
+    for await (const c of await dl.open()) chunks.push(Buffer.from(c as Uint8Array));
+    return new Uint8Array(Buffer.concat(chunks));
+  }
+}

@@ -1,0 +1,233 @@
+// Workflow specs (docs/workflows.md): the format, and validation that reports every problem at
+// once with its location relative to the request (["spec", "steps", 2, "inputs", "molecules"]).
+// Each step's params are checked by its job type's own payload schema and estimate rules (so
+// the rules live once, in src/compute/types), with its bound input ports standing in for the
+// artifact ids they will carry.
+import { Type, type Static } from '@sinclair/typebox';
+import type { ValidateFunction } from 'ajv';
+import { JOB_TYPES } from '../compute/registry.js';
+import { RESOURCES } from '../compute/resources.js';
+import type { Estimate, JobType, PortType } from '../compute/job-type.js';
+import { AppError, type Issue, type Loc } from '../errors.js';
+import { compileJsonValidator, validationIssues } from '../validation.js';
+
+export const MAX_STEPS = 50;
+export const MAX_SPEC_BYTES = 256 * 1024;
+
+const ID = Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]{0,63}$', description: 'Letters, digits, _ and -; starts with a letter' });
+const INPUT_TYPES = ['molecules', 'number', 'integer', 'string', 'boolean', 'model'] as const;
+
+export const WorkflowSpec = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    description: Type.Optional(Type.String({ maxLength: 5000 })),
+    inputs: Type.Optional(
+      Type.Record(
+        Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$' }),
+        Type.Object(
+          {
+            type: Type.Unsafe<(typeof INPUT_TYPES)[number]>({ type: 'string', enum: [...INPUT_TYPES] }),
+            default: Type.Optional(Type.Unknown()),
+            description: Type.Optional(Type.String({ maxLength: 1000 })),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
+    steps: Type.Array(
+      Type.Object(
+        {
+          id: ID,
+          job_type: Type.String({ minLength: 1, maxLength: 100 }),
+          inputs: Type.Optional(Type.Record(Type.String(), Type.String({ maxLength: 300 }))),
+          params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+          resource: Type.Optional(Type.String({ maxLength: 40 })),
+          continue_on_error: Type.Optional(Type.Boolean()),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: MAX_STEPS },
+    ),
+    outputs: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$' }), Type.String({ maxLength: 300 }))),
+  },
+  { $id: 'WorkflowSpec', additionalProperties: false },
+);
+export type WorkflowSpec = Static<typeof WorkflowSpec>;
+
+export interface Validation {
+  valid: boolean;
+  errors: Issue[];
+  warnings: Issue[];
+  /** The steps in an order that runs every step after the steps it reads from. */
+  step_order: string[];
+}
+
+/** What validation learnt of each step beyond the verdict: its estimate and the steps it reads from. */
+export interface StepPlan {
+  id: string;
+  jobType: string;
+  resource: string;
+  after: string[];
+  estimate: Estimate | null;
+}
+
+type Ref = { kind: 'input'; name: string } | { kind: 'step'; step: string; port: string };
+
+/** `$inputs.NAME` or `$steps.ID.outputs.PORT`, or null for anything else. */
+export function parseRef(s: string): Ref | null {
+  let m = /^\$inputs\.([A-Za-z][A-Za-z0-9_]*)$/.exec(s);
+  if (m) return { kind: 'input', name: m[1]! };
+  m = /^\$steps\.([A-Za-z][A-Za-z0-9_-]*)\.outputs\.([A-Za-z][A-Za-z0-9_-]*)$/.exec(s);
+  if (m) return { kind: 'step', step: m[1]!, port: m[2]! };
+  return null;
+}
+
+const INPUT_PORT_OF: Record<string, PortType | null> = { molecules: 'molecules', model: null, number: null, integer: null, string: null, boolean: null };
+/** A stand-in value of each workflow input type, for checking params that refer to an input without a default. */
+/** The artifact id a bound input port carries while a spec is validated (estimates assume a set behind it). */
+export const STAND_IN_ARTIFACT = '00000000-0000-0000-0000-000000000000';
+const STAND_IN: Record<string, unknown> = { number: 1, integer: 1, string: 'x', boolean: true, model: 'public/esol-logs', molecules: STAND_IN_ARTIFACT };
+
+let specValidator: ValidateFunction | null = null;
+const payloadValidators = new Map<string, ValidateFunction>();
+
+function payloadValidator(t: JobType): ValidateFunction {
+  let v = payloadValidators.get(t.name);
+  if (!v) payloadValidators.set(t.name, (v = compileJsonValidator(t.payload)));
+  return v;
+}
+
+/** Validates a spec; `estimate` runs each step type's own estimate rules (the expression of a filter, a model reference...). */
+export async function validateSpec(spec: unknown, estimate: (t: JobType, payload: unknown) => Promise<Estimate>, plans: StepPlan[] = []): Promise<Validation> {
+  specValidator ??= compileJsonValidator(WorkflowSpec);
+  const errors: Issue[] = [];
+  const warnings: Issue[] = [];
+  const at = (loc: Loc, msg: string, input: unknown, type = 'value_error') => errors.push({ type, loc: ['spec', ...loc], msg, input });
+  if (!specValidator(spec)) return { valid: false, errors: validationIssues(specValidator.errors ?? [], ['spec'], spec), warnings, step_order: [] };
+  const s = spec as WorkflowSpec;
+  const inputs = s.inputs ?? {};
+  const byId = new Map<string, number>();
+  for (const [i, step] of s.steps.entries()) {
+    if (byId.has(step.id)) at(['steps', i, 'id'], `duplicate step id "${step.id}" (also step ${byId.get(step.id)})`, step.id, 'duplicate');
+    else byId.set(step.id, i);
+  }
+  const deps = new Map<string, Set<string>>();
+  for (const [i, step] of s.steps.entries()) {
+    const mine = new Set<string>();
+    if (byId.get(step.id) === i) deps.set(step.id, mine); // a duplicate's links are not the first step's
+    const type = JOB_TYPES.get(step.job_type);
+    if (!type) {
+      at(['steps', i, 'job_type'], `unknown job type "${step.job_type}"; the types are ${[...JOB_TYPES.keys()].join(', ')}`, step.job_type, 'enum');
+      continue;
+    }
+    if (step.resource !== undefined && !Object.hasOwn(RESOURCES, step.resource))
+      at(['steps', i, 'resource'], `Input should be one of: ${Object.keys(RESOURCES).join(', ')}`, step.resource, 'enum');
+    const payload: Record<string, unknown> = {};
+    // Params: values may be "$inputs.NAME" (the input's default, or a stand-in of its type).
+    for (const [k, v] of Object.entries(step.params ?? {})) {
+      if (typeof v === 'string' && v.startsWith('$')) {
+        const ref = parseRef(v);
+        if (ref?.kind !== 'input') {
+          at(['steps', i, 'params', k], 'a param may refer to a workflow input only: "$inputs.NAME"', v, 'reference');
+          continue;
+        }
+        const input = inputs[ref.name];
+        if (!input) {
+          at(['steps', i, 'params', k], `unknown workflow input "${ref.name}"`, v, 'reference');
+          continue;
+        }
+        payload[k] = input.default ?? STAND_IN[input.type];
+      } else payload[k] = v;
+    }
+    // Input ports: each bound to a workflow input or an earlier step's output of the same type.
+    const ports = type.ports?.inputs ?? {};
+    for (const [port, refText] of Object.entries(step.inputs ?? {})) {
+      const spec = ports[port];
+      if (!spec) {
+        at(
+          ['steps', i, 'inputs', port],
+          `${step.job_type} has no input port "${port}"${Object.keys(ports).length ? `; its ports are ${Object.keys(ports).join(', ')}` : ''}`,
+          refText,
+          'port',
+        );
+        continue;
+      }
+      const ref = parseRef(refText);
+      let given: PortType | null = null;
+      if (!ref) at(['steps', i, 'inputs', port], 'Input should be "$inputs.NAME" or "$steps.ID.outputs.PORT"', refText, 'reference');
+      else if (ref.kind === 'input') {
+        const input = inputs[ref.name];
+        if (!input) at(['steps', i, 'inputs', port], `unknown workflow input "${ref.name}"`, refText, 'reference');
+        else given = INPUT_PORT_OF[input.type] ?? null;
+        if (input && given === null) at(['steps', i, 'inputs', port], `workflow input "${ref.name}" is a ${input.type}, not ${spec.type}`, refText, 'port_type');
+      } else {
+        const j = byId.get(ref.step);
+        const from = j === undefined ? undefined : s.steps[j];
+        const out = from ? JOB_TYPES.get(from.job_type)?.ports?.outputs : undefined;
+        if (!from) at(['steps', i, 'inputs', port], `unknown step "${ref.step}"`, refText, 'reference');
+        else if (out && !out[ref.port])
+          at(
+            ['steps', i, 'inputs', port],
+            `step "${ref.step}" (${from.job_type}) has no output port "${ref.port}"; its ports are ${Object.keys(out).join(', ') || 'none'}`,
+            refText,
+            'port',
+          );
+        else if (out) {
+          given = out[ref.port]!;
+          mine.add(ref.step);
+        }
+      }
+      if (given !== null && given !== spec.type) at(['steps', i, 'inputs', port], `${port} takes ${spec.type}, and ${refText} gives ${given}`, refText, 'port_type');
+      payload[spec.field] = STAND_IN.molecules;
+    }
+    for (const [port, p] of Object.entries(ports))
+      if (!(step.inputs ?? {})[port] && payload[p.field] === undefined && !('smiles' in payload))
+        warnings.push({ type: 'unbound', loc: ['spec', 'steps', i, 'inputs', port], msg: `input port ${port} is not bound (the step's params must give its data)`, input: null });
+    const validate = payloadValidator(type);
+    if (!validate(payload)) {
+      for (const issue of validationIssues(validate.errors ?? [], ['spec', 'steps', i, 'params'], payload)) errors.push(issue);
+    } else {
+      const e = await estimate(type, payload).catch((err: unknown) => {
+        if (!(err instanceof AppError)) throw err;
+        if (err.issues) for (const issue of err.issues) errors.push({ ...issue, loc: ['spec', 'steps', i, 'params', ...issue.loc] });
+        else at(['steps', i, 'params'], err.message, step.params ?? null, err.code);
+        return null;
+      });
+      if (byId.get(step.id) === i) plans.push({ id: step.id, jobType: type.name, resource: step.resource ?? 'default', after: [...mine], estimate: e });
+    }
+  }
+  for (const [name, refText] of Object.entries(s.outputs ?? {})) {
+    const ref = parseRef(refText);
+    const j = ref?.kind === 'step' ? byId.get(ref.step) : undefined;
+    const out = j === undefined ? undefined : JOB_TYPES.get(s.steps[j]!.job_type)?.ports?.outputs;
+    if (ref?.kind !== 'step') at(['outputs', name], 'Input should be "$steps.ID.outputs.PORT"', refText, 'reference');
+    else if (j === undefined) at(['outputs', name], `unknown step "${ref.step}"`, refText, 'reference');
+    else if (out && !out[ref.port]) at(['outputs', name], `step "${ref.step}" has no output port "${ref.port}"`, refText, 'port');
+  }
+  for (const name of Object.keys(inputs)) {
+    const used = JSON.stringify(s.steps).includes(`"$inputs.${name}"`);
+    if (!used) warnings.push({ type: 'unused', loc: ['spec', 'inputs', name], msg: `workflow input "${name}" is not used by any step`, input: name });
+  }
+  const order = topologicalOrder([...byId.keys()], deps);
+  if (order.cycle.length) at(['steps', byId.get(order.cycle[0]!) ?? 0], `the steps ${order.cycle.join(' -> ')} form a cycle`, order.cycle, 'cycle');
+  return { valid: errors.length === 0, errors, warnings, step_order: order.cycle.length ? [] : order.order };
+}
+
+/** Kahn's algorithm, ties in spec order; the steps left over lie on or after a cycle. */
+function topologicalOrder(ids: string[], deps: Map<string, Set<string>>): { order: string[]; cycle: string[] } {
+  const order: string[] = [];
+  const done = new Set<string>();
+  let progressed = true;
+  while (progressed) {
+    progressed = false;
+    for (const id of ids) {
+      if (done.has(id)) continue;
+      if ([...(deps.get(id) ?? [])].every((d) => done.has(d))) {
+        done.add(id);
+        order.push(id);
+        progressed = true;
+      }
+    }
+  }
+  return { order, cycle: ids.filter((id) => !done.has(id)) };
+}
