@@ -42,7 +42,8 @@ export interface MlGraph {
   stereo: Int8Array;
 }
 
-interface JsonAtom {
+/** An atom and a bond of MinimalLib's JSON (get_json()), as this library reads them. */
+export interface JsonAtom {
   z?: number;
   impHs?: number;
   chg?: number;
@@ -50,7 +51,7 @@ interface JsonAtom {
   isotope?: number;
   stereo?: string;
 }
-interface JsonBond {
+export interface JsonBond {
   bo?: number;
   atoms: [number, number];
   stereo?: string;

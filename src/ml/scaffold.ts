@@ -13,7 +13,7 @@
 // test/ml/scaffold.test.ts checks kept atoms and SMILES against native RDKit.
 import type { Mol } from '@rdkit/rdkit';
 import { parseSmiles } from '../chem/depict.js';
-import { adjacency, allowedValences, outerElectrons, readGraph, type MlGraph } from './molgraph.js';
+import { adjacency, allowedValences, outerElectrons, readGraph, type JsonAtom, type JsonBond, type MlGraph } from './molgraph.js';
 import type { RDKitModule } from './rdkit.js';
 
 /** Indices of the atoms RDKit's MurckoDecompose keeps, ascending. */
@@ -104,20 +104,6 @@ function hydrogensAfterLoss(g: MlGraph, i: number, hs: number, lost: number, fra
   return bracket ? hs : hs + Math.round(lost);
 }
 
-interface JsonAtom {
-  z?: number;
-  impHs?: number;
-  chg?: number;
-  nRad?: number;
-  isotope?: number;
-  stereo?: string;
-}
-interface JsonBond {
-  bo?: number;
-  atoms: [number, number];
-  stereo?: string;
-  stereoAtoms?: [number, number];
-}
 interface JsonDoc {
   rdkitjson: unknown;
   defaults?: { atom?: JsonAtom; bond?: Omit<JsonBond, 'atoms'> };

@@ -7,6 +7,7 @@ import { AppError, invalid } from '../../errors.js';
 import type { PredictThreadInput } from '../../ml/predict-thread.js';
 import type { Prediction } from '../../ml/predict.js';
 import { JobInputError, type JobType } from '../job-type.js';
+import { RUNNING_FROM_SOURCE } from '../../paths.js';
 import { runInThread } from '../threads.js';
 import { CALIBRATION } from './calibration.js';
 
@@ -70,7 +71,7 @@ export const mpnnPredictJob: JobType<Payload> = {
     }
     const weights = await model.weights();
     const preds = await runInThread<PredictThreadInput, Prediction[]>(
-      new URL('../../ml/predict-thread' + (import.meta.url.endsWith('.ts') ? '.ts' : '.js'), import.meta.url),
+      new URL(`../../ml/predict-thread${RUNNING_FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url),
       { weights, smiles },
       { signal: ctx.signal, progress: (f, m, d) => ctx.progress(f, m, d) },
     );

@@ -11,6 +11,7 @@ import { AppError, invalid } from '../../errors.js';
 import { parseCsv } from '../../ml/csv.js';
 import type { TrainThreadInput, TrainThreadOutput } from '../../ml/train-thread.js';
 import { JobInputError, type JobType } from '../job-type.js';
+import { RUNNING_FROM_SOURCE } from '../../paths.js';
 import { runInThread } from '../threads.js';
 import { CALIBRATION } from './calibration.js';
 
@@ -127,14 +128,10 @@ export const mpnnTrainJob: JobType<Payload> = {
       rows,
       options: { task: p.task, ...h, seed: p.split_seed ?? 0, patience: null, split: { type: p.split ?? 'random', sizes: [1 - val - test, val, test], seed: p.split_seed ?? 0 } },
     };
-    const out = await runInThread<TrainThreadInput, TrainThreadOutput>(
-      new URL('../../ml/train-thread' + (import.meta.url.endsWith('.ts') ? '.ts' : '.js'), import.meta.url),
-      input,
-      {
-        signal: ctx.signal,
-        progress: (f, m, d) => ctx.progress(f, m, d, true), // each message of the training thread ends an epoch
-      },
-    ).catch((err: unknown) => {
+    const out = await runInThread<TrainThreadInput, TrainThreadOutput>(new URL(`../../ml/train-thread${RUNNING_FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url), input, {
+      signal: ctx.signal,
+      progress: (f, m, d) => ctx.progress(f, m, d, true), // each message of the training thread ends an epoch
+    }).catch((err: unknown) => {
       throw err instanceof Error && err.name === 'JobInputError' ? new JobInputError(err.message) : err;
     });
     const target = p.target_name ?? p.target_column ?? 'target';

@@ -12,16 +12,10 @@ declare module '../../services.js' {
   }
 }
 
-const pools = new WeakMap<object, InferencePool>();
-
 export const inferenceModule: Module = {
   name: 'inference',
-  provide: (s) => {
-    const pool = new InferencePool(1);
-    pools.set(s, pool);
-    return { inference: new InferenceService(s.db, { models: s.models, jobs: s.jobs, usage: s.usage, artifacts: s.artifacts, pool }) };
-  },
+  provide: (s) => ({ inference: new InferenceService(s.db, { models: s.models, jobs: s.jobs, usage: s.usage, artifacts: s.artifacts, pool: new InferencePool(1) }) }),
   schemas: INFERENCE_SCHEMAS,
   routes: inferenceRoutes,
-  stop: async (s) => pools.get(s)?.close(),
+  stop: (s) => s.inference.close(),
 };

@@ -41,6 +41,11 @@ export class InferenceService {
     private readonly deps: { models: ModelService; jobs: JobService; usage: UsageService; artifacts: ArtifactService; pool: InferencePool },
   ) {}
 
+  /** Ends the inference threads. */
+  close(): Promise<void> {
+    return this.deps.pool.close();
+  }
+
   async models(userId: string) {
     return { models: (await this.deps.models.callable(userId)).map((m) => ({ ...m, limits: { sync_smiles: SYNC_SMILES, async_smiles: ASYNC_SMILES } })) };
   }
