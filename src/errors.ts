@@ -36,6 +36,7 @@ export const SPECIFIC_CODES = [
   'job-already-finished',
   'job-active',
   'model-exists',
+  'version-conflict',
   'source-disabled',
   'cursor-expired',
   'payload-too-large',

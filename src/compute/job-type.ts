@@ -100,6 +100,8 @@ export interface InputPort {
   type: PortType;
   field: string;
   portField?: string;
+  /** The payload field that takes the same data inline (a SMILES list), for a workflow input given as a list. */
+  inline?: string;
 }
 
 export interface JobType<P = unknown> {

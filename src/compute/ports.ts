@@ -3,6 +3,7 @@
 // and results) and the events feed. The engine imports nothing from src/modules.
 import type { Queryable } from '../db/database.js';
 import type { JobOutput } from './job-type.js';
+import type { JobRow } from './store.js';
 
 export interface JobArtifacts {
   /**
@@ -33,6 +34,19 @@ export interface JobReservation {
   amountMicros: number;
   /** The key's monthly spend ceiling (null = wallet only). */
   ceilingMicros: number | null;
+  /** The ledger note (default "job submit"). */
+  note?: string;
+}
+
+/** A hold that several jobs charge against (a workflow run's reservation, docs/workflows.md). */
+export interface HoldCharge {
+  userId: string;
+  /** The id the hold was reserved under (the run id). */
+  holdId: string;
+  jobId: string;
+  keyId: string | null;
+  chargeMicros: number;
+  note: string;
 }
 
 export interface JobWallet {
@@ -40,11 +54,27 @@ export interface JobWallet {
   reserveAll(tx: Queryable, items: JobReservation[]): Promise<void>;
   /** Releases a job's reservation and charges at most it, in the transaction that ends the job. */
   settle(tx: Queryable, s: { userId: string; jobId: string; keyId: string | null; reservedMicros: number; chargeMicros: number; note: string }): Promise<void>;
+  /** Charges a job against a hold: the charge leaves the balance and the same amount of the hold is released. */
+  chargeHold(tx: Queryable, c: HoldCharge): Promise<void>;
+  /** Releases what is left of a hold (the run ended). */
+  releaseHold(tx: Queryable, r: { userId: string; holdId: string; keyId: string | null; amountMicros: number; note: string }): Promise<void>;
 }
 
 export interface JobEventSink {
   /** Appends a terminal event inside the transaction that ends the job. */
-  append(tx: Queryable, e: { userId: string; kind: 'job'; subjectId: string; status: string; workflowRunId?: string | null }): Promise<unknown>;
+  append(tx: Queryable, e: { userId: string; kind: 'job' | 'workflow_run'; subjectId: string; status: string; workflowRunId?: string | null }): Promise<unknown>;
+}
+
+/**
+ * The workflow run engine as the job engine sees it (src/workflows/engine.ts): a step job's
+ * end advances its run in the transaction that ends the job, so a run never misses a step's
+ * end and no crash can leave the two apart.
+ */
+export interface JobWorkflows {
+  /** Locks the run a job belongs to (if any) before the job row, so that every writer takes run -> job -> wallet in that order. */
+  lockRunOf(tx: Queryable, jobId: string): Promise<void>;
+  /** Records a step job's end, charges it against the run's hold and starts what became ready (or ends the run). */
+  stepFinished(tx: Queryable, job: JobRow): Promise<void>;
 }
 
 /** A model a job can predict with: its identity and a reader of its weights. */
@@ -86,4 +116,6 @@ export interface ComputePorts {
   artifacts: JobArtifacts;
   /** Absent in an instance without the models module. */
   models?: JobModels;
+  /** Absent in an instance without workflows. */
+  workflows?: JobWorkflows;
 }

@@ -300,6 +300,31 @@ export class JobService {
     await this.ports.artifacts.removeObjects(keys);
   }
 
+  /** Reserves a hold that several jobs will charge against (a workflow run's, under its id): 402/403 as for a submit. */
+  reserveHold(tx: Queryable, who: Submitter, holdId: string, amountMicros: number, note: string): Promise<void> {
+    return this.ports.wallet.reserveAll(tx, [{ userId: who.userId, keyId: who.keyId, jobId: holdId, amountMicros, ceilingMicros: who.spendCeilingMicros, note }]);
+  }
+
+  /**
+   * Deletes finished jobs and their result artifacts' rows in the caller's transaction (a
+   * finished workflow run's step jobs); returns the storage keys for removeObjects after commit.
+   */
+  async deleteFinishedInTx(tx: Queryable, userId: string, ids: string[]): Promise<string[]> {
+    const keys: string[] = [];
+    for (const id of ids) {
+      const j = await jobsStore.get(tx, userId, id, 'job', true);
+      if (!j) continue;
+      if (ACTIVE_STATUSES.includes(j.status)) throw new AppError('job-active', `job ${id} is ${j.status}; cancel it before deleting it`);
+      keys.push(...(await this.ports.artifacts.deleteRowsForJob(tx, userId, j.id)));
+      await jobsStore.delete(tx, userId, j.id);
+    }
+    return keys;
+  }
+
+  removeObjects(keys: string[]): Promise<void> {
+    return this.ports.artifacts.removeObjects(keys);
+  }
+
   /** The runtime limit of a job expected to take `expectedSec`. */
   runtimeLimitSec(expectedSec: number): number {
     return runtimeLimitSec(expectedSec, this.runtimeGraceSec);

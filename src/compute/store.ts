@@ -39,6 +39,8 @@ export interface JobRow {
   cancel_requested: boolean;
   result_artifact_id: string | null;
   info: Record<string, unknown>;
+  /** The workflow run this job is a step of (docs/workflows.md), charged through its hold. */
+  workflow_run_id: string | null;
   created_at: Date;
   dispatched_at: Date | null;
   started_at: Date | null;
@@ -60,6 +62,8 @@ export interface NewJob {
   info: Record<string, unknown>;
   /** The queue message that announces it (sent in the same transaction). */
   queueJobId: string;
+  /** A workflow run's step: reservedMicros is its share of the run's hold, not a reservation of its own. */
+  workflowRunId?: string | null;
 }
 
 export interface TerminalUpdate {
@@ -90,8 +94,8 @@ const RUNTIME = `CASE WHEN started_at IS NULL THEN 0 ELSE greatest(0, extract(ep
 export const jobsStore = {
   async insert(tx: Queryable, j: NewJob): Promise<void> {
     await tx.query(
-      `INSERT INTO jobs (id, user_id, key_id, job_name, job_type, resource, payload, expected_runtime_sec, rate_micros_per_sec, reserved_micros, info, queue_job_id, origin)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+      `INSERT INTO jobs (id, user_id, key_id, job_name, job_type, resource, payload, expected_runtime_sec, rate_micros_per_sec, reserved_micros, info, queue_job_id, origin, workflow_run_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
       [
         j.id,
         j.userId,
@@ -106,6 +110,7 @@ export const jobsStore = {
         JSON.stringify(j.info),
         j.queueJobId,
         j.origin,
+        j.workflowRunId ?? null,
       ],
     );
   },

@@ -2,7 +2,7 @@
 // caller can win, so cancel racing completion leaves exactly one state), the settlement of its
 // reservation and its terminal event, all in the caller's transaction.
 import type { Queryable } from '../db/database.js';
-import type { JobEventSink, JobWallet } from './ports.js';
+import type { JobEventSink, JobWallet, JobWorkflows } from './ports.js';
 import { jobsStore, type JobRow, type TerminalUpdate } from './store.js';
 
 export type Finish = Omit<TerminalUpdate, 'resultArtifactId'> & { resultArtifactId?: string | null };
@@ -10,14 +10,22 @@ export type Finish = Omit<TerminalUpdate, 'resultArtifactId'> & { resultArtifact
 export interface TransitionDeps {
   wallet: JobWallet;
   events: JobEventSink;
+  workflows?: JobWorkflows;
 }
 
 /** Returns the finished row, or null when the job was already terminal or no longer this worker's. */
 export async function finishJob(tx: Queryable, deps: TransitionDeps, jobId: string, f: Finish): Promise<JobRow | null> {
+  await deps.workflows?.lockRunOf(tx, jobId);
   const job = await jobsStore.finish(tx, jobId, { ...f, resultArtifactId: f.resultArtifactId ?? null });
   if (!job) return null;
   // A feature's request (origin utility or inference) reserved nothing and has no event kind.
   if (job.origin !== 'job') return job;
+  if (job.workflow_run_id && deps.workflows) {
+    // A workflow step: its run charges it against the run's hold and moves on, in this transaction.
+    await deps.events.append(tx, { userId: job.user_id, kind: 'job', subjectId: job.id, status: f.status, workflowRunId: job.workflow_run_id });
+    await deps.workflows.stepFinished(tx, job);
+    return job;
+  }
   await deps.wallet.settle(tx, {
     userId: job.user_id,
     jobId: job.id,

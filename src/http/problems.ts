@@ -36,6 +36,7 @@ export const SLUGS: Record<SpecificCode, SlugInfo> = {
   'job-already-finished': { status: 409, title: 'Job already finished', retry: 'terminal' },
   'job-active': { status: 409, title: 'Job still active', retry: 'conflict' },
   'model-exists': { status: 409, title: 'Model name taken', retry: 'conflict' },
+  'version-conflict': { status: 409, title: 'Stale base version', retry: 'conflict' },
   'source-disabled': { status: 503, title: 'Source disabled', retry: 'terminal' },
   'cursor-expired': { status: 410, title: 'Cursor expired', retry: 'terminal' },
   'payload-too-large': { status: 413, title: 'Payload too large', retry: 'validation' },

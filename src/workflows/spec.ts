@@ -71,6 +71,14 @@ export interface StepPlan {
   estimate: Estimate | null;
 }
 
+/** The port every job's result artifact has: the result document (GET /jobs/result). */
+export const RESULT_OUTPUT = 'result';
+
+/** A job type's output ports, with the result document every job has. */
+export function outputPortsOf(t: JobType | undefined): Record<string, PortType> {
+  return { ...(t?.ports?.outputs ?? {}), [RESULT_OUTPUT]: 'json' };
+}
+
 type Ref = { kind: 'input'; name: string } | { kind: 'step'; step: string; port: string };
 
 /** `$inputs.NAME` or `$steps.ID.outputs.PORT`, or null for anything else. */
@@ -163,7 +171,7 @@ export async function validateSpec(spec: unknown, estimate: (t: JobType, payload
       } else {
         const j = byId.get(ref.step);
         const from = j === undefined ? undefined : s.steps[j];
-        const out = from ? JOB_TYPES.get(from.job_type)?.ports?.outputs : undefined;
+        const out = from && JOB_TYPES.has(from.job_type) ? outputPortsOf(JOB_TYPES.get(from.job_type)) : undefined;
         if (!from) at(['steps', i, 'inputs', port], `unknown step "${ref.step}"`, refText, 'reference');
         else if (out && !out[ref.port])
           at(
@@ -199,7 +207,7 @@ export async function validateSpec(spec: unknown, estimate: (t: JobType, payload
   for (const [name, refText] of Object.entries(s.outputs ?? {})) {
     const ref = parseRef(refText);
     const j = ref?.kind === 'step' ? byId.get(ref.step) : undefined;
-    const out = j === undefined ? undefined : JOB_TYPES.get(s.steps[j]!.job_type)?.ports?.outputs;
+    const out = j === undefined || !JOB_TYPES.has(s.steps[j]!.job_type) ? undefined : outputPortsOf(JOB_TYPES.get(s.steps[j]!.job_type));
     if (ref?.kind !== 'step') at(['outputs', name], 'Input should be "$steps.ID.outputs.PORT"', refText, 'reference');
     else if (j === undefined) at(['outputs', name], `unknown step "${ref.step}"`, refText, 'reference');
     else if (out && !out[ref.port]) at(['outputs', name], `step "${ref.step}" has no output port "${ref.port}"`, refText, 'port');

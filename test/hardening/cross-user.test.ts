@@ -23,6 +23,9 @@ interface Owned {
   runId: string;
   utilityRequest: string;
   inferenceRequest: string;
+  workflowId: string;
+  shareId: string;
+  shareToken: string;
 }
 
 /** How B's call with A's id must be answered. */
@@ -41,7 +44,8 @@ interface IdParam {
   values: (a: Owned, path: string) => string[];
   /** A well-formed id B does not have either (the 404 B's call must look like). */
   missing: () => string;
-  expect: Expect;
+  /** The expectation, or one per operation path (a run id in a run's path vs a list filter). */
+  expect: Expect | ((path: string) => Expect);
 }
 
 const uuid = () => crypto.randomUUID();
@@ -56,7 +60,12 @@ const ID_PARAMS: Record<string, IdParam> = {
   process_id: { values: (a) => [a.completedJob, a.runningJob], missing: uuid, expect: 'not-found' },
   process_ids: { values: (a) => [`${a.completedJob},${a.runningJob}`, a.runningJob], missing: uuid, expect: 'per-id-not-found' },
   subject_id: { values: (a) => [a.completedJob, a.runningJob], missing: uuid, expect: 'sees-nothing' },
-  run_id: { values: (a) => [a.runId], missing: () => `run-${uuid()}`, expect: 'sees-nothing' },
+  run_id: { values: (a) => [a.runId], missing: uuid, expect: (path) => (path.startsWith('/api/v1/workflows/runs/') ? 'not-found' : 'sees-nothing') },
+  workflow_id: { values: (a) => [a.workflowId], missing: uuid, expect: (path) => (path === '/api/v1/workflows/runs' ? 'sees-nothing' : 'not-found') },
+  share_id: { values: (a) => [a.shareId], missing: uuid, expect: 'not-found' },
+  step_id: { values: () => ['keep'], missing: () => 'no-such-step', expect: 'not-found' },
+  // A link token is a capability: whoever holds it reads the definition (a revoked or made-up one is 404).
+  share_token: { values: (a) => [a.shareToken], missing: () => `wfs_${crypto.randomBytes(32).toString('base64url')}`, expect: 'public' },
   request_id: { values: (a, path) => [path.includes('/inference/') ? a.inferenceRequest : a.utilityRequest], missing: uuid, expect: 'not-found' },
   paper_id: { values: () => ['wildman-crippen-1999', 'rdkit'], missing: () => 'no-such-paper-1999', expect: 'public' },
 };
@@ -64,6 +73,11 @@ const ID_PARAMS: Record<string, IdParam> = {
 /** Request bodies of operations that need one to reach their id check (keyed "METHOD path"). */
 const BODIES: Record<string, unknown> = {
   'PATCH /api/v1/auth/api-keys/{key_id}': { name: 'taken-over', allow_structure_search: false },
+  'PUT /api/v1/workflows/{workflow_id}': { spec: { name: 'taken over', steps: [{ id: 'w', job_type: 'wait', params: { seconds: 1 } }] }, base_version: 1 },
+  'POST /api/v1/workflows/{workflow_id}/restore': {},
+  'POST /api/v1/workflows/{workflow_id}/fork': {},
+  'POST /api/v1/workflows/{workflow_id}/share': { link: true, permission: 'run' },
+  'POST /api/v1/workflows/runs/{run_id}/rerun': { reuse_completed: true },
 };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -171,10 +185,33 @@ for (const backend of BACKENDS) {
       assert.ok(done.result_artifact_id, 'the completed job has a result artifact');
       await h.waitForJob(ua.token, runningJob, ['running']);
 
-      // No endpoint creates workflow runs yet: A's run id is put on one of A's uploads directly,
-      // so that the artifacts list's run_id filter has a real match for A and none for B.
-      const runId = `run-${uuid()}`;
-      await h.services.db.query('UPDATE artifacts SET run_id = $1 WHERE id = $2', [runId, moleculesId]);
+      // A's saved workflow, a share of it, and a finished run (whose step results carry its run id).
+      const spec = {
+        name: 'a-flow',
+        inputs: { library: { type: 'molecules' } },
+        steps: [{ id: 'keep', job_type: 'filter', inputs: { molecules: '$inputs.library' }, params: { expression: 'mw < 100' } }],
+      };
+      const saved = await h.req('POST', '/api/v1/workflows', { key: ka.secret, headers: { 'idempotency-key': uuid() }, body: { spec } });
+      assert.equal(saved.status, 201, saved.text);
+      const workflowId = saved.body.workflow_id as string;
+      const share = await h.req('POST', `/api/v1/workflows/${workflowId}/share`, {
+        key: ka.secret,
+        headers: { 'idempotency-key': uuid() },
+        body: { link: true, permission: 'view' },
+      });
+      assert.equal(share.status, 201, share.text);
+      const run = await h.req('POST', '/api/v1/workflows/runs', {
+        key: ka.secret,
+        headers: { 'idempotency-key': uuid() },
+        body: { workflow_id: workflowId, inputs: { library: moleculesId } },
+      });
+      assert.equal(run.status, 201, run.text);
+      const runId = run.body.run_id as string;
+      for (let i = 0; i < 300; i++) {
+        const r = await h.req('GET', `/api/v1/workflows/runs/${runId}/status`, { token: ua.token });
+        if (r.body.status === 'completed') break;
+        await new Promise((res) => setTimeout(res, 100));
+      }
 
       const utility = await h.req('POST', '/api/v1/utilities/submit', {
         key: ka.secret,
@@ -214,6 +251,9 @@ for (const backend of BACKENDS) {
         runId,
         utilityRequest,
         inferenceRequest,
+        workflowId,
+        shareId: share.body.share_id,
+        shareToken: share.body.token,
       };
       walletBefore = (await h.req('GET', '/api/v1/wallet', { token: ua.token })).body;
     });
@@ -262,11 +302,12 @@ for (const backend of BACKENDS) {
         // The table row of each id param; the expectation of the operation is the strictest one
         // (a path id makes it a 404 even when a query id is a list filter).
         const rows = names.map((n) => ID_PARAMS[n]!);
-        const expect: Expect = rows.some((r) => r.expect === 'not-found')
+        const expects = rows.map((r) => (typeof r.expect === 'function' ? r.expect(op.path) : r.expect));
+        const expect: Expect = expects.includes('not-found')
           ? 'not-found'
-          : rows.some((r) => r.expect === 'per-id-not-found')
+          : expects.includes('per-id-not-found')
             ? 'per-id-not-found'
-            : rows.every((r) => r.expect === 'public')
+            : expects.every((e) => e === 'public')
               ? 'public'
               : 'sees-nothing';
         // Each of A's values of each param, the other params at their first value.
@@ -317,7 +358,8 @@ for (const backend of BACKENDS) {
       t.diagnostic(`${ops.length} operations with ids, ${calls} calls as B; parameters: ${[...walkedParams].sort().join(', ')}`);
       assert.deepEqual(failures, [], "B is refused every one of A's resources");
       // The walk found the id parameters that exist today (a broken walk must not pass vacuously).
-      for (const p of ['key_id', 'artifact_id', 'process_id', 'process_ids', 'subject_id', 'run_id']) assert.ok(walkedParams.has(p), `the walk reached ${p}`);
+      for (const p of ['key_id', 'artifact_id', 'process_id', 'process_ids', 'subject_id', 'run_id', 'workflow_id', 'share_id', 'share_token', 'step_id'])
+        assert.ok(walkedParams.has(p), `the walk reached ${p}`);
     });
 
     it('the ids B was refused are real: A reads each of them with the same read operations', async () => {
@@ -332,11 +374,13 @@ for (const backend of BACKENDS) {
             const r = await call(op, values, aAuth, op.credentials[0]!);
             const what = `${op.id} as A with ${JSON.stringify(values)}`;
             assert.notEqual(r.status, 404, `${what}: ${r.text.slice(0, 300)}`);
-            if (ID_PARAMS[n]!.expect === 'sees-nothing' && !(n === 'subject_id' && v === a.runningJob)) {
-              // A's filter finds A's resource (a running job has no event yet).
-              assert.ok(r.text.includes(n === 'run_id' ? a.moleculesId : v), `${what}: A's filter finds it: ${r.text.slice(0, 300)}`);
+            const expect = ID_PARAMS[n]!.expect;
+            const expected = typeof expect === 'function' ? expect(op.path) : expect;
+            if (expected === 'sees-nothing' && !(n === 'subject_id' && v === a.runningJob)) {
+              // A's filter finds A's resource (a running job has no event yet; a run's step results carry its id).
+              assert.ok(r.text.includes(v), `${what}: A's filter finds it: ${r.text.slice(0, 300)}`);
             }
-            if (ID_PARAMS[n]!.expect === 'per-id-not-found') {
+            if (expected === 'per-id-not-found') {
               assert.equal(r.status, 200);
               for (const id of v.split(',')) assert.notEqual(r.body?.[id]?.status, 404, `${what}: A's entry ${id}`);
             }
@@ -414,7 +458,11 @@ for (const backend of BACKENDS) {
       const bJobs = await h.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs WHERE user_id = $1', [bAuth.userId]);
       assert.deepEqual(bJobs.rows, [{ n: 0 }], 'B made no job');
       const aRows = await h.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM artifacts WHERE user_id = $1', [aAuth.userId]);
-      assert.deepEqual(aRows.rows, [{ n: 5 }], "A's five artifacts (two uploads, a job's result, a utility and an inference request's results) are still A's");
+      assert.deepEqual(
+        aRows.rows,
+        [{ n: 6 }],
+        "A's six artifacts (two uploads, a job's result, a utility and an inference request's results, a workflow step's result) are still A's",
+      );
     });
 
     it('A itself can still do what B was refused (the refusals were about ownership, not the resource)', async () => {
@@ -425,6 +473,10 @@ for (const backend of BACKENDS) {
       assert.equal(del.status, 200, del.text);
       const delArt = await h.req('DELETE', `/api/v1/artifacts/${a.uploadId}`, { key: a.keySecret });
       assert.equal(delArt.status, 200, delArt.text);
+      const delRun = await h.req('DELETE', `/api/v1/workflows/runs/${a.runId}`, { key: a.keySecret });
+      assert.equal(delRun.status, 200, delRun.text);
+      const delFlow = await h.req('DELETE', `/api/v1/workflows/${a.workflowId}`, { key: a.keySecret });
+      assert.equal(delFlow.status, 200, delFlow.text);
       const rot = await h.req('POST', `/api/v1/auth/api-keys/${a.keyId}/rotate`, { token: aAuth.token });
       assert.equal(rot.status, 200, rot.text);
       const revoke = await h.req('DELETE', `/api/v1/auth/api-keys/${a.keyId}`, { token: aAuth.token });

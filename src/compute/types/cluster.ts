@@ -73,7 +73,7 @@ function splitRows(work: Float64Array, parts: number): RowRange[] {
 
 export const clusterJob: JobType<Payload> = {
   name: 'cluster',
-  ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port' } }, outputs: { clusters: 'json', assignments: 'molecules' } },
+  ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'smiles' } }, outputs: { clusters: 'json', assignments: 'molecules' } },
   runsOn: 'chem-pool',
   methods: ['smiles', 'morgan', 'similarity', 'butina'],
   summary: 'Butina clustering of a library on Morgan fingerprints (radius 2, 2048 bits) with a Tanimoto distance cutoff (default 0.35)',

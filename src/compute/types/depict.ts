@@ -59,7 +59,7 @@ interface Drawn {
 
 export const depictJob: JobType<Payload> = {
   name: 'depict',
-  ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port' } }, outputs: { depictions: 'svg' } },
+  ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'smiles' } }, outputs: { depictions: 'svg' } },
   runsOn: 'chem-pool',
   methods: ['smiles'],
   summary: 'An SVG drawing (as POST /depict) of each molecule of a SMILES list or an uploaded molecule set',

@@ -81,7 +81,7 @@ interface Kept {
 
 export const filterJob: JobType<Payload> = {
   name: 'filter',
-  ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port' } }, outputs: { molecules: 'molecules' } },
+  ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'smiles' } }, outputs: { molecules: 'molecules' } },
   runsOn: 'chem-pool',
   methods: ['smiles', 'clogp', 'tpsa', 'qed', 'lipinski', 'veber', 'pains', 'brenk'],
   summary: 'Keep the molecules whose properties satisfy an expression, e.g. "mw <= 500 and clogp < 5 and not pains"',

@@ -42,7 +42,7 @@ export function predictionItem(p: Prediction, uncertainty = true): PredictionIte
 
 export const mpnnPredictJob: JobType<Payload> = {
   name: 'mpnn_predict',
-  ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port' } }, outputs: {} },
+  ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'smiles' } }, outputs: {} },
   runsOn: 'thread',
   methods: ['rdkit', 'dmpnn', 'morgan'],
   summary: 'Predict a property with a public model or one of your MPNN models, for SMILES or an uploaded molecule set',

@@ -118,7 +118,7 @@ function csvRow(r: Row): string {
 
 export const propertiesJob: JobType<Payload> = {
   name: 'properties',
-  ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port' } }, outputs: { properties: 'json', table: 'csv' } },
+  ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'smiles' } }, outputs: { properties: 'json', table: 'csv' } },
   runsOn: 'chem-pool',
   methods: ['smiles', 'clogp', 'tpsa', 'qed', 'lipinski', 'veber', 'pains', 'brenk', 'inchi', 'inchikey'],
   summary: 'All MolecularProperties (as POST /describe) of each molecule of a SMILES list or an uploaded molecule set',

@@ -57,7 +57,7 @@ class TopK {
 
 export const similaritySearchJob: JobType<Payload> = {
   name: 'similarity_search',
-  ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port' } }, outputs: { hits: 'molecules' } },
+  ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'smiles' } }, outputs: { hits: 'molecules' } },
   runsOn: 'chem-pool',
   methods: ['smiles', 'morgan', 'similarity'],
   summary: 'Molecules of a library most similar to a query SMILES (Tanimoto on Morgan fingerprints, radius 2, 2048 bits), above a threshold, best top_k',

@@ -56,7 +56,7 @@ interface Match {
 
 export const substructureSearchJob: JobType<Payload> = {
   name: 'substructure_search',
-  ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port' } }, outputs: { matches: 'molecules' } },
+  ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'smiles' } }, outputs: { matches: 'molecules' } },
   runsOn: 'chem-pool',
   methods: ['smiles'],
   summary: 'Molecules of a library that contain a substructure given as SMARTS or SMILES, with the atoms of the first match',

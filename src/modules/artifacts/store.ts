@@ -91,14 +91,16 @@ export const artifactsStore = {
     return { count: usage.n, bytes: Number(usage.bytes) };
   },
 
-  /** The artifact row and its port rows, in one statement. */
+  /** The artifact row and its port rows, in one statement; a workflow step job's result carries its run and step (docs/workflows.md). */
   async insert(tx: Queryable, a: NewArtifact): Promise<ArtifactRow> {
     const ports = Object.entries(a.manifest.ports);
     const total = ports.reduce((n, [, p]) => n + p.record_count, 0);
     const { rows } = await tx.query<ArtifactRow>(
       `WITH a AS (
-         INSERT INTO artifacts (user_id, job_id, origin, upload_mode, storage_key, size_bytes, sha256, job_type, manifest, record_count, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *
+         INSERT INTO artifacts (user_id, job_id, origin, upload_mode, storage_key, size_bytes, sha256, job_type, manifest, record_count, expires_at, run_id, step_id)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, j.workflow_run_id::text, CASE WHEN j.workflow_run_id IS NULL THEN NULL ELSE j.info->>'step_id' END
+           FROM (SELECT 1) one LEFT JOIN jobs j ON j.id = $2::uuid
+         RETURNING *
        ), p AS (
          INSERT INTO artifact_ports (artifact_id, port, data_kind, data_format, record_count)
          SELECT a.id, t.port, t.kind, t.format, t.records FROM a, unnest($12::text[], $13::text[], $14::text[], $15::int8[]) AS t(port, kind, format, records)

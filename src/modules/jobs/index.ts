@@ -1,9 +1,10 @@
 // Jobs: the compute engine (src/compute) wired to the wallet, the events feed and the artifact
-// store through its ports, and its routes.
+// store through its ports (and the workflow run engine, which step jobs' ends move), and its routes.
 import type { Module } from '../../api/module.js';
 import type { ComputePorts } from '../../compute/ports.js';
 import { JobRuntime, type RuntimeOptions } from '../../compute/runtime.js';
 import { JobService } from '../../compute/service.js';
+import { WorkflowEngine } from '../../workflows/engine.js';
 import { jobArtifactsFrom } from '../artifacts/job-results.js';
 import { appendEvent } from '../events/service.js';
 import { jobRoutes } from './routes.js';
@@ -12,6 +13,8 @@ import { JOB_SCHEMAS } from './schemas.js';
 declare module '../../services.js' {
   interface Services {
     jobs: JobService;
+    /** Moves workflow runs as their step jobs end (docs/workflows.md); a port of the job engine. */
+    workflowEngine: WorkflowEngine;
     /** A compute worker runtime with this many slots (serve and `crucible worker` start one); its sweep runs on the scheduler. */
     runtime(slots: number, opts?: Partial<Omit<RuntimeOptions, 'slots' | 'deps'>> & { sweepMs?: number }): JobRuntime;
   }
@@ -20,8 +23,11 @@ declare module '../../services.js' {
 export const jobsModule: Module = {
   name: 'jobs',
   provide({ db, config, queue, wallet, artifacts, chem, scheduler, models }) {
-    const ports: ComputePorts = { wallet, events: { append: appendEvent }, artifacts: jobArtifactsFrom(artifacts), models: models.jobPort() };
+    const workflowEngine = new WorkflowEngine(queue);
+    const ports: ComputePorts = { wallet, events: { append: appendEvent }, artifacts: jobArtifactsFrom(artifacts), models: models.jobPort(), workflows: workflowEngine };
+    workflowEngine.attach(ports);
     return {
+      workflowEngine,
       jobs: new JobService(db, queue, ports, config.runtimeGraceSec),
       runtime: (slots, opts = {}) =>
         new JobRuntime(db, queue, ports, {

@@ -25,6 +25,8 @@ export interface Reservation {
   amountMicros: number;
   /** The key's monthly ceiling (null = wallet only). */
   ceilingMicros: number | null;
+  /** The ledger note (default "job submit"). */
+  note?: string;
 }
 
 export class WalletService implements KeySpendSource {
@@ -101,7 +103,7 @@ export class WalletService implements KeySpendSource {
     await walletStore.append(
       tx,
       userId,
-      items.map((r) => ({ kind: 'reserve', amountMicros: 0, reservedDeltaMicros: r.amountMicros, jobId: r.jobId, keyId: r.keyId, note: 'job submit' })),
+      items.map((r) => ({ kind: 'reserve', amountMicros: 0, reservedDeltaMicros: r.amountMicros, jobId: r.jobId, keyId: r.keyId, note: r.note ?? 'job submit' })),
     );
   }
 
@@ -118,6 +120,27 @@ export class WalletService implements KeySpendSource {
     const release: LedgerMove = { kind: 'release', amountMicros: 0, reservedDeltaMicros: -s.reservedMicros, jobId: s.jobId, keyId: s.keyId, note: s.note };
     const charge: LedgerMove = { kind: 'charge', amountMicros: -s.chargeMicros, jobId: s.jobId, keyId: s.keyId, note: s.note };
     await walletStore.append(tx, s.userId, s.chargeMicros > 0 ? [release, charge] : [release]);
+  }
+
+  /**
+   * Charges a job against a hold reserved under another id (a workflow run's reservation,
+   * docs/workflows.md): the charge under the job's id and a release of the same amount under
+   * the hold's, so the hold shrinks by what was charged. The caller keeps the total within the hold.
+   */
+  async chargeHold(tx: Queryable, c: { userId: string; holdId: string; jobId: string; keyId: string | null; chargeMicros: number; note: string }): Promise<void> {
+    if (!Number.isSafeInteger(c.chargeMicros) || c.chargeMicros < 0) throw new RangeError(`a charge of ${c.chargeMicros} micro-dollars is not an amount`);
+    if (c.chargeMicros === 0) return;
+    await walletStore.append(tx, c.userId, [
+      { kind: 'release', amountMicros: 0, reservedDeltaMicros: -c.chargeMicros, jobId: c.holdId, keyId: c.keyId, note: c.note },
+      { kind: 'charge', amountMicros: -c.chargeMicros, jobId: c.jobId, keyId: c.keyId, note: c.note },
+    ]);
+  }
+
+  /** Releases what is left of a hold. */
+  async releaseHold(tx: Queryable, r: { userId: string; holdId: string; keyId: string | null; amountMicros: number; note: string }): Promise<void> {
+    if (!Number.isSafeInteger(r.amountMicros) || r.amountMicros < 0) throw new RangeError(`a release of ${r.amountMicros} micro-dollars is not an amount`);
+    if (r.amountMicros === 0) return;
+    await walletStore.append(tx, r.userId, [{ kind: 'release', amountMicros: 0, reservedDeltaMicros: -r.amountMicros, jobId: r.holdId, keyId: r.keyId, note: r.note }]);
   }
 }
 

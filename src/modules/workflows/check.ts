@@ -1,0 +1,58 @@
+// Checking and pricing workflow specs for a user (docs/workflows.md): the spec rules of
+// src/workflows/spec.ts with each step's estimate run against the user's artifacts and models.
+import { RESOURCES } from '../../compute/resources.js';
+import { invalidInput } from '../../errors.js';
+import type { Services } from '../../services.js';
+import { STAND_IN_ARTIFACT, validateSpec, type StepPlan } from '../../workflows/spec.js';
+import { ASSUMED_MOLECULES } from './runs.js';
+
+/** Validates a spec for a user: each step's own rules run with the user's models and artifacts. */
+export function validateFor(s: Pick<Services, 'artifacts' | 'models'>, userId: string, spec: unknown, plans: StepPlan[] = [], assumed = ASSUMED_MOLECULES) {
+  return validateSpec(
+    spec,
+    (type, payload) =>
+      type.estimate(payload, {
+        userId,
+        resource: RESOURCES.default,
+        countMolecules: (id, port) => (id === STAND_IN_ARTIFACT ? Promise.resolve(assumed) : s.artifacts.countMolecules(userId, id, port)),
+        models: s.models.jobPort(),
+      }),
+    plans,
+  );
+}
+
+/** The cost of a valid spec: each step's job estimate at its resource's rate; the runtime of the critical path. */
+export async function estimateFor(s: Pick<Services, 'artifacts' | 'models'>, userId: string, spec: unknown) {
+  const plans: StepPlan[] = [];
+  const v = await validateFor(s, userId, spec, plans);
+  if (!v.valid) throw invalidInput(v.errors);
+  const steps = plans.map((p) => {
+    const resource = RESOURCES[p.resource] ?? RESOURCES.default;
+    const expected = Math.max(0.001, p.estimate!.expectedRuntimeSec);
+    return {
+      step_id: p.id,
+      job_type: p.jobType,
+      resource: resource.name,
+      expected_runtime_sec: expected,
+      cost_micros: Math.max(1, Math.ceil(expected * resource.rateMicrosPerSec)),
+      assumptions: p.estimate!.assumptions,
+      after: p.after,
+    };
+  });
+  const finish = new Map<string, number>();
+  for (const id of v.step_order) {
+    const st = steps.find((x) => x.step_id === id)!;
+    finish.set(id, Math.max(0, ...st.after.map((a) => finish.get(a) ?? 0)) + st.expected_runtime_sec);
+  }
+  const total = steps.reduce((sum, x) => sum + x.cost_micros, 0);
+  return {
+    cost: total / 1_000_000,
+    expected_runtime_sec: Math.max(0, ...finish.values()),
+    steps: steps.map(({ cost_micros, after: _after, ...x }) => ({ ...x, cost: cost_micros / 1_000_000 })),
+    assumptions: {
+      molecules_per_bound_input: ASSUMED_MOLECULES,
+      runtime: 'the longest chain of steps; independent steps run in parallel',
+      cost: "the sum of the steps' job estimates, reserved when a run starts",
+    },
+  };
+}

@@ -1,0 +1,242 @@
+// Workflow definitions over HTTP (docs/workflows.md): validate, estimate, templates, save,
+// versions, delete and restore, fork, share. Runs are run-routes.ts.
+import { Type } from '@sinclair/typebox';
+import type { RoutePlugin } from '../../api/module.js';
+import { principalOf } from '../../api/route.js';
+import { MAX_SPEC_BYTES } from '../../workflows/spec.js';
+import { TEMPLATES } from '../../workflows/templates.js';
+import { estimateFor, validateFor } from './check.js';
+import {
+  ForkRequest,
+  ListWorkflowsQuery,
+  RestoreRequest,
+  ShareRequest,
+  ValidateRequest,
+  VersionQuery,
+  WorkflowDefinition,
+  WorkflowEstimate,
+  WorkflowList,
+  WorkflowSaveRequest,
+  WorkflowShare,
+  WorkflowShares,
+  WorkflowTemplates,
+  WorkflowUpdateRequest,
+  WorkflowValidation,
+  WorkflowVersions,
+} from './schemas.js';
+
+/** A request carrying a spec may be the spec's 256 KiB plus its envelope; past that, 413. */
+export const SPEC_BODY_LIMIT = MAX_SPEC_BYTES + 1024;
+const tags = ['workflows'];
+const WorkflowIdParams = Type.Object({ workflow_id: Type.String({ maxLength: 100 }) });
+const Deleted = { 200: Type.Ref('MessageResponse') };
+
+export const definitionRoutes: RoutePlugin = async (app, { services }) => {
+  const defs = services.workflowDefinitions;
+  app.post(
+    '/workflows/validate',
+    {
+      bodyLimit: SPEC_BODY_LIMIT,
+      config: { scope: 'read' },
+      schema: {
+        tags: ['workflows'],
+        summary: 'Validate a workflow spec (charges nothing): every problem with its location, and an order of the steps',
+        body: Type.Ref(ValidateRequest),
+        response: { 200: Type.Ref(WorkflowValidation) },
+      },
+    },
+    async (request) => validateFor(services, principalOf(request).userId, (request.body as { spec: unknown }).spec),
+  );
+
+  app.post(
+    '/workflows/estimate',
+    {
+      bodyLimit: SPEC_BODY_LIMIT,
+      config: { scope: 'read' },
+      schema: {
+        tags: ['workflows'],
+        summary: 'Estimate a workflow run (charges nothing): total and per-step cost and runtime; 422 with every problem of an invalid spec',
+        body: Type.Ref(ValidateRequest),
+        response: { 200: Type.Ref(WorkflowEstimate) },
+      },
+    },
+    async (request) => estimateFor(services, principalOf(request).userId, (request.body as { spec: unknown }).spec),
+  );
+
+  app.get(
+    '/workflows/templates',
+    { schema: { tags, summary: 'Built-in templates: runnable specs (run with template_id, or fork into a definition)', response: { 200: Type.Ref(WorkflowTemplates) } } },
+    async () => ({ templates: TEMPLATES.map((t) => ({ ...t })) }),
+  );
+
+  app.post(
+    '/workflows',
+    {
+      bodyLimit: SPEC_BODY_LIMIT,
+      config: { idempotency: true },
+      schema: {
+        tags,
+        summary: 'Save a definition (version 1); 422 with every problem of an invalid spec',
+        body: Type.Ref(WorkflowSaveRequest),
+        response: { 201: Type.Ref(WorkflowDefinition) },
+      },
+    },
+    async (request, reply) => {
+      const idem = request.idempotency;
+      const v = await defs.create(principalOf(request).userId, request.body, (tx, view) => idem?.saveInTx(tx, 201, view) ?? Promise.resolve());
+      return reply.code(201).send(v);
+    },
+  );
+
+  app.get(
+    '/workflows',
+    {
+      schema: {
+        tags,
+        summary: 'Your definitions and those shared with you (or, with deleted=true, your deleted ones)',
+        querystring: ListWorkflowsQuery,
+        response: { 200: Type.Ref(WorkflowList) },
+      },
+    },
+    async (request) => defs.list(principalOf(request).userId, request.query),
+  );
+
+  app.get(
+    '/workflows/shared/:share_token',
+    {
+      schema: {
+        tags,
+        summary: 'A definition shared by link (any signed-in holder of the token)',
+        params: Type.Object({ share_token: Type.String({ maxLength: 200 }) }),
+        response: { 200: Type.Ref(WorkflowDefinition) },
+      },
+    },
+    async (request) => (await defs.byToken(request.params.share_token)).view,
+  );
+
+  app.get(
+    '/workflows/:workflow_id',
+    {
+      schema: {
+        tags,
+        summary: 'A definition: its latest version, or ?version=N',
+        params: WorkflowIdParams,
+        querystring: VersionQuery,
+        response: { 200: Type.Ref(WorkflowDefinition) },
+      },
+    },
+    async (request) => defs.read(principalOf(request).userId, request.params.workflow_id, request.query.version),
+  );
+
+  app.put(
+    '/workflows/:workflow_id',
+    {
+      bodyLimit: SPEC_BODY_LIMIT,
+      schema: {
+        tags,
+        summary: 'Save a new version; base_version must be the latest (else 409 version-conflict)',
+        params: WorkflowIdParams,
+        body: Type.Ref(WorkflowUpdateRequest),
+        response: { 200: Type.Ref(WorkflowDefinition) },
+      },
+    },
+    async (request) => defs.update(principalOf(request).userId, request.params.workflow_id, request.body),
+  );
+
+  app.delete(
+    '/workflows/:workflow_id',
+    { schema: { tags, summary: 'Delete a definition (restorable for 30 days)', params: WorkflowIdParams, response: Deleted } },
+    async (request) => {
+      await defs.delete(principalOf(request).userId, request.params.workflow_id);
+      return { message: `workflow ${request.params.workflow_id} deleted; restorable for 30 days` };
+    },
+  );
+
+  app.post(
+    '/workflows/:workflow_id/restore',
+    {
+      config: { idempotency: true },
+      schema: {
+        tags,
+        summary: 'Undelete a definition, or with {version} make an old version the latest (as a new version)',
+        params: WorkflowIdParams,
+        body: Type.Ref(RestoreRequest),
+        response: { 200: Type.Ref(WorkflowDefinition) },
+      },
+    },
+    async (request) => {
+      const idem = request.idempotency;
+      return defs.restore(principalOf(request).userId, request.params.workflow_id, request.body ?? {}, (tx, v) => idem?.saveInTx(tx, 200, v) ?? Promise.resolve());
+    },
+  );
+
+  app.post(
+    '/workflows/:workflow_id/fork',
+    {
+      config: { idempotency: true },
+      schema: {
+        tags,
+        summary: 'Copy a definition (yours, shared with you, or a template by its template_id) into a new one of yours',
+        params: WorkflowIdParams,
+        body: Type.Ref(ForkRequest),
+        response: { 201: Type.Ref(WorkflowDefinition) },
+      },
+    },
+    async (request, reply) => {
+      const idem = request.idempotency;
+      const v = await defs.fork(principalOf(request).userId, request.params.workflow_id, request.body ?? {}, (tx, view) => idem?.saveInTx(tx, 201, view) ?? Promise.resolve());
+      return reply.code(201).send(v);
+    },
+  );
+
+  app.get(
+    '/workflows/:workflow_id/versions',
+    { schema: { tags, summary: 'Version history, newest first', params: WorkflowIdParams, response: { 200: Type.Ref(WorkflowVersions) } } },
+    async (request) => defs.versions(principalOf(request).userId, request.params.workflow_id),
+  );
+
+  app.post(
+    '/workflows/:workflow_id/share',
+    {
+      config: { idempotency: true },
+      schema: {
+        tags,
+        summary: 'Share with a user by email (view or run), or create a link token (shown once)',
+        params: WorkflowIdParams,
+        body: Type.Ref(ShareRequest),
+        response: { 201: Type.Ref(WorkflowShare) },
+      },
+    },
+    async (request, reply) => {
+      const idem = request.idempotency;
+      // A replay answers the share without its token: the token is shown once.
+      const v = await defs.share(principalOf(request).userId, request.params.workflow_id, request.body, (tx, share) => {
+        const { token: _token, url: _url, ...kept } = share;
+        return idem?.saveInTx(tx, 201, kept) ?? Promise.resolve();
+      });
+      return reply.code(201).send(v);
+    },
+  );
+
+  app.get(
+    '/workflows/:workflow_id/shares',
+    { schema: { tags, summary: "A definition's active shares (owner only)", params: WorkflowIdParams, response: { 200: Type.Ref(WorkflowShares) } } },
+    async (request) => defs.shares(principalOf(request).userId, request.params.workflow_id),
+  );
+
+  app.delete(
+    '/workflows/:workflow_id/shares/:share_id',
+    {
+      schema: {
+        tags,
+        summary: 'Revoke a share at once',
+        params: Type.Object({ workflow_id: Type.String({ maxLength: 100 }), share_id: Type.String({ maxLength: 100 }) }),
+        response: Deleted,
+      },
+    },
+    async (request) => {
+      await defs.revoke(principalOf(request).userId, request.params.workflow_id, request.params.share_id);
+      return { message: `share ${request.params.share_id} revoked` };
+    },
+  );
+};

@@ -1,0 +1,298 @@
+// Workflow runs (docs/workflows.md): start (from a saved definition, a share link, a template or
+// an inline spec), rerun, cancel, delete and read. The start validates the spec with the run's
+// real inputs, prices every step, and in ONE transaction reserves the total, writes the run and
+// its steps and starts the steps that need nothing else (src/workflows/engine.ts moves it from
+// there). A failed start leaves nothing: no hold, no run, no job.
+import crypto from 'node:crypto';
+import type { Database, Queryable } from '../../db/database.js';
+import { AppError, invalid, invalidInput, notFound, type Issue } from '../../errors.js';
+import { MAX_MOLECULES, MAX_SMILES_CHARS } from '../../compute/types/molecule-jobs.js';
+import { RESOURCES } from '../../compute/resources.js';
+import type { JobService, Submitter } from '../../compute/service.js';
+import { stepSignatures, type WorkflowEngine } from '../../workflows/engine.js';
+import { runsStore, RUN_TERMINAL, type NewStep, type RunRow } from '../../workflows/runs-store.js';
+import type { StepPlan, Validation, WorkflowSpec } from '../../workflows/spec.js';
+import { templateById } from '../../workflows/templates.js';
+import type { ArtifactService } from '../artifacts/service.js';
+import type { DefinitionService } from './definitions.js';
+import { runView, type RunView } from './runs-view.js';
+
+export interface RunStartBody {
+  workflow_id?: string;
+  version?: number;
+  template_id?: string;
+  share_token?: string;
+  spec?: unknown;
+  inputs?: Record<string, unknown>;
+  name?: string;
+}
+
+/** Validates a spec for a user, pricing each bound molecule set at `assumed` molecules. */
+export type SpecValidator = (userId: string, spec: unknown, plans: StepPlan[], assumed: number) => Promise<Validation>;
+
+/** Molecules assumed behind a step's output when no workflow input says how many flow in. */
+export const ASSUMED_MOLECULES = 1000;
+
+const SORTS: Record<string, string> = { created_at: 'created_at', status: 'presented_status', name: 'name', charged_amount: 'charged_micros' };
+export const RUN_SORT_FIELDS = Object.keys(SORTS);
+const STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'];
+
+function isUuid(s: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
+}
+
+interface Source {
+  spec: unknown;
+  workflowId: string | null;
+  version: number | null;
+  templateId: string | null;
+}
+
+export class RunService {
+  constructor(
+    private readonly db: Database,
+    private readonly deps: { jobs: JobService; artifacts: ArtifactService; definitions: DefinitionService; engine: WorkflowEngine; validate: SpecValidator },
+  ) {}
+
+  /** Where the spec comes from: exactly one of workflow_id (owner or `run` share), share_token (`run` link), template_id, spec. */
+  private async source(userId: string, b: RunStartBody): Promise<Source> {
+    const given = (['workflow_id', 'share_token', 'template_id', 'spec'] as const).filter((k) => b[k] !== undefined);
+    if (given.length !== 1)
+      throw invalid(
+        given.length ? [given[1]!] : ['workflow_id'],
+        'Give exactly one of workflow_id, share_token, template_id and spec',
+        null,
+        given.length ? 'value_error' : 'missing',
+      );
+    if (b.version !== undefined && b.workflow_id === undefined) throw invalid(['version'], 'version goes with workflow_id', b.version);
+    if (b.workflow_id !== undefined) {
+      const d = await this.deps.definitions.get(userId, b.workflow_id, b.version);
+      // Without a run share, someone else's definition does not exist for this caller.
+      if (d.row.access === 'view') throw notFound(`workflow ${b.workflow_id}`);
+      return { spec: d.version.spec, workflowId: d.row.id, version: d.version.version, templateId: null };
+    }
+    if (b.share_token !== undefined) {
+      const s = await this.deps.definitions.byToken(b.share_token);
+      if (s.permission !== 'run') throw notFound('shared workflow');
+      return { spec: s.view.spec, workflowId: s.view.workflow_id, version: s.view.version, templateId: null };
+    }
+    if (b.template_id !== undefined) {
+      const t = templateById(b.template_id);
+      if (!t) throw invalid(['template_id'], 'unknown template; GET /workflows/templates lists them', b.template_id, 'enum');
+      return { spec: t.spec, workflowId: null, version: null, templateId: t.template_id };
+    }
+    return { spec: b.spec, workflowId: null, version: null, templateId: null };
+  }
+
+  /** Each declared input's value (given or default), checked against its type; molecule sets counted. Errors at ["inputs", NAME]. */
+  private async resolveInputs(userId: string, spec: WorkflowSpec, given: Record<string, unknown>): Promise<{ values: Record<string, unknown>; molecules: number[] }> {
+    const declared = spec.inputs ?? {};
+    const issues: Issue[] = [];
+    const values: Record<string, unknown> = {};
+    const molecules: number[] = [];
+    for (const name of Object.keys(given))
+      if (!Object.hasOwn(declared, name))
+        issues.push({
+          type: 'unknown',
+          loc: ['inputs', name],
+          msg: `the workflow has no input "${name}"; its inputs are ${Object.keys(declared).join(', ') || 'none'}`,
+          input: given[name],
+        });
+    for (const [name, d] of Object.entries(declared)) {
+      const v = Object.hasOwn(given, name) ? given[name] : d.default;
+      const bad = (msg: string) => issues.push({ type: 'type_error', loc: ['inputs', name], msg, input: v ?? null });
+      if (v === undefined) {
+        issues.push({ type: 'missing', loc: ['inputs', name], msg: `input "${name}" (${d.type}) is required: it has no default`, input: null });
+        continue;
+      }
+      if (d.type === 'molecules') {
+        if (typeof v === 'string' && isUuid(v)) {
+          const n = await this.deps.artifacts.countMolecules(userId, v).catch((err: unknown) => {
+            if (err instanceof AppError && err.code === 'not-found') throw notFound(`artifact ${v}`);
+            if (err instanceof AppError) throw err.at('inputs', name);
+            throw err;
+          });
+          molecules.push(n);
+        } else if (Array.isArray(v) && v.length >= 1 && v.length <= MAX_MOLECULES && v.every((x) => typeof x === 'string' && x.length > 0 && x.length <= MAX_SMILES_CHARS)) {
+          molecules.push(v.length);
+        } else {
+          bad(`Input should be a molecule set's artifact id or a list of 1 to ${MAX_MOLECULES} SMILES`);
+          continue;
+        }
+      } else if (
+        d.type === 'number'
+          ? typeof v !== 'number' || !Number.isFinite(v)
+          : d.type === 'integer'
+            ? !Number.isSafeInteger(v)
+            : d.type === 'boolean'
+              ? typeof v !== 'boolean'
+              : typeof v !== 'string' || v.length === 0 || v.length > 10_000
+      ) {
+        bad(`Input should be a ${d.type === 'model' ? 'model reference (public/<id> or user/<name>)' : d.type}`);
+        continue;
+      }
+      values[name] = v;
+    }
+    if (issues.length) throw invalidInput(issues);
+    return { values, molecules };
+  }
+
+  async start(who: Submitter, body: RunStartBody, pin?: (tx: Queryable, v: RunView) => Promise<void>): Promise<RunView> {
+    const src = await this.source(who.userId, body);
+    return this.launch(who, src, body.inputs ?? {}, { name: body.name, rerunOf: null, reuse: [] }, pin);
+  }
+
+  /** A new run of a run's spec and inputs; with reuse_completed, steps whose signature is unchanged keep their outputs. */
+  async rerun(who: Submitter, runId: string, body: { reuse_completed?: boolean }, pin?: (tx: Queryable, v: RunView) => Promise<void>): Promise<RunView> {
+    const old = await this.own(who.userId, runId);
+    const reuse = body.reuse_completed ? await runsStore.reusable(this.db, who.userId, old.id) : [];
+    const src: Source = { spec: old.spec, workflowId: old.workflow_id, version: old.version, templateId: old.template_id };
+    return this.launch(who, src, old.inputs, { name: old.name, rerunOf: old.id, reuse }, pin);
+  }
+
+  private async launch(
+    who: Submitter,
+    src: Source,
+    given: Record<string, unknown>,
+    o: { name?: string; rerunOf: string | null; reuse: { step_id: string; signature: string; job_id: string | null; result_artifact_id: string | null }[] },
+    pin?: (tx: Queryable, v: RunView) => Promise<void>,
+  ): Promise<RunView> {
+    // The spec's own shape first, so that inputs are read against a well-formed spec.
+    const shape = await this.deps.validate(who.userId, src.spec, [], ASSUMED_MOLECULES);
+    if (!shape.valid) throw invalidInput(shape.errors);
+    const spec = src.spec as WorkflowSpec;
+    const { values, molecules } = await this.resolveInputs(who.userId, spec, given);
+    // Again with the run's values in place of defaults: each step's rules see what it will run with.
+    const concrete: WorkflowSpec = {
+      ...spec,
+      inputs: Object.fromEntries(Object.entries(spec.inputs ?? {}).map(([k, d]) => [k, d.type === 'molecules' ? d : { ...d, default: values[k] }])),
+    };
+    const plans: StepPlan[] = [];
+    const assumed = molecules.length ? Math.max(...molecules) : ASSUMED_MOLECULES;
+    const v = await this.deps.validate(who.userId, concrete, plans, assumed);
+    if (!v.valid) throw invalidInput(v.errors);
+    const sigs = stepSignatures(spec, values, v.step_order);
+    const reusable = new Map(o.reuse.map((r) => [r.signature, r]));
+    const steps: NewStep[] = spec.steps.map((s, position) => {
+      const plan = plans.find((p) => p.id === s.id)!;
+      const signature = sigs.get(s.id)!;
+      const old = reusable.get(signature);
+      const expected = Math.max(0.001, plan.estimate!.expectedRuntimeSec);
+      const rate = (RESOURCES[plan.resource] ?? RESOURCES.default).rateMicrosPerSec;
+      if (old)
+        return {
+          step_id: s.id,
+          position,
+          job_type: s.job_type,
+          state: 'reused',
+          job_id: old.job_id,
+          signature,
+          planned_micros: 0,
+          expected_runtime_sec: expected,
+          result_artifact_id: old.result_artifact_id,
+          message: `reused from run ${o.rerunOf}`,
+        };
+      return {
+        step_id: s.id,
+        position,
+        job_type: s.job_type,
+        state: 'pending',
+        job_id: null,
+        signature,
+        planned_micros: Math.max(1, Math.ceil(expected * rate)),
+        expected_runtime_sec: expected,
+        result_artifact_id: null,
+      };
+    });
+    const total = steps.reduce((sum, s) => sum + s.planned_micros, 0);
+    const id = crypto.randomUUID();
+    return this.db.transaction(async (tx) => {
+      if (total > 0) await this.deps.jobs.reserveHold(tx, who, id, total, 'workflow run start');
+      await runsStore.insertRun(
+        tx,
+        {
+          id,
+          user_id: who.userId,
+          key_id: who.keyId,
+          workflow_id: src.workflowId,
+          version: src.version,
+          template_id: src.templateId,
+          name: (o.name ?? spec.name).slice(0, 200),
+          spec,
+          inputs: values,
+          reserved_micros: total,
+          rerun_of: o.rerunOf,
+        },
+        steps,
+      );
+      await this.deps.engine.advance(tx, (await runsStore.getRun(tx, null, id, true))!);
+      const view = await this.view(tx, who.userId, id);
+      await pin?.(tx, view);
+      return view;
+    });
+  }
+
+  /** The caller's run (404 for anyone else's). */
+  private async own(userId: string, runId: string, q: Queryable = this.db, forUpdate = false): Promise<RunRow & { presented_status: string }> {
+    const run = isUuid(runId) ? await runsStore.getRun(q, userId, runId, forUpdate) : null;
+    if (!run) throw notFound(`workflow run ${runId}`);
+    return run;
+  }
+
+  async view(q: Queryable, userId: string, runId: string): Promise<RunView> {
+    const run = await this.own(userId, runId, q);
+    return runView(run, await runsStore.stepViews(q, run.id));
+  }
+
+  /** The spec a run ran (a copy taken at its start). */
+  async specOf(userId: string, runId: string): Promise<WorkflowSpec> {
+    return (await this.own(userId, runId)).spec as WorkflowSpec;
+  }
+
+  get(userId: string, runId: string): Promise<RunView> {
+    return this.view(this.db, userId, runId);
+  }
+
+  async cancel(userId: string, runId: string): Promise<RunView> {
+    return this.db.transaction(async (tx) => {
+      const run = await this.own(userId, runId, tx, true);
+      if (RUN_TERMINAL.has(run.status)) throw new AppError('conflict', `workflow run ${runId} already ended with status ${run.status}`, { retry: 'terminal' });
+      await this.deps.engine.stop(tx, run, 'cancelled', 'cancelled by the user');
+      return this.view(tx, userId, runId);
+    });
+  }
+
+  /** Deletes a finished run with the jobs and artifacts it made (outputs it reused stay with their own run). */
+  async delete(userId: string, runId: string): Promise<void> {
+    const keys = await this.db.transaction(async (tx) => {
+      const run = await this.own(userId, runId, tx, true);
+      if (!RUN_TERMINAL.has(run.status)) throw new AppError('conflict', `workflow run ${runId} is ${run.presented_status}; cancel it before deleting it`, { retry: 'conflict' });
+      const removed = await this.deps.jobs.deleteFinishedInTx(tx, userId, await runsStore.ownJobIds(tx, run.id));
+      await runsStore.deleteRun(tx, userId, run.id);
+      return removed;
+    });
+    await this.deps.jobs.removeObjects(keys);
+  }
+
+  async list(userId: string, q: { status?: string; workflow_id?: string; q?: string; sort?: string; limit?: number; offset?: number }) {
+    let statuses: string[] | undefined;
+    if (q.status) {
+      statuses = q.status
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      if (statuses.some((s) => !STATUSES.includes(s))) throw invalid(['status'], `Each status should be one of: ${STATUSES.join(', ')}`, q.status, 'enum');
+    }
+    let order = 'created_at DESC';
+    if (q.sort) {
+      const desc = q.sort.startsWith('-');
+      const field = q.sort.replace(/^[-+]/, '');
+      if (!Object.hasOwn(SORTS, field)) throw invalid(['sort'], `Input should be one of ${RUN_SORT_FIELDS.join(', ')}, optionally prefixed with -`, q.sort, 'enum');
+      order = `${SORTS[field]} ${desc ? 'DESC' : 'ASC'}`;
+    }
+    const limit = q.limit ?? 50;
+    const offset = q.offset ?? 0;
+    const page = await runsStore.list(this.db, userId, { statuses, workflowId: q.workflow_id, text: q.q, order, limit, offset });
+    return { runs: page.rows.map((r) => runView(r, null)), total: page.total, limit, offset };
+  }
+}

@@ -1,0 +1,324 @@
+// Request and response schemas of the workflow endpoints (docs/workflows.md), in the OpenAPI document.
+import { Type } from '@sinclair/typebox';
+import { Nullable } from '../../api/schemas.js';
+import { MAX_STEPS, WorkflowSpec } from '../../workflows/spec.js';
+
+const Issue = Type.Object(
+  { type: Type.String(), loc: Type.Array(Type.Union([Type.String(), Type.Integer()])), msg: Type.String(), input: Type.Unknown() },
+  { additionalProperties: false },
+);
+export const WorkflowValidation = Type.Object(
+  {
+    valid: Type.Boolean(),
+    errors: Type.Array(Issue, { description: 'Every problem, located relative to the request (["spec", "steps", 2, "inputs", "molecules"])' }),
+    warnings: Type.Array(Issue),
+    step_order: Type.Array(Type.String(), { description: 'An order in which every step comes after the steps it reads from (empty when there is a cycle)' }),
+  },
+  { $id: 'WorkflowValidation', additionalProperties: false },
+);
+export const WorkflowEstimate = Type.Object(
+  {
+    cost: Type.Number({ description: 'USD a run reserves at start' }),
+    expected_runtime_sec: Type.Number({ description: 'The longest chain of steps' }),
+    steps: Type.Array(
+      Type.Object(
+        {
+          step_id: Type.String(),
+          job_type: Type.String(),
+          resource: Type.String(),
+          expected_runtime_sec: Type.Number(),
+          cost: Type.Number(),
+          assumptions: Type.Record(Type.String(), Type.Unknown()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    assumptions: Type.Record(Type.String(), Type.Unknown()),
+  },
+  { $id: 'WorkflowEstimate', additionalProperties: false },
+);
+export const ValidateRequest = Type.Object(
+  { spec: Type.Unknown({ description: 'A workflow spec (WorkflowSpec); validated here, every problem reported at once' }) },
+  { $id: 'WorkflowValidateRequest', additionalProperties: false },
+);
+
+const SpecRef = Type.Unknown({ description: `A workflow spec (WorkflowSpec, at most 256 KiB and ${MAX_STEPS} steps); validated, every problem reported at once` });
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Description = Type.String({ maxLength: 5000 });
+const Access = Type.Union([Type.Literal('owner'), Type.Literal('run'), Type.Literal('view')], { description: 'Your access: owner, or a share with run or view permission' });
+const ForkedFrom = Nullable(Type.Record(Type.String(), Type.Unknown()), { description: '{workflow_id, version} or {template_id} of the source of a fork' });
+
+export const WorkflowSaveRequest = Type.Object(
+  { spec: SpecRef, name: Type.Optional(Name), description: Type.Optional(Description) },
+  { $id: 'WorkflowSaveRequest', additionalProperties: false },
+);
+export const WorkflowUpdateRequest = Type.Object(
+  {
+    spec: SpecRef,
+    base_version: Type.Integer({ minimum: 1, description: 'The version this edit starts from: it must be the latest, else 409 version-conflict' }),
+    name: Type.Optional(Name),
+    description: Type.Optional(Description),
+  },
+  { $id: 'WorkflowUpdateRequest', additionalProperties: false },
+);
+export const WorkflowDefinition = Type.Object(
+  {
+    workflow_id: Type.String(),
+    version: Type.Integer(),
+    latest_version: Type.Integer(),
+    name: Type.String(),
+    description: Type.String(),
+    spec: Type.Unknown({ description: 'The spec of this version (WorkflowSpec)' }),
+    access: Access,
+    forked_from: ForkedFrom,
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+    version_created_at: Type.String({ format: 'date-time' }),
+    deleted_at: Nullable(Type.String({ format: 'date-time' })),
+    restorable_until: Nullable(Type.String({ format: 'date-time' })),
+  },
+  { $id: 'WorkflowDefinition', additionalProperties: false },
+);
+export const WorkflowList = Type.Object(
+  {
+    workflows: Type.Array(
+      Type.Object(
+        {
+          workflow_id: Type.String(),
+          name: Type.String(),
+          description: Type.String(),
+          latest_version: Type.Integer(),
+          access: Access,
+          forked_from: ForkedFrom,
+          created_at: Type.String({ format: 'date-time' }),
+          updated_at: Type.String({ format: 'date-time' }),
+          deleted_at: Nullable(Type.String({ format: 'date-time' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    total: Type.Integer(),
+    limit: Type.Integer(),
+    offset: Type.Integer(),
+  },
+  { $id: 'WorkflowList', additionalProperties: false },
+);
+export const ListWorkflowsQuery = Type.Object(
+  {
+    q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive match on name, description or id' })),
+    sort: Type.Optional(Type.String({ maxLength: 40, description: 'updated_at (default, newest first), created_at or name; prefix - for descending' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
+    deleted: Type.Optional(Type.Boolean({ description: 'true: your deleted definitions (restorable for 30 days) instead' })),
+  },
+  { additionalProperties: false },
+);
+export const VersionQuery = Type.Object({ version: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })) }, { additionalProperties: false });
+export const RestoreRequest = Type.Object(
+  { version: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Make this version the latest (saved as a new version)' })) },
+  { $id: 'WorkflowRestoreRequest', additionalProperties: false },
+);
+export const ForkRequest = Type.Object(
+  { version: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })), name: Type.Optional(Name) },
+  { $id: 'WorkflowForkRequest', additionalProperties: false },
+);
+export const WorkflowVersions = Type.Object(
+  {
+    workflow_id: Type.String(),
+    latest_version: Type.Integer(),
+    versions: Type.Array(
+      Type.Object(
+        { version: Type.Integer(), created_at: Type.String({ format: 'date-time' }), restored_from: Nullable(Type.Integer()), name: Type.String(), steps: Type.Integer() },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { $id: 'WorkflowVersions', additionalProperties: false },
+);
+export const ShareRequest = Type.Object(
+  {
+    email: Type.Optional(Type.String({ minLength: 3, maxLength: 320, description: "The user's account email (or give link: true)" })),
+    link: Type.Optional(Type.Boolean({ description: 'true: create a link token (shown once) that any signed-in holder can use' })),
+    permission: Type.Union([Type.Literal('view'), Type.Literal('run')], { description: 'view: read and fork; run: also start runs (charged to the runner)' }),
+  },
+  { $id: 'WorkflowShareRequest', additionalProperties: false },
+);
+export const WorkflowShare = Type.Object(
+  {
+    share_id: Type.String(),
+    workflow_id: Type.String(),
+    kind: Type.Union([Type.Literal('user'), Type.Literal('link')]),
+    email: Nullable(Type.String()),
+    permission: Type.Union([Type.Literal('view'), Type.Literal('run')]),
+    created_at: Type.String({ format: 'date-time' }),
+    token: Type.Optional(Type.String({ description: 'The link token: shown only in the answer that creates it' })),
+    url: Type.Optional(Type.String()),
+  },
+  { $id: 'WorkflowShare', additionalProperties: false },
+);
+export const WorkflowShares = Type.Object({ shares: Type.Array(Type.Ref(WorkflowShare)) }, { $id: 'WorkflowShares', additionalProperties: false });
+export const WorkflowTemplates = Type.Object(
+  {
+    templates: Type.Array(
+      Type.Object({ template_id: Type.String(), name: Type.String(), description: Type.String(), spec: Type.Ref(WorkflowSpec) }, { additionalProperties: false }),
+    ),
+  },
+  { $id: 'WorkflowTemplates', additionalProperties: false },
+);
+
+export const RunStartRequest = Type.Object(
+  {
+    workflow_id: Type.Optional(Type.String({ maxLength: 100, description: 'A saved definition (yours or shared with run permission)' })),
+    version: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'With workflow_id: this version (default the latest)' })),
+    template_id: Type.Optional(Type.String({ maxLength: 100, description: 'A built-in template (GET /workflows/templates)' })),
+    share_token: Type.Optional(Type.String({ maxLength: 200, description: 'A link token with run permission' })),
+    spec: Type.Optional(SpecRef),
+    inputs: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description: "Values of the workflow's inputs (a molecules input: an artifact id or a list of SMILES); defaults fill the rest",
+      }),
+    ),
+    name: Type.Optional(Name),
+  },
+  { $id: 'WorkflowRunStartRequest', additionalProperties: false },
+);
+export const RerunRequest = Type.Object(
+  { reuse_completed: Type.Optional(Type.Boolean({ default: false, description: 'Reuse the outputs of steps whose job type, params and inputs are unchanged' })) },
+  { $id: 'WorkflowRerunRequest', additionalProperties: false },
+);
+const StepStateSchema = Type.Union(
+  ['pending', 'queued', 'running', 'completed', 'failed', 'cancelled', 'skipped', 'reused'].map((s) => Type.Literal(s)),
+  { description: 'pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run' },
+);
+const RunStep = Type.Object(
+  {
+    step_id: Type.String(),
+    job_type: Type.String(),
+    state: StepStateSchema,
+    job_id: Nullable(Type.String()),
+    progress: Type.Number(),
+    runtime_seconds: Nullable(Type.Number()),
+    cost_usd: Type.Number({ description: 'Charged, or for a running step its runtime so far at its rate' }),
+    planned_usd: Type.Number({ description: "The step's share of the run's reservation (the most it can be charged)" }),
+    result_artifact_id: Nullable(Type.String()),
+    message: Type.String(),
+  },
+  { additionalProperties: false },
+);
+const RunOutput = Type.Object({ step_id: Type.String(), port: Type.String(), artifact_id: Nullable(Type.String()), ready: Type.Boolean() }, { additionalProperties: false });
+const runFields = {
+  run_id: Type.String(),
+  name: Type.String(),
+  status: Type.Union(['queued', 'running', 'completed', 'failed', 'cancelled'].map((s) => Type.Literal(s))),
+  message: Type.String(),
+  workflow_id: Nullable(Type.String()),
+  version: Nullable(Type.Integer()),
+  template_id: Nullable(Type.String()),
+  rerun_of: Nullable(Type.String()),
+  inputs: Type.Record(Type.String(), Type.Unknown()),
+  reserved_usd: Type.Number({ description: 'Reserved at start: the most the run can be charged' }),
+  charged_usd: Type.Number({ description: 'Charged so far by ended steps' }),
+  cost_so_far_usd: Type.Number(),
+  steps_done: Type.Integer(),
+  steps_total: Type.Integer(),
+  progress: Type.Number(),
+  created_at: Type.String({ format: 'date-time' }),
+  finished_at: Nullable(Type.String({ format: 'date-time' })),
+};
+export const WorkflowRun = Type.Object(
+  { ...runFields, steps: Type.Optional(Type.Array(RunStep)), outputs: Type.Optional(Type.Record(Type.String(), RunOutput)) },
+  { $id: 'WorkflowRun', additionalProperties: false },
+);
+export const WorkflowRunList = Type.Object(
+  { runs: Type.Array(Type.Ref(WorkflowRun)), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() },
+  { $id: 'WorkflowRunList', additionalProperties: false },
+);
+export const WorkflowRunStatus = Type.Object(
+  {
+    run_id: Type.String(),
+    status: runFields.status,
+    steps_done: Type.Integer(),
+    steps_total: Type.Integer(),
+    progress: Type.Number(),
+    cost_so_far_usd: Type.Number(),
+    steps: Type.Array(Type.Object({ step_id: Type.String(), state: StepStateSchema, progress: Type.Number() }, { additionalProperties: false })),
+  },
+  { $id: 'WorkflowRunStatus', additionalProperties: false },
+);
+export const WorkflowRunStep = Type.Object(
+  {
+    run_id: Type.String(),
+    ...RunStep.properties,
+    outputs: Type.Record(Type.String(), Type.Object({ artifact_id: Type.String(), port: Type.String() }, { additionalProperties: false }), {
+      description: "The step's output ports (and `result`, its result document) once it has completed",
+    }),
+    error: Nullable(Type.String()),
+  },
+  { $id: 'WorkflowRunStep', additionalProperties: false },
+);
+export const WorkflowRunOutputs = Type.Object(
+  { run_id: Type.String(), status: runFields.status, outputs: Type.Record(Type.String(), RunOutput) },
+  { $id: 'WorkflowRunOutputs', additionalProperties: false },
+);
+export const ListRunsQuery = Type.Object(
+  {
+    status: Type.Optional(Type.String({ maxLength: 100, description: 'Comma-separated: queued, running, completed, failed, cancelled' })),
+    workflow_id: Type.Optional(Type.String({ maxLength: 100 })),
+    q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive match on the run name or id' })),
+    sort: Type.Optional(Type.String({ maxLength: 40, description: 'created_at (default, newest first), status, name or charged_amount; prefix - for descending' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
+  },
+  { additionalProperties: false },
+);
+export const GraphQuery = Type.Object(
+  { format: Type.Optional(Type.Union([Type.Literal('svg'), Type.Literal('json'), Type.Literal('mermaid')], { default: 'svg' })) },
+  { additionalProperties: false },
+);
+export const WorkflowRunGraph = Type.Object(
+  {
+    run_id: Type.String(),
+    status: Type.String(),
+    nodes: Type.Array(
+      Type.Object(
+        {
+          id: Type.String(),
+          kind: Type.Union([Type.Literal('input'), Type.Literal('step'), Type.Literal('output')]),
+          label: Type.String(),
+          job_type: Nullable(Type.String()),
+          state: Nullable(Type.String()),
+          progress: Nullable(Type.Number()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    edges: Type.Array(Type.Object({ from: Type.String(), to: Type.String(), label: Type.String() }, { additionalProperties: false })),
+  },
+  { $id: 'WorkflowRunGraph', additionalProperties: false },
+);
+
+export const WORKFLOW_SCHEMAS = [
+  WorkflowSpec,
+  WorkflowValidation,
+  WorkflowEstimate,
+  ValidateRequest,
+  WorkflowSaveRequest,
+  WorkflowUpdateRequest,
+  WorkflowDefinition,
+  WorkflowList,
+  RestoreRequest,
+  ForkRequest,
+  WorkflowVersions,
+  ShareRequest,
+  WorkflowShare,
+  WorkflowShares,
+  WorkflowTemplates,
+  RunStartRequest,
+  RerunRequest,
+  WorkflowRun,
+  WorkflowRunList,
+  WorkflowRunStatus,
+  WorkflowRunStep,
+  WorkflowRunOutputs,
+  WorkflowRunGraph,
+];

@@ -1,0 +1,90 @@
+// The built-in workflow templates (GET /workflows/templates; docs/workflows.md): real specs,
+// runnable as they are (POST /workflows/runs with template_id) or forked into a definition.
+// test/workflows/templates.test.ts runs each end to end.
+import type { WorkflowSpec } from './spec.js';
+
+export interface Template {
+  template_id: string;
+  name: string;
+  description: string;
+  spec: WorkflowSpec;
+}
+
+export const TEMPLATES: readonly Template[] = [
+  {
+    template_id: 'library-triage',
+    name: 'Library triage',
+    description: 'Describe a library, keep the drug-like molecules, cluster them and draw the clustered set',
+    spec: {
+      name: 'Library triage',
+      description: 'properties -> filter -> cluster -> depict',
+      inputs: {
+        library: { type: 'molecules', description: 'The library: an uploaded molecule set (artifact id) or a list of SMILES' },
+        expression: { type: 'string', default: 'mw <= 500 and clogp <= 5 and not pains', description: 'The filter expression (docs/workflows.md)' },
+        cutoff: { type: 'number', default: 0.4, description: 'Butina distance cutoff' },
+      },
+      steps: [
+        { id: 'describe', job_type: 'properties', inputs: { molecules: '$inputs.library' } },
+        { id: 'keep', job_type: 'filter', inputs: { molecules: '$inputs.library' }, params: { expression: '$inputs.expression' } },
+        { id: 'cluster', job_type: 'cluster', inputs: { molecules: '$steps.keep.outputs.molecules' }, params: { cutoff: '$inputs.cutoff' } },
+        { id: 'draw', job_type: 'depict', inputs: { molecules: '$steps.cluster.outputs.assignments' } },
+      ],
+      outputs: {
+        properties: '$steps.describe.outputs.table',
+        kept: '$steps.keep.outputs.molecules',
+        clusters: '$steps.cluster.outputs.clusters',
+        drawings: '$steps.draw.outputs.depictions',
+      },
+    },
+  },
+  {
+    template_id: 'solubility-screen',
+    name: 'Solubility screen',
+    description: 'Keep the molecules in range and predict their aqueous solubility (log S) with the public ESOL model',
+    spec: {
+      name: 'Solubility screen',
+      description: 'filter -> mpnn_predict',
+      inputs: {
+        library: { type: 'molecules', description: 'The molecules: an uploaded molecule set (artifact id) or a list of SMILES' },
+        expression: { type: 'string', default: 'mw <= 600 and heavy_atoms >= 2', description: 'Which molecules to predict' },
+        model: { type: 'model', default: 'public/esol-logs', description: 'public/<id> or user/<name>' },
+      },
+      steps: [
+        { id: 'keep', job_type: 'filter', inputs: { molecules: '$inputs.library' }, params: { expression: '$inputs.expression' } },
+        { id: 'predict', job_type: 'mpnn_predict', inputs: { molecules: '$steps.keep.outputs.molecules' }, params: { model: '$inputs.model' } },
+      ],
+      outputs: { kept: '$steps.keep.outputs.molecules', predictions: '$steps.predict.outputs.result' },
+    },
+  },
+  {
+    template_id: 'similarity-expansion',
+    name: 'Similarity expansion',
+    description: 'Find the neighbours of a query in a library, describe them, keep the drug-like ones and draw them',
+    spec: {
+      name: 'Similarity expansion',
+      description: 'similarity_search -> properties, filter -> depict',
+      inputs: {
+        query: { type: 'string', description: 'The query molecule (SMILES)' },
+        library: { type: 'molecules', description: 'The library: an uploaded molecule set (artifact id) or a list of SMILES' },
+        threshold: { type: 'number', default: 0.5, description: 'Smallest Tanimoto similarity' },
+        expression: { type: 'string', default: 'lipinski and not pains', description: 'Which neighbours to keep' },
+      },
+      steps: [
+        { id: 'search', job_type: 'similarity_search', inputs: { molecules: '$inputs.library' }, params: { query: '$inputs.query', threshold: '$inputs.threshold' } },
+        { id: 'describe', job_type: 'properties', inputs: { molecules: '$steps.search.outputs.hits' } },
+        { id: 'keep', job_type: 'filter', inputs: { molecules: '$steps.search.outputs.hits' }, params: { expression: '$inputs.expression' } },
+        { id: 'draw', job_type: 'depict', inputs: { molecules: '$steps.keep.outputs.molecules' } },
+      ],
+      outputs: {
+        hits: '$steps.search.outputs.hits',
+        properties: '$steps.describe.outputs.table',
+        kept: '$steps.keep.outputs.molecules',
+        drawings: '$steps.draw.outputs.depictions',
+      },
+    },
+  },
+];
+
+export function templateById(id: string): Template | undefined {
+  return TEMPLATES.find((t) => t.template_id === id);
+}
