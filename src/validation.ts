@@ -235,3 +235,8 @@ export function jsonValueIssue(value: unknown, root: Loc): Issue | null {
   }
   return null;
 }
+
+/** A canonical UUID (ids of rows that are uuid columns: checked before a query, so a malformed id is a plain 404). */
+export function isUuid(s: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
+}

@@ -250,6 +250,7 @@ export class JobRuntime {
     let failed = 0;
     for (const id of await jobsStore.staleIds(this.db, staleSec)) {
       await this.db.transaction(async (tx) => {
+        await this.ports.workflows?.lockRunOf(tx, id); // the lock order of every writer: run, job, wallet
         const job = await jobsStore.lockStale(tx, id, staleSec);
         if (!job) return;
         if (job.attempts >= MAX_ATTEMPTS) {

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
 import type { Database, Queryable } from '../db/database.js';
 import { AppError, invalid, invalidInput, notFound, type Issue } from '../errors.js';
-import { compileJsonValidator, validationIssues } from '../validation.js';
+import { compileJsonValidator, isUuid, validationIssues } from '../validation.js';
 import { runtimeLimitSec, type JobType } from './job-type.js';
 import type { ComputePorts } from './ports.js';
 import type { JobQueue } from './queue.js';
@@ -275,6 +275,7 @@ export class JobService {
   async cancel(userId: string, processId: string, origin: JobOrigin = 'job'): Promise<JobRow> {
     await this.get(userId, processId, origin);
     const finished = await this.db.transaction(async (tx) => {
+      await this.ports.workflows?.lockRunOf(tx, processId); // the lock order of every writer: run, job, wallet
       const j = await jobsStore.get(tx, userId, processId, origin, true);
       if (!j) throw notFound(`job ${processId}`);
       if (TERMINAL.has(j.status)) throw new AppError('job-already-finished', `job ${processId} already ended with status ${j.status}`);
@@ -329,8 +330,4 @@ export class JobService {
   runtimeLimitSec(expectedSec: number): number {
     return runtimeLimitSec(expectedSec, this.runtimeGraceSec);
   }
-}
-
-function isUuid(s: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 }

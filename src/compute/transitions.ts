@@ -20,7 +20,8 @@ export async function finishJob(tx: Queryable, deps: TransitionDeps, jobId: stri
   if (!job) return null;
   // A feature's request (origin utility or inference) reserved nothing and has no event kind.
   if (job.origin !== 'job') return job;
-  if (job.workflow_run_id && deps.workflows) {
+  if (job.workflow_run_id) {
+    if (!deps.workflows) throw new Error(`job ${job.id} is a workflow step, and this instance has no workflow engine`);
     // A workflow step: its run charges it against the run's hold and moves on, in this transaction.
     await deps.events.append(tx, { userId: job.user_id, kind: 'job', subjectId: job.id, status: f.status, workflowRunId: job.workflow_run_id });
     await deps.workflows.stepFinished(tx, job);

@@ -162,7 +162,7 @@ export const runsStore = {
     return rows.length > 0;
   },
 
-  async list(q: Queryable, userId: string, f: RunListFilter): Promise<{ rows: (RunRow & { presented_status: string })[]; total: number }> {
+  async list(q: Queryable, userId: string, f: RunListFilter): Promise<{ rows: (RunRow & { presented_status: string; steps_done: number })[]; total: number }> {
     const where = ['user_id = $1'];
     const params: unknown[] = [userId];
     if (f.statuses) {
@@ -177,10 +177,15 @@ export const runsStore = {
       params.push(`%${f.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
       where.push(`(name ILIKE $${params.length} OR id::text ILIKE $${params.length})`);
     }
-    const base = `SELECT r.*, ${PRESENTED_STATUS} AS presented_status FROM workflow_runs r WHERE r.user_id = $1`;
+    const base = `SELECT r.*, ${PRESENTED_STATUS} AS presented_status,
+        (SELECT count(*)::int FROM workflow_run_steps s WHERE s.run_id = r.id AND s.state NOT IN ('pending', 'started')) AS steps_done
+      FROM workflow_runs r WHERE r.user_id = $1`;
     const cond = where.join(' AND ');
     const [items, count] = await Promise.all([
-      q.query<RunRow & { presented_status: string }>(`SELECT * FROM (${base}) x WHERE ${cond} ORDER BY ${f.order}, id LIMIT ${f.limit} OFFSET ${f.offset}`, params),
+      q.query<RunRow & { presented_status: string; steps_done: number }>(
+        `SELECT * FROM (${base}) x WHERE ${cond} ORDER BY ${f.order}, id LIMIT ${f.limit} OFFSET ${f.offset}`,
+        params,
+      ),
       q.query<{ total: number }>(`SELECT count(*)::int AS total FROM (${base}) x WHERE ${cond}`, params),
     ]);
     return { rows: items.rows, total: count.rows[0]?.total ?? 0 };

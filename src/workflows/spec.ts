@@ -131,6 +131,15 @@ export async function validateSpec(spec: unknown, estimate: (t: JobType, payload
     if (step.resource !== undefined && !Object.hasOwn(RESOURCES, step.resource))
       at(['steps', i, 'resource'], `Input should be one of: ${Object.keys(RESOURCES).join(', ')}`, step.resource, 'enum');
     const payload: Record<string, unknown> = {};
+    // Params taken from an input without a default hold a stand-in: a problem found in one is the
+    // stand-in's, not the spec's (the run checks the real value).
+    const unknownParams = new Map<string, string>();
+    const ownIssue = (issue: Issue): boolean => {
+      const k = issue.loc[4];
+      if (issue.loc[3] !== 'params' || typeof k !== 'string' || !unknownParams.has(k)) return true;
+      warnings.push({ type: 'checked_at_run', loc: issue.loc, msg: `checked when a run gives input "${unknownParams.get(k)}" (it has no default)`, input: null });
+      return false;
+    };
     // Params: values may be "$inputs.NAME" (the input's default, or a stand-in of its type).
     for (const [k, v] of Object.entries(step.params ?? {})) {
       if (typeof v === 'string' && v.startsWith('$')) {
@@ -144,6 +153,7 @@ export async function validateSpec(spec: unknown, estimate: (t: JobType, payload
           at(['steps', i, 'params', k], `unknown workflow input "${ref.name}"`, v, 'reference');
           continue;
         }
+        if (input.default === undefined) unknownParams.set(k, ref.name);
         payload[k] = input.default ?? STAND_IN[input.type];
       } else payload[k] = v;
     }
@@ -193,12 +203,16 @@ export async function validateSpec(spec: unknown, estimate: (t: JobType, payload
         warnings.push({ type: 'unbound', loc: ['spec', 'steps', i, 'inputs', port], msg: `input port ${port} is not bound (the step's params must give its data)`, input: null });
     const validate = payloadValidator(type);
     if (!validate(payload)) {
-      for (const issue of validationIssues(validate.errors ?? [], ['spec', 'steps', i, 'params'], payload)) errors.push(issue);
+      for (const issue of validationIssues(validate.errors ?? [], ['spec', 'steps', i, 'params'], payload)) if (ownIssue(issue)) errors.push(issue);
     } else {
       const e = await estimate(type, payload).catch((err: unknown) => {
         if (!(err instanceof AppError)) throw err;
-        if (err.issues) for (const issue of err.issues) errors.push({ ...issue, loc: ['spec', 'steps', i, 'params', ...issue.loc] });
-        else at(['steps', i, 'params'], err.message, step.params ?? null, err.code);
+        if (err.issues) {
+          for (const issue of err.issues) {
+            const located = { ...issue, loc: ['spec', 'steps', i, 'params', ...issue.loc] };
+            if (ownIssue(located)) errors.push(located);
+          }
+        } else at(['steps', i, 'params'], err.message, step.params ?? null, err.code);
         return null;
       });
       if (byId.get(step.id) === i) plans.push({ id: step.id, jobType: type.name, resource: step.resource ?? 'default', after: [...mine], estimate: e });

@@ -65,7 +65,9 @@ export function judge(w: Wire, o: Outcome, extraLeaks: string[]): string[] {
       for (const f of ['type', 'title', 'detail', 'instance', 'request_id'] as const) if (typeof p[f] !== 'string') problems.push(`problem without ${f}`);
       if (p.status !== o.status) problems.push(`problem status ${String(p.status)} != ${o.status}`);
       if (!RETRY_HINTS.has(p.retry)) problems.push(`problem retry ${JSON.stringify(p.retry)}`);
-      if (typeof p.request_id === 'string' && o.headers['x-request-id'] !== p.request_id) problems.push('request_id differs from X-Request-Id');
+      // An idempotent replay answers the first response verbatim, with the first request's request_id.
+      if (typeof p.request_id === 'string' && o.headers['idempotent-replayed'] !== 'true' && o.headers['x-request-id'] !== p.request_id)
+        problems.push('request_id differs from X-Request-Id');
       // A 422 says where: every issue's loc starts at the part of the request it is in.
       if (o.status === 422) {
         const issues: unknown[] = Array.isArray(p.errors) ? p.errors : [];

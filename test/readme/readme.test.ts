@@ -70,7 +70,13 @@ describe('README', () => {
     assert.equal(fs.readFileSync(path.join(work, 'library.zip')).subarray(0, 2).toString('latin1'), 'PK', 'the download is a zip');
     assert.match(run.stdout, /cancelled; charged \$/, 'the running wait job was cancelled');
     // The uploads (library, training CSV), the first job's, the utility request's and the training job's results (and the library job's, if it finished).
-    assert.match(run.stdout, /"artifact_count":[5-6]/, 'the uploads and the results are counted');
+    assert.match(run.stdout, /"artifact_count":[7-8]/, "the uploads and the results (two of them a workflow run's steps) are counted");
+    assert.match(
+      run.stdout,
+      /\{"status":"completed","charged_usd":[0-9.e-]+,"steps":\[\{"step_id":"keep","state":"completed"\},\{"step_id":"predict","state":"completed"\}\]\}/,
+      'the template run completed',
+    );
+    assert.match(fs.readFileSync(path.join(work, 'run.svg'), 'utf8'), /<svg[\s\S]*data-id="predict"[\s\S]*<\/svg>/, 'the run graph is an SVG');
     assert.match(run.stdout, /"model_names":\["my-esol"\]/, 'the trained model is listed');
     assert.match(run.stdout, /logged out/);
   });

@@ -78,10 +78,10 @@ export async function chargedToRun(h: Harness, runId: string): Promise<number> {
 }
 
 /** Uploads SMILES as a molecule set (mode molecules); returns its artifact id. */
-export async function uploadSmiles(h: Harness, token: string, smiles: string[]): Promise<string> {
+export async function uploadSmiles(h: Harness, token: string, smiles: string[], name = 'library.smi'): Promise<string> {
   const form = new FormData();
   form.append('mode', 'molecules');
-  form.append('file', new Blob([smiles.map((s, i) => `${s} m${i}`).join('\n') + '\n'], { type: 'application/octet-stream' }), 'library.smi');
+  form.append('file', new Blob([smiles.map((s, i) => `${s} m${i}`).join('\n') + '\n'], { type: 'application/octet-stream' }), name);
   const r = await fetch(`${h.base}/api/v1/artifacts`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
   const body = (await r.json()) as { id: string };
   assert.equal(r.status, 201, JSON.stringify(body));

@@ -3,6 +3,7 @@
 // or continues per step, reuses unchanged completed steps on rerun, and emits one
 // workflow_run event; step jobs are ordinary jobs whose events carry workflow_run_id.
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
@@ -32,7 +33,15 @@ for (const backend of BACKENDS) {
     after(() => h?.close());
 
     it('runs a DAG: ready steps start together, outputs pass as artifacts, one workflow_run event, step job events carry the run id', async () => {
-      const run = await startRun(h, u.token, { spec: FAN, inputs: { library: LIBRARY } });
+      const idem = crypto.randomUUID();
+      const started = await h.req('POST', '/api/v1/workflows/runs', { token: u.token, body: { spec: FAN, inputs: { library: LIBRARY } }, headers: { 'idempotency-key': idem } });
+      assert.equal(started.status, 201, started.text);
+      const run = started.body;
+      // Idempotent: the same key and body answer the same run, and start no second one.
+      const replay = await h.req('POST', '/api/v1/workflows/runs', { token: u.token, body: { spec: FAN, inputs: { library: LIBRARY } }, headers: { 'idempotency-key': idem } });
+      assert.deepEqual([replay.status, replay.body.run_id, replay.headers.get('idempotent-replayed')], [201, run.run_id, 'true']);
+      const count = await h.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM workflow_runs WHERE user_id = $1`, [u.userId]);
+      assert.equal(count.rows[0]!.n, 1);
       assert.match(run.run_id, /^[0-9a-f-]{36}$/);
       assert.ok(['queued', 'running'].includes(run.status), run.status);
       // keep and slow need nothing else: both started at once; describe and draw wait for keep.
@@ -86,6 +95,19 @@ for (const backend of BACKENDS) {
         [[run.run_id, 'completed', null]],
       );
       assert.ok(mine.indexOf(runEvents[0]) === mine.length - 1, 'the run event comes after its steps');
+
+      const listed = await h.req('GET', '/api/v1/workflows/runs?status=completed&q=fan&sort=-created_at', { token: u.token });
+      assert.equal(listed.status, 200, listed.text);
+      const item = listed.body.runs.find((r: any) => r.run_id === run.run_id);
+      assert.deepEqual([item.status, item.steps_done, item.steps_total, item.progress, item.steps], ['completed', 4, 4, 1, undefined]);
+      assert.equal((await h.req('GET', '/api/v1/workflows/runs?status=running,queued', { token: u.token })).body.runs.length, 0);
+      assert.equal((await h.req('GET', '/api/v1/workflows/runs?status=done', { token: u.token })).status, 422);
+      const status = await h.req('GET', `/api/v1/workflows/runs/${run.run_id}/status`, { token: u.token });
+      assert.deepEqual([status.body.status, status.body.steps_done, status.body.steps.length], ['completed', 4, 4]);
+      const one = await h.req('GET', `/api/v1/workflows/runs/${run.run_id}/steps/keep`, { token: u.token });
+      assert.deepEqual(one.body.outputs.molecules, { artifact_id: keep.result_artifact_id, port: 'molecules' });
+      assert.equal(one.body.error, null);
+      assert.equal((await h.req('GET', `/api/v1/workflows/runs/${run.run_id}/steps/nope`, { token: u.token })).status, 404);
 
       // Step jobs are ordinary jobs.
       const jobs = await h.req('GET', '/api/v1/jobs/list?limit=100', { token: u.token });
@@ -207,6 +229,42 @@ for (const backend of BACKENDS) {
       assert.equal(fresh.status, 201);
       assert.equal(fresh.body.steps[0].state === 'reused', false);
       await waitForRun(h, u.token, fresh.body.run_id);
+    });
+
+    it('a start that cannot be paid or reads what is not yours creates nothing: 402, 403 spend ceiling, 404 artifact', async () => {
+      const poor = await h.user();
+      await h.credit(poor.userId, 0.001);
+      const big = { name: 'big', steps: [{ id: 'w', job_type: 'wait', params: { seconds: 600 } }] };
+      const before = await ledger(h, poor.userId);
+      const r402 = await h.req('POST', '/api/v1/workflows/runs', { token: poor.token, body: { spec: big } });
+      assert.equal(r402.status, 402, r402.text);
+      assert.equal(r402.body.type, '/api/v1/problems/insufficient-funds');
+      const key = await h.key(u.token, { name: 'ceiling', spend_ceiling_usd: 0.01 });
+      const r403 = await h.req('POST', '/api/v1/workflows/runs', { key: key.secret, headers: { 'idempotency-key': crypto.randomUUID() }, body: { spec: big } });
+      assert.equal(r403.status, 403, r403.text);
+      assert.equal(r403.body.type, '/api/v1/problems/spend-ceiling-exceeded');
+      const noKey = await h.req('POST', '/api/v1/workflows/runs', { key: key.secret, body: { spec: big } });
+      assert.equal(noKey.status, 400, 'API keys must send Idempotency-Key');
+      const theirs = await uploadSmiles(h, poor.token, LIBRARY);
+      const r404 = await h.req('POST', '/api/v1/workflows/runs', { token: u.token, body: { spec: FAN, inputs: { library: theirs } } });
+      assert.equal(r404.status, 404, r404.text);
+      for (const who of [poor.userId, u.userId]) {
+        const { rows } = await h.services.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM workflow_runs WHERE user_id = $1 AND name IN ('big', 'fan') AND created_at > now() - interval '5 seconds'`,
+          [who],
+        );
+        assert.equal(rows[0]!.n, 0, 'no run row');
+        const jobs = await h.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs WHERE user_id = $1 AND job_type = 'wait' AND payload->>'seconds' = '600'`, [
+          who,
+        ]);
+        assert.equal(jobs.rows[0]!.n, 0, 'no job');
+      }
+      assert.deepEqual(await ledger(h, poor.userId), before, 'no hold, nothing moved');
+      const holds = await h.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ledger WHERE user_id = $1 AND note = 'workflow run start' AND key_id = $2`, [
+        u.userId,
+        key.id,
+      ]);
+      assert.equal(holds.rows[0]!.n, 0);
     });
   });
 }

@@ -25,6 +25,8 @@ export const waitJob: JobType<Static<typeof Payload>> = {
       ctx.progress(Math.min(1, elapsed / total), undefined, { elapsed_seconds: Math.round(elapsed / 100) / 10, seconds: ctx.payload.seconds });
     }
     if (ctx.signal.aborted) throw new JobAborted((ctx.signal.reason as JobAborted | undefined)?.reason ?? 'cancelled');
+    // The loop may end between a report and the deadline (a report at 0.999): the end is 1.
+    ctx.progress(1, undefined, { elapsed_seconds: ctx.payload.seconds, seconds: ctx.payload.seconds });
     return { result: { slept_seconds: ctx.payload.seconds } };
   },
 };

@@ -1,9 +1,9 @@
 // Checking and pricing workflow specs for a user (docs/workflows.md): the spec rules of
 // src/workflows/spec.ts with each step's estimate run against the user's artifacts and models.
 import { RESOURCES } from '../../compute/resources.js';
-import { invalidInput } from '../../errors.js';
+import { invalid, invalidInput } from '../../errors.js';
 import type { Services } from '../../services.js';
-import { STAND_IN_ARTIFACT, validateSpec, type StepPlan } from '../../workflows/spec.js';
+import { STAND_IN_ARTIFACT, validateSpec, type StepPlan, type WorkflowSpec } from '../../workflows/spec.js';
 import { ASSUMED_MOLECULES } from './runs.js';
 
 /** Validates a spec for a user: each step's own rules run with the user's models and artifacts. */
@@ -26,6 +26,17 @@ export async function estimateFor(s: Pick<Services, 'artifacts' | 'models'>, use
   const plans: StepPlan[] = [];
   const v = await validateFor(s, userId, spec, plans);
   if (!v.valid) throw invalidInput(v.errors);
+  // A step whose params wait for an input without a default cannot be priced before a run gives it.
+  const unpriced = v.step_order.filter((id) => !plans.find((p) => p.id === id)?.estimate);
+  if (unpriced.length) {
+    const at = (spec as WorkflowSpec).steps.findIndex((x) => x.id === unpriced[0]);
+    throw invalid(
+      ['spec', 'steps', at, 'params'],
+      `step ${unpriced[0]} cannot be priced until a run gives the inputs its params take (give them defaults to estimate here)`,
+      null,
+      'needs_input',
+    );
+  }
   const steps = plans.map((p) => {
     const resource = RESOURCES[p.resource] ?? RESOURCES.default;
     const expected = Math.max(0.001, p.estimate!.expectedRuntimeSec);

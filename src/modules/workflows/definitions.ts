@@ -7,6 +7,7 @@ import { templateById } from '../../workflows/templates.js';
 import type { WorkflowSpec } from '../../workflows/spec.js';
 import type { UserService } from '../users/service.js';
 import { definitionsStore, type DefinitionRow, type ShareRow, type VersionRow, type VisibleRow } from './definitions-store.js';
+import { isUuid } from '../../validation.js';
 
 /** A deleted definition can be restored for this many days; then it is purged. */
 export const RESTORE_DAYS = 30;
@@ -79,10 +80,6 @@ function shareView(s: ShareRow, token?: string): ShareView {
 
 const SORTS: Record<string, string> = { updated_at: 'w.updated_at', created_at: 'w.created_at', name: 'w.name' };
 export const DEFINITION_SORT_FIELDS = Object.keys(SORTS);
-
-function isUuid(s: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
-}
 
 export class DefinitionService {
   constructor(

@@ -64,7 +64,7 @@ function stepCost(run: RunRow, s: StepView): number {
 }
 
 /** The run; with its steps when given (lists show the run alone). */
-export function runView(run: RunRow & { presented_status: string }, steps: StepView[] | null): RunView {
+export function runView(run: RunRow & { presented_status: string; steps_done?: number }, steps: StepView[] | null): RunView {
   const base = {
     run_id: run.id,
     name: run.name,
@@ -81,8 +81,11 @@ export function runView(run: RunRow & { presented_status: string }, steps: StepV
     finished_at: run.finished_at?.toISOString() ?? null,
   };
   const total = (run.spec as WorkflowSpec).steps.length;
-  if (!steps)
-    return { ...base, cost_so_far_usd: usd(run.charged_micros)!, steps_done: run.status === 'running' ? 0 : total, steps_total: total, progress: run.status === 'running' ? 0 : 1 };
+  if (!steps) {
+    // A list: ended steps over all (running steps' progress is in the run itself).
+    const done = run.steps_done ?? (run.status === 'running' ? 0 : total);
+    return { ...base, cost_so_far_usd: usd(run.charged_micros)!, steps_done: done, steps_total: total, progress: total ? done / total : 1 };
+  }
   const views: RunStepView[] = steps.map((s) => {
     const state = stepState(s);
     return {

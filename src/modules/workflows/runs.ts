@@ -16,6 +16,7 @@ import { templateById } from '../../workflows/templates.js';
 import type { ArtifactService } from '../artifacts/service.js';
 import type { DefinitionService } from './definitions.js';
 import { runView, type RunView } from './runs-view.js';
+import { isUuid } from '../../validation.js';
 
 export interface RunStartBody {
   workflow_id?: string;
@@ -36,10 +37,6 @@ export const ASSUMED_MOLECULES = 1000;
 const SORTS: Record<string, string> = { created_at: 'created_at', status: 'presented_status', name: 'name', charged_amount: 'charged_micros' };
 export const RUN_SORT_FIELDS = Object.keys(SORTS);
 const STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'];
-
-function isUuid(s: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
-}
 
 interface Source {
   spec: unknown;
@@ -150,13 +147,25 @@ export class RunService {
     return this.launch(who, src, old.inputs, { name: old.name, rerunOf: old.id, reuse }, pin);
   }
 
-  private async launch(
+  /**
+   * What a start would reserve, without starting anything (an Assistant's plan card shows it):
+   * the same checks and prices as POST /workflows/runs.
+   */
+  async quote(who: Submitter, body: RunStartBody): Promise<{ cost_usd: number; steps: { step_id: string; job_type: string; cost_usd: number; expected_runtime_sec: number }[] }> {
+    const p = await this.prepare(who, await this.source(who.userId, body), body.inputs ?? {}, { rerunOf: null, reuse: [] });
+    return {
+      cost_usd: p.total / 1_000_000,
+      steps: p.steps.map((x) => ({ step_id: x.step_id, job_type: x.job_type, cost_usd: x.planned_micros / 1_000_000, expected_runtime_sec: x.expected_runtime_sec })),
+    };
+  }
+
+  /** Validates, resolves the inputs and prices every step (nothing written). */
+  private async prepare(
     who: Submitter,
     src: Source,
     given: Record<string, unknown>,
-    o: { name?: string; rerunOf: string | null; reuse: { step_id: string; signature: string; job_id: string | null; result_artifact_id: string | null }[] },
-    pin?: (tx: Queryable, v: RunView) => Promise<void>,
-  ): Promise<RunView> {
+    o: { rerunOf: string | null; reuse: { step_id: string; signature: string; job_id: string | null; result_artifact_id: string | null }[] },
+  ): Promise<{ spec: WorkflowSpec; values: Record<string, unknown>; steps: NewStep[]; total: number }> {
     // The spec's own shape first, so that inputs are read against a well-formed spec.
     const shape = await this.deps.validate(who.userId, src.spec, [], ASSUMED_MOLECULES);
     if (!shape.valid) throw invalidInput(shape.errors);
@@ -174,10 +183,12 @@ export class RunService {
     const sigs = stepSignatures(spec, values, v.step_order);
     const reusable = new Map(o.reuse.map((r) => [r.signature, r]));
     const steps: NewStep[] = spec.steps.map((s, position) => {
-      const plan = plans.find((p) => p.id === s.id)!;
+      const plan = plans.find((p) => p.id === s.id);
+      // Params taken from a molecules input (no value to price with) leave a step unpriced.
+      if (!plan?.estimate) throw invalid(['spec', 'steps', position, 'params'], `step ${s.id} cannot be priced with these inputs`, s.params ?? null, 'needs_input');
       const signature = sigs.get(s.id)!;
       const old = reusable.get(signature);
-      const expected = Math.max(0.001, plan.estimate!.expectedRuntimeSec);
+      const expected = Math.max(0.001, plan.estimate.expectedRuntimeSec);
       const rate = (RESOURCES[plan.resource] ?? RESOURCES.default).rateMicrosPerSec;
       if (old)
         return {
@@ -204,7 +215,17 @@ export class RunService {
         result_artifact_id: null,
       };
     });
-    const total = steps.reduce((sum, s) => sum + s.planned_micros, 0);
+    return { spec, values, steps, total: steps.reduce((sum, s) => sum + s.planned_micros, 0) };
+  }
+
+  private async launch(
+    who: Submitter,
+    src: Source,
+    given: Record<string, unknown>,
+    o: { name?: string; rerunOf: string | null; reuse: { step_id: string; signature: string; job_id: string | null; result_artifact_id: string | null }[] },
+    pin?: (tx: Queryable, v: RunView) => Promise<void>,
+  ): Promise<RunView> {
+    const { spec, values, steps, total } = await this.prepare(who, src, given, o);
     const id = crypto.randomUUID();
     return this.db.transaction(async (tx) => {
       if (total > 0) await this.deps.jobs.reserveHold(tx, who, id, total, 'workflow run start');

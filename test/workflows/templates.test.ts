@@ -1,0 +1,126 @@
+// The built-in templates (docs/workflows.md) are real, runnable specs: each runs end to end
+// through POST /workflows/runs with template_id, and its outputs hold what the steps promise
+// (kept molecules satisfy the filter, predictions equal the public model's own, the query's
+// nearest neighbour is itself). Also the graph of a finished run as SVG, JSON and Mermaid.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { BACKENDS } from '../helpers/backends.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { LIBRARY, startRun, uploadSmiles, waitForRun } from './helpers.js';
+
+async function result(h: Harness, token: string, jobId: string): Promise<any> {
+  const r = await h.req('GET', `/api/v1/jobs/result?process_id=${jobId}`, { token });
+  assert.equal(r.status, 200, r.text);
+  return r.body;
+}
+
+for (const backend of BACKENDS) {
+  describe(`workflow templates [${backend.name}]`, () => {
+    let h: Harness;
+    let u: { token: string; userId: string };
+    before(async () => {
+      h = await startHarness(backend, {}, { workers: 2 });
+      u = await h.user();
+      await h.credit(u.userId, 10);
+    });
+    after(() => h?.close());
+
+    it('lists at least the three named templates, each a valid spec', async () => {
+      const r = await h.req('GET', '/api/v1/workflows/templates', { token: u.token });
+      assert.equal(r.status, 200);
+      const ids = r.body.templates.map((t: any) => t.template_id);
+      for (const id of ['library-triage', 'solubility-screen', 'similarity-expansion']) assert.ok(ids.includes(id), id);
+      for (const t of r.body.templates) {
+        const v = await h.req('POST', '/api/v1/workflows/validate', { token: u.token, body: { spec: t.spec } });
+        assert.deepEqual([v.body.valid, v.body.errors], [true, []], t.template_id);
+      }
+      // similarity-expansion's query has no default: its check waits for a run, and it cannot be priced before one.
+      const sim = r.body.templates.find((t: any) => t.template_id === 'similarity-expansion');
+      const v = await h.req('POST', '/api/v1/workflows/validate', { token: u.token, body: { spec: sim.spec } });
+      assert.deepEqual(
+        v.body.warnings.filter((w: any) => w.type === 'checked_at_run').map((w: any) => w.loc),
+        [['spec', 'steps', 0, 'params', 'query']],
+      );
+      const e = await h.req('POST', '/api/v1/workflows/estimate', { token: u.token, body: { spec: sim.spec } });
+      assert.equal(e.status, 422, e.text);
+      assert.deepEqual([e.body.errors[0].type, e.body.errors[0].loc], ['needs_input', ['body', 'spec', 'steps', 0, 'params']]);
+      const triage = r.body.templates.find((t: any) => t.template_id === 'library-triage');
+      const priced = await h.req('POST', '/api/v1/workflows/estimate', { token: u.token, body: { spec: triage.spec } });
+      assert.equal(priced.status, 200, priced.text);
+      assert.deepEqual(
+        priced.body.steps.map((x: any) => x.step_id),
+        ['describe', 'keep', 'cluster', 'draw'],
+      );
+    });
+
+    it('library triage on an uploaded set: described, filtered, clustered, drawn', async () => {
+      const library = await uploadSmiles(h, u.token, LIBRARY);
+      const run = await startRun(h, u.token, { template_id: 'library-triage', inputs: { library, expression: 'mw <= 200 and not pains' } });
+      assert.deepEqual([run.template_id, run.inputs.cutoff], ['library-triage', 0.4]);
+      const done = await waitForRun(h, u.token, run.run_id);
+      assert.equal(done.status, 'completed', JSON.stringify(done.steps));
+      const step = (id: string) => done.steps.find((s: any) => s.step_id === id);
+      const described = await result(h, u.token, step('describe').job_id);
+      const kept = await result(h, u.token, step('keep').job_id);
+      const mw = new Map(described.items.map((i: any) => [i.smiles, i.properties.mw]));
+      const expectKept = LIBRARY.filter((s) => (mw.get(s) as number) <= 200);
+      assert.deepEqual(kept.kept.map((k: any) => k.smiles).sort(), [...expectKept].sort());
+      const clusters = await result(h, u.token, step('cluster').job_id);
+      assert.equal(clusters.summary?.molecules ?? clusters.input.molecules, expectKept.length);
+      const drawn = await result(h, u.token, step('draw').job_id);
+      assert.equal(drawn.summary?.drawn ?? drawn.input.molecules, expectKept.length);
+      assert.deepEqual(Object.keys(done.outputs).sort(), ['clusters', 'drawings', 'kept', 'properties']);
+      for (const o of Object.values<any>(done.outputs)) assert.equal(o.ready, true);
+
+      // The graph: SVG (every step with its state), JSON, Mermaid.
+      const svg = await fetch(`${h.base}/api/v1/workflows/runs/${run.run_id}/graph`, { headers: { authorization: `Bearer ${u.token}` } });
+      assert.equal(svg.status, 200);
+      assert.match(svg.headers.get('content-type') ?? '', /^image\/svg\+xml/);
+      const text = await svg.text();
+      assert.match(text, /^<svg[^>]+xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+      for (const id of ['describe', 'keep', 'cluster', 'draw']) assert.ok(text.includes(`data-id="${id}"`), id);
+      const json = await h.req('GET', `/api/v1/workflows/runs/${run.run_id}/graph?format=json`, { token: u.token });
+      assert.deepEqual(
+        json.body.nodes.filter((n: any) => n.kind === 'step').map((n: any) => [n.id, n.state]),
+        [
+          ['describe', 'completed'],
+          ['keep', 'completed'],
+          ['cluster', 'completed'],
+          ['draw', 'completed'],
+        ],
+      );
+      assert.ok(json.body.edges.some((e: any) => e.from === 'keep' && e.to === 'cluster'));
+      const mermaid = await fetch(`${h.base}/api/v1/workflows/runs/${run.run_id}/graph?format=mermaid`, { headers: { authorization: `Bearer ${u.token}` } });
+      const m = await mermaid.text();
+      assert.match(m, /^flowchart LR/);
+      assert.equal((m.match(/-->/g) ?? []).length, json.body.edges.length);
+    });
+
+    it('solubility screen on a SMILES list: predictions equal the public model’s own', async () => {
+      const smiles = ['CCO', 'c1ccccc1', 'CC(=O)Oc1ccccc1C(=O)O', 'CCCCCCCCCC'];
+      const run = await startRun(h, u.token, { template_id: 'solubility-screen', inputs: { library: smiles } });
+      const done = await waitForRun(h, u.token, run.run_id);
+      assert.equal(done.status, 'completed', JSON.stringify(done.steps));
+      const predict = done.steps.find((s: any) => s.step_id === 'predict');
+      assert.equal(done.outputs.predictions.artifact_id, predict.result_artifact_id);
+      const got = await result(h, u.token, predict.job_id);
+      const direct = await h.req('POST', '/api/v1/inference/predict', { token: u.token, body: { model: 'public/esol-logs', smiles } });
+      assert.equal(direct.status, 200, direct.text);
+      const want = new Map(direct.body.predictions.map((p: any) => [p.smiles, p.prediction]));
+      assert.equal(got.predictions.length, smiles.length);
+      for (const p of got.predictions) assert.ok(Math.abs(p.prediction - (want.get(p.smiles) as number)) < 1e-9, `${p.smiles}: ${p.prediction} vs ${String(want.get(p.smiles))}`);
+    });
+
+    it('similarity expansion: the query is its own nearest neighbour; neighbours are described, filtered and drawn', async () => {
+      const run = await startRun(h, u.token, { template_id: 'similarity-expansion', inputs: { query: 'OC(=O)c1ccccc1', library: LIBRARY, threshold: 0.3 } });
+      const done = await waitForRun(h, u.token, run.run_id);
+      assert.equal(done.status, 'completed', JSON.stringify(done.steps));
+      const hits = await result(h, u.token, done.steps.find((s: any) => s.step_id === 'search').job_id);
+      const list = hits.hits ?? hits.items;
+      assert.equal(list[0].smiles, 'OC(=O)c1ccccc1');
+      assert.equal(list[0].similarity, 1);
+      const described = await result(h, u.token, done.steps.find((s: any) => s.step_id === 'describe').job_id);
+      assert.equal(described.summary.molecules, list.length);
+    });
+  });
+}
