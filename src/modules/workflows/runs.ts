@@ -147,18 +147,6 @@ export class RunService {
     return this.launch(who, src, old.inputs, { name: old.name, rerunOf: old.id, reuse }, pin);
   }
 
-  /**
-   * What a start would reserve, without starting anything (an Assistant's plan card shows it):
-   * the same checks and prices as POST /workflows/runs.
-   */
-  async quote(who: Submitter, body: RunStartBody): Promise<{ cost_usd: number; steps: { step_id: string; job_type: string; cost_usd: number; expected_runtime_sec: number }[] }> {
-    const p = await this.prepare(who, await this.source(who.userId, body), body.inputs ?? {}, { rerunOf: null, reuse: [] });
-    return {
-      cost_usd: p.total / 1_000_000,
-      steps: p.steps.map((x) => ({ step_id: x.step_id, job_type: x.job_type, cost_usd: x.planned_micros / 1_000_000, expected_runtime_sec: x.expected_runtime_sec })),
-    };
-  }
-
   /** Validates, resolves the inputs and prices every step (nothing written). */
   private async prepare(
     who: Submitter,
