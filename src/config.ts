@@ -67,6 +67,52 @@ export interface Config {
   };
   /** GET /auth/refresh stops working after this instant. */
   refreshGetSunset: Date;
+  assistant: AssistantConfig;
+}
+
+/** The Assistant's language model (docs/assistant.md, "Configuration"). */
+export interface AssistantConfig {
+  /** CRUCIBLE_ASSISTANT_PROVIDER: builtin (default, embedded) or openai (an OpenAI-compatible Chat Completions server). */
+  provider: 'builtin' | 'openai';
+  /** CRUCIBLE_ASSISTANT_URL: the server's base URL with its path, e.g. https://api.openai.com/v1 (openai only). */
+  url: string | null;
+  /** CRUCIBLE_ASSISTANT_MODEL (openai: required; builtin: crucible-builtin-1). */
+  model: string;
+  /** CRUCIBLE_ASSISTANT_API_KEY: sent to the server as a bearer token; never logged or returned. */
+  apiKey: string | null;
+  /** USD per million input and output tokens (CRUCIBLE_ASSISTANT_PRICE_INPUT_PER_MTOK, _OUTPUT_PER_MTOK). */
+  priceInputPerMTok: number;
+  priceOutputPerMTok: number;
+  /** The most tokens (input and output together) one turn may use: its hold is this times the higher price (CRUCIBLE_ASSISTANT_MAX_TOKENS). */
+  maxTokens: number;
+  /** A running turn whose process has not beaten its heartbeat for this long is ended by the sweep (CRUCIBLE_ASSISTANT_TURN_STALE_SEC). */
+  turnStaleSec: number;
+}
+
+function assistantConfig(env: NodeJS.ProcessEnv): AssistantConfig {
+  const provider = (env.CRUCIBLE_ASSISTANT_PROVIDER || 'builtin').trim().toLowerCase();
+  if (provider !== 'builtin' && provider !== 'openai') throw new ConfigError(`CRUCIBLE_ASSISTANT_PROVIDER must be builtin or openai, got "${env.CRUCIBLE_ASSISTANT_PROVIDER}"`);
+  let base: string | null = null;
+  if (provider === 'openai') {
+    const raw = env.CRUCIBLE_ASSISTANT_URL;
+    if (!raw || !env.CRUCIBLE_ASSISTANT_MODEL) throw new ConfigError('CRUCIBLE_ASSISTANT_PROVIDER=openai needs CRUCIBLE_ASSISTANT_URL (e.g. https://api.openai.com/v1) and CRUCIBLE_ASSISTANT_MODEL');
+    try {
+      const u = new URL(raw);
+      base = `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
+    } catch {
+      throw new ConfigError(`CRUCIBLE_ASSISTANT_URL must be a URL like https://api.openai.com/v1, got "${raw}"`);
+    }
+  }
+  return {
+    provider,
+    url: base,
+    model: env.CRUCIBLE_ASSISTANT_MODEL || 'crucible-builtin-1',
+    apiKey: env.CRUCIBLE_ASSISTANT_API_KEY || null,
+    priceInputPerMTok: num(env, 'CRUCIBLE_ASSISTANT_PRICE_INPUT_PER_MTOK', 0.5),
+    priceOutputPerMTok: num(env, 'CRUCIBLE_ASSISTANT_PRICE_OUTPUT_PER_MTOK', 1.5),
+    maxTokens: int(env, 'CRUCIBLE_ASSISTANT_MAX_TOKENS', 16_000, 1_000),
+    turnStaleSec: int(env, 'CRUCIBLE_ASSISTANT_TURN_STALE_SEC', 15, 2),
+  };
 }
 
 export type StorageBackendName = 'local' | 'postgres' | 's3';
@@ -259,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       disabled,
     },
     refreshGetSunset: new Date(env.CRUCIBLE_REFRESH_GET_SUNSET || '2027-01-01T00:00:00Z'),
+    assistant: assistantConfig(env),
   };
 }
 

@@ -25,8 +25,8 @@ declare module 'fastify' {
     auth?: AuthMode;
     /** Default: 'read' for GET/HEAD, 'write' otherwise. */
     scope?: Scope;
-    /** The route accepts Idempotency-Key; API-key callers must send it. */
-    idempotency?: boolean;
+    /** The route accepts Idempotency-Key; API-key callers must send it ('always': every caller must, access tokens too). */
+    idempotency?: boolean | 'always';
     /** Deprecated route: sets Deprecation/Sunset/Link headers and the OpenAPI flag. */
     deprecated?: { sunset: Date; successor: string };
     /** Where the service's input sits in the request, rooting its error locations (default ["body"], or ["query"] for GET/DELETE). */

@@ -98,7 +98,7 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
     return payload;
   };
   app.addHook('onRoute', (route) => {
-    const cfg = route.config as { idempotency?: boolean; deprecated?: unknown } | undefined;
+    const cfg = route.config as { idempotency?: boolean | 'always'; deprecated?: unknown } | undefined;
     const list = <T>(existing: T | T[] | undefined): T[] => (existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]);
     const add = <T>(existing: T | T[] | undefined, hook: T): T[] => [...list(existing), hook];
     route.onRequest = [makeAuthHook(authDeps, route), ...list(route.onRequest)];

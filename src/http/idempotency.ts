@@ -51,10 +51,11 @@ export function makeIdempotencyHooks(db: Database) {
     const raw = request.headers[IDEMPOTENCY_HEADER];
     const key = Array.isArray(raw) ? raw[0] : raw;
     if (key === undefined) {
-      if (request.principal.via === 'api_key') {
+      const always = request.routeOptions.config.idempotency === 'always';
+      if (always || request.principal.via === 'api_key') {
         throw problem(
           'missing-idempotency-key',
-          `API-key callers must send an Idempotency-Key header (a new UUID per distinct request) on ${request.method} ${request.routeOptions.url}`,
+          `${always ? 'Every caller' : 'API-key callers'} must send an Idempotency-Key header (a new UUID per distinct request) on ${request.method} ${request.routeOptions.url}`,
         );
       }
       return;

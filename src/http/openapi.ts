@@ -44,7 +44,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
     },
     refResolver: { buildLocalReference: (json, _base, _frag, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     transform: ({ schema, url, route }) => {
-      const cfg = (route.config ?? {}) as { auth?: AuthMode; scope?: 'read' | 'write'; deprecated?: unknown; idempotency?: boolean };
+      const cfg = (route.config ?? {}) as { auth?: AuthMode; scope?: 'read' | 'write'; deprecated?: unknown; idempotency?: boolean | 'always' };
       const mode = cfg.auth ?? 'any';
       const out: Record<string, unknown> = { ...(schema ?? {}) };
       out.security = securityFor(mode);
@@ -66,8 +66,13 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         const headers = { ...((out.headers as Record<string, unknown>) ?? { type: 'object', properties: {} }) } as { type: string; properties: Record<string, unknown> };
         headers.properties = {
           ...headers.properties,
-          'idempotency-key': { type: 'string', maxLength: 255, description: 'Required for API-key callers: a new UUID per distinct request, the same on each retry' },
+          'idempotency-key': {
+            type: 'string',
+            maxLength: 255,
+            description: `Required for ${cfg.idempotency === 'always' ? 'every caller, access tokens included' : 'API-key callers'}: a new UUID per distinct request, the same on each retry`,
+          },
         };
+        if (cfg.idempotency === 'always') (headers as { required?: string[] }).required = ['idempotency-key'];
         out.headers = headers;
       }
       return { schema: out, url };

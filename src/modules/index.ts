@@ -2,6 +2,7 @@
 // it. Routes are mounted in this order too. A new API area is its folder and one line here.
 import type { Module } from '../api/module.js';
 import { artifactsModule } from './artifacts/index.js';
+import { assistantModule } from './assistant/index.js';
 import { authModule } from './auth/index.js';
 import { depictModule } from './depict/index.js';
 import { describeModule } from './describe/index.js';
@@ -37,4 +38,5 @@ export const MODULES: readonly Module[] = [
   utilitiesModule,
   inferenceModule,
   workflowsModule,
+  assistantModule,
 ];

@@ -34,6 +34,12 @@ export type SpecValidator = (userId: string, spec: unknown, plans: StepPlan[], a
 /** Molecules assumed behind a step's output when no workflow input says how many flow in. */
 export const ASSUMED_MOLECULES = 1000;
 
+/** The steps a step reads from (`$steps.<id>.` in its inputs or params). */
+function upstreamOf(step: WorkflowSpec['steps'][number]): string[] {
+  const text = JSON.stringify([step.inputs ?? {}, step.params ?? {}]);
+  return [...new Set([...text.matchAll(/\$steps\.([A-Za-z0-9_-]+)\./g)].map((m) => m[1]!))];
+}
+
 const SORTS: Record<string, string> = { created_at: 'created_at', status: 'presented_status', name: 'name', charged_amount: 'charged_micros' };
 export const RUN_SORT_FIELDS = Object.keys(SORTS);
 const STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'];
@@ -137,6 +143,29 @@ export class RunService {
   async start(who: Submitter, body: RunStartBody, pin?: (tx: Queryable, v: RunView) => Promise<void>): Promise<RunView> {
     const src = await this.source(who.userId, body);
     return this.launch(who, src, body.inputs ?? {}, { name: body.name, rerunOf: null, reuse: [] }, pin);
+  }
+
+  /**
+   * What starting a run with this body would reserve, step by step, and how long its longest
+   * chain of steps should take (nothing written; the Assistant's estimates and plan cards).
+   */
+  async quote(who: Submitter, body: RunStartBody): Promise<{ totalMicros: number; expectedRuntimeSec: number; steps: { step_id: string; job_type: string; cost_micros: number; expected_runtime_sec: number }[] }> {
+    const src = await this.source(who.userId, body);
+    const { spec, steps, total } = await this.prepare(who, src, body.inputs ?? {}, { rerunOf: null, reuse: [] });
+    const finish = new Map<string, number>();
+    // Steps are in a valid spec's order of declaration; a step waits for the steps it names.
+    const pending = [...spec.steps];
+    while (pending.length) {
+      const i = pending.findIndex((st) => upstreamOf(st).every((u) => finish.has(u)));
+      const st = pending.splice(i < 0 ? 0 : i, 1)[0]!;
+      const own = steps.find((x) => x.step_id === st.id)!.expected_runtime_sec;
+      finish.set(st.id, Math.max(0, ...upstreamOf(st).map((u) => finish.get(u) ?? 0)) + own);
+    }
+    return {
+      totalMicros: total,
+      expectedRuntimeSec: Math.max(0, ...finish.values()),
+      steps: steps.map((x) => ({ step_id: x.step_id, job_type: x.job_type, cost_micros: x.planned_micros, expected_runtime_sec: x.expected_runtime_sec })),
+    };
   }
 
   /** A new run of a run's spec and inputs; with reuse_completed, steps whose signature is unchanged keep their outputs. */

@@ -1,0 +1,22 @@
+// Token counts for billing (docs/assistant.md, "Money"): the o200k_base encoding of the
+// gpt-tokenizer package, the tokenizer of current OpenAI models. The builtin provider bills
+// every step with it; the runner uses it for an `openai` step that ended without reporting
+// its usage (a stopped stream).
+import { countTokens as count } from 'gpt-tokenizer/encoding/o200k_base';
+import type { ChatMessage, ToolSpec } from './provider.js';
+
+export function countTokens(text: string): number {
+  return text.length === 0 ? 0 : count(text);
+}
+
+/** The tokens of a conversation as it is sent to a model: each message's role, text and tool calls, and the tool definitions. */
+export function countPromptTokens(messages: readonly ChatMessage[], tools: readonly ToolSpec[] = []): number {
+  let n = 0;
+  for (const m of messages) {
+    // Chat formats add a few tokens of framing per message.
+    n += 4 + countTokens(m.content);
+    if (m.role === 'assistant') for (const c of m.tool_calls ?? []) n += 4 + countTokens(c.name) + countTokens(c.arguments);
+  }
+  for (const t of tools) n += countTokens(JSON.stringify(t));
+  return n;
+}

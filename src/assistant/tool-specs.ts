@@ -1,0 +1,112 @@
+// The tools the Assistant's model may call (docs/assistant.md, "Tools"), as the model sees
+// them: names, descriptions and JSON Schema parameters, and the JSON each answers to the model
+// (the `tool` message content). src/modules/assistant/tools.ts runs them with the caller's own
+// rights by calling the services directly. No tool starts charged work: propose_plan stores a
+// plan card that only the user's approval (POST /assistant/plans/{plan_id}/approve) can run.
+import { OPERATIONS } from '../lookups/index.js';
+import type { ToolSpec } from './provider.js';
+
+const smilesList = { type: 'array', items: { type: 'string', minLength: 1, maxLength: 500 }, minItems: 1, maxItems: 20 };
+const queries = { type: 'array', items: { type: 'string', minLength: 1, maxLength: 100 }, minItems: 1, maxItems: 20 };
+const limit = (max: number) => ({ type: 'integer', minimum: 1, maximum: max });
+const obj = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required, additionalProperties: false });
+const lookup = (endpoint: keyof typeof OPERATIONS, what: string, extra: Record<string, unknown> = {}): ToolSpec => ({
+  name: `lookup_${endpoint}`,
+  description: `${what} Only names and identifiers are sent: structures (SMILES, InChI) are never sent by the Assistant.`,
+  parameters: obj({ operation: { type: 'string', enum: [...OPERATIONS[endpoint]] }, queries, ...extra }, ['operation', 'queries']),
+});
+/** Where a workflow comes from: a template (GET /workflows/templates) or an inline spec, with its inputs. */
+const workflowSource = {
+  template_id: { type: 'string', description: 'library-triage, solubility-screen or similarity-expansion' },
+  spec: { type: 'object', description: 'An inline workflow spec (docs/workflows.md), instead of template_id' },
+  inputs: { type: 'object', description: 'The workflow inputs, e.g. {"library": "<artifact id>"}' },
+};
+
+export const TOOL_SPECS: readonly ToolSpec[] = [
+  {
+    name: 'describe_molecules',
+    description: 'RDKit properties of molecules given as SMILES: formula, weight, cLogP, TPSA, donors, acceptors, QED, rule checks and alerts.',
+    parameters: obj({ smiles: smilesList }, ['smiles']),
+  },
+  {
+    name: 'depict_molecules',
+    description: 'Draws molecules given as SMILES; the drawings (SVG) are shown to the user, the model is told which were drawn.',
+    parameters: obj({ smiles: smilesList }, ['smiles']),
+  },
+  { name: 'lookup_compounds', description: 'PubChem: compound names to CIDs, titles and SMILES.', parameters: obj({ names: queries }, ['names']) },
+  lookup('bioactivity', 'ChEMBL molecules, targets and activities by ChEMBL ID or name.', { limit: limit(100) }),
+  lookup('targets', 'Open Targets: target-disease associations and drugs by gene symbol, Ensembl ID or disease.', { limit: limit(100) }),
+  lookup('proteins', 'UniProt entries by accession, or search by gene or protein name.', { organism: { type: 'string', maxLength: 100 } }),
+  lookup('structures', 'RCSB PDB entries by ID, by UniProt accession, or free-text search.', { limit: limit(100) }),
+  lookup('properties', 'Measured properties from PubChem (boiling point, melting point, density, ...) by CID or name.'),
+  {
+    name: 'estimate_job',
+    description: 'The cost and runtime of one job, without running it (POST /jobs/estimate).',
+    parameters: obj({ job_type: { type: 'string' }, payload: { type: 'object' }, resource: { type: 'string' } }, ['job_type', 'payload']),
+  },
+  {
+    name: 'estimate_workflow',
+    description: 'The cost and runtime of a workflow run with its inputs, without running it.',
+    parameters: obj(workflowSource),
+  },
+  { name: 'list_jobs', description: "The user's recent jobs.", parameters: obj({ status: { type: 'string' }, limit: limit(50) }) },
+  { name: 'get_job', description: 'One of the user\u2019s jobs.', parameters: obj({ process_id: { type: 'string' } }, ['process_id']) },
+  { name: 'list_runs', description: "The user's recent workflow runs.", parameters: obj({ status: { type: 'string' }, limit: limit(50) }) },
+  { name: 'get_run', description: 'One of the user\u2019s workflow runs with its steps.', parameters: obj({ run_id: { type: 'string' } }, ['run_id']) },
+  { name: 'list_artifacts', description: "The user's recent artifacts (uploaded molecule sets and results).", parameters: obj({ limit: limit(50) }) },
+  { name: 'get_artifact', description: 'One of the user\u2019s artifacts.', parameters: obj({ artifact_id: { type: 'string' } }, ['artifact_id']) },
+  {
+    name: 'propose_plan',
+    description:
+      'Proposes a workflow run to the user as a plan card with its estimate. Nothing runs and nothing is charged: the user approves or rejects the card. Cards expire after 24 hours.',
+    parameters: obj({ title: { type: 'string', minLength: 1, maxLength: 200 }, ...workflowSource }, ['title']),
+  },
+];
+
+export const TOOL_NAMES = new Set(TOOL_SPECS.map((t) => t.name));
+
+/** What describe_molecules answers to the model, per input SMILES. */
+export interface DescribedMolecule {
+  smiles: string;
+  canonical_smiles: string | null;
+  formula: string | null;
+  mw: number | null;
+  clogp: number | null;
+  tpsa: number | null;
+  hbd: number | null;
+  hba: number | null;
+  rotatable_bonds: number | null;
+  qed: number | null;
+  lipinski_pass: boolean | null;
+  alerts: string[];
+  error: string | null;
+}
+
+/** What estimate_workflow answers to the model (and propose_plan inside its card). */
+export interface WorkflowQuote {
+  cost_usd: number;
+  expected_runtime_sec: number;
+  steps: { step_id: string; job_type: string; cost_usd: number; expected_runtime_sec: number }[];
+}
+
+/**
+ * The JSON each tool answers to the model. A tool that fails answers
+ * `{error: {code, message}}` instead (a problem slug such as `not-found` or `validation-error`).
+ */
+export interface ToolResults {
+  describe_molecules: { items: DescribedMolecule[] };
+  depict_molecules: { items: { smiles: string; drawn: boolean; error: string | null }[] };
+  /** The lookups answer as POST /lookup/{endpoint} does (`{attribution, compounds}` or `{attribution, results}`). */
+  lookup: Record<string, unknown>;
+  estimate_job: { job_type: string; resource: string; cost_usd: number; expected_runtime_sec: number };
+  estimate_workflow: WorkflowQuote;
+  list_jobs: { jobs: { process_id: string; job_type: string; status: string; created_at: string; charged_usd: number | null }[]; total: number };
+  get_job: { process_id: string; job_type: string; status: string; progress: number; message: string | null; created_at: string; charged_usd: number | null };
+  list_runs: { runs: { run_id: string; name: string; status: string; created_at: string }[]; total: number };
+  get_run: { run_id: string; name: string; status: string; steps: { step_id: string; state: string }[] };
+  list_artifacts: { artifacts: { artifact_id: string; name: string; kind: string; molecules: number | null; created_at: string }[]; total: number };
+  get_artifact: { artifact_id: string; name: string; kind: string; molecules: number | null; size_bytes: number; created_at: string };
+  propose_plan: { plan_id: string; title: string; status: 'proposed'; expires_at: string } & WorkflowQuote;
+}
+
+export type ToolError = { error: { code: string; message: string } };

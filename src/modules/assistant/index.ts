@@ -1,0 +1,61 @@
+// The Assistant (docs/assistant.md): sessions, streamed turns with tools, holds and debits,
+// plan cards approved into workflow runs. The language model is a provider
+// (src/assistant/provider.ts): the embedded `builtin` planner or an `openai` server.
+import type { Module } from '../../api/module.js';
+import { BuiltinProvider } from '../../assistant/builtin.js';
+import type { Provider } from '../../assistant/provider.js';
+import { OpenAIProvider } from '../../assistant/providers/openai.js';
+import type { AssistantConfig } from '../../config.js';
+import { assistantRoutes } from './routes.js';
+import { TurnRunner } from './runner.js';
+import { ASSISTANT_SCHEMAS } from './schemas.js';
+import { AssistantService } from './service.js';
+import { TURN_CHANNEL } from './store.js';
+import { TurnWaiters } from './stream.js';
+
+declare module '../../services.js' {
+  interface Services {
+    assistant: AssistantService & { waiters: TurnWaiters; runner: TurnRunner };
+  }
+}
+
+function providerFor(c: AssistantConfig): Provider {
+  if (c.provider === 'openai') return new OpenAIProvider({ baseURL: c.url!, apiKey: c.apiKey ?? '' });
+  return new BuiltinProvider();
+}
+
+let unlisten: (() => Promise<void>) | null = null;
+
+export const assistantModule: Module = {
+  name: 'assistant',
+  provide(s) {
+    const waiters = new TurnWaiters();
+    const provider = providerFor(s.config.assistant);
+    const runner = new TurnRunner({
+      db: s.db,
+      log: s.log,
+      wallet: s.wallet,
+      provider,
+      config: s.config.assistant,
+      tools: s,
+      wake: (id) => waiters.wake(id),
+    });
+    const service = new AssistantService(s.db, { config: s.config.assistant, provider, wallet: s.wallet, runs: s.workflowRuns, runner });
+    return { assistant: Object.assign(service, { waiters, runner }) };
+  },
+  schemas: ASSISTANT_SCHEMAS,
+  routes: assistantRoutes,
+  tasks: (s) => [{ name: 'assistant-turn-sweep', everyMs: 5_000, run: () => s.assistant.runner.sweep() }],
+  async start(s) {
+    unlisten = await s.db.listen(TURN_CHANNEL, (payload) => {
+      const id = payload.slice(2);
+      if (payload.startsWith('e:')) s.assistant.waiters.wake(id);
+      else if (payload.startsWith('s:')) s.assistant.runner.abort(id);
+    });
+  },
+  async stop(s) {
+    await s.assistant.runner.stopAll();
+    await unlisten?.().catch(() => undefined);
+    unlisten = null;
+  },
+};
