@@ -95,7 +95,8 @@ function assistantConfig(env: NodeJS.ProcessEnv): AssistantConfig {
   let base: string | null = null;
   if (provider === 'openai') {
     const raw = env.CRUCIBLE_ASSISTANT_URL;
-    if (!raw || !env.CRUCIBLE_ASSISTANT_MODEL) throw new ConfigError('CRUCIBLE_ASSISTANT_PROVIDER=openai needs CRUCIBLE_ASSISTANT_URL (e.g. https://api.openai.com/v1) and CRUCIBLE_ASSISTANT_MODEL');
+    if (!raw || !env.CRUCIBLE_ASSISTANT_MODEL)
+      throw new ConfigError('CRUCIBLE_ASSISTANT_PROVIDER=openai needs CRUCIBLE_ASSISTANT_URL (e.g. https://api.openai.com/v1) and CRUCIBLE_ASSISTANT_MODEL');
     try {
       const u = new URL(raw);
       base = `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;

@@ -62,6 +62,8 @@ export async function readStream(
       if (got.length && firstEventMs === null) firstEventMs = performance.now() - t0;
       events.push(...got);
       if (o.stopAfter !== undefined && events.length >= o.stopAfter) {
+        // The client read this many and went away (what else arrived is dropped, as by a client that closed).
+        events.length = o.stopAfter;
         ctl.abort();
         break;
       }
@@ -92,7 +94,14 @@ export async function ask(h: Harness, token: string, sessionId: string, message:
   const t = await startTurn(h, token, sessionId, message);
   const s = await readStream(h, token, sessionId, t.turn_id);
   assert.equal(s.status, 200);
-  return { turnId: t.turn_id, events: s.events, text: s.events.filter((e) => e.event === 'delta').map((e) => e.data.text).join('') };
+  return {
+    turnId: t.turn_id,
+    events: s.events,
+    text: s.events
+      .filter((e) => e.event === 'delta')
+      .map((e) => e.data.text)
+      .join(''),
+  };
 }
 
 /** Waits until the turn has left `running` (read from the database, sparing the rate limit). */

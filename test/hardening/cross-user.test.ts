@@ -26,6 +26,9 @@ interface Owned {
   workflowId: string;
   shareId: string;
   shareToken: string;
+  sessionId: string;
+  turnId: string;
+  planId: string;
 }
 
 /** How B's call with A's id must be answered. */
@@ -67,6 +70,9 @@ const ID_PARAMS: Record<string, IdParam> = {
   // A link token is a capability: whoever holds it reads the definition (a revoked or made-up one is 404).
   share_token: { values: (a) => [a.shareToken], missing: () => `wfs_${crypto.randomBytes(32).toString('base64url')}`, expect: 'public' },
   request_id: { values: (a, path) => [path.includes('/inference/') ? a.inferenceRequest : a.utilityRequest], missing: uuid, expect: 'not-found' },
+  session_id: { values: (a) => [a.sessionId], missing: uuid, expect: 'not-found' },
+  turn_id: { values: (a) => [a.turnId], missing: uuid, expect: 'not-found' },
+  plan_id: { values: (a) => [a.planId], missing: uuid, expect: 'not-found' },
   paper_id: { values: () => ['wildman-crippen-1999', 'rdkit'], missing: () => 'no-such-paper-1999', expect: 'public' },
 };
 
@@ -78,6 +84,9 @@ const BODIES: Record<string, unknown> = {
   'POST /api/v1/workflows/{workflow_id}/fork': {},
   'POST /api/v1/workflows/{workflow_id}/share': { link: true, permission: 'run' },
   'POST /api/v1/workflows/runs/{run_id}/rerun': { reuse_completed: true },
+  'PATCH /api/v1/assistant/sessions/{session_id}': { title: 'taken over' },
+  'POST /api/v1/assistant/sessions/{session_id}/turns/estimate': { message: 'describe aspirin' },
+  'POST /api/v1/assistant/sessions/{session_id}/turns': { message: 'describe aspirin' },
 };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -132,7 +141,7 @@ function isProblem(r: { status: number; type?: unknown; title?: unknown }, statu
 
 /** Every id of A's that must never appear in an answer to B. */
 function ownedIds(a: Owned): string[] {
-  return [a.keyId, a.uploadId, a.moleculesId, a.resultArtifactId, a.completedJob, a.runningJob, a.runId, a.utilityRequest, a.inferenceRequest];
+  return [a.keyId, a.uploadId, a.moleculesId, a.resultArtifactId, a.completedJob, a.runningJob, a.runId, a.utilityRequest, a.inferenceRequest, a.sessionId, a.turnId, a.planId];
 }
 
 async function uploadAs(h: Harness, key: string, mode: 'file' | 'molecules', name: string, content: string): Promise<string> {
@@ -239,6 +248,21 @@ for (const backend of BACKENDS) {
         await new Promise((res) => setTimeout(res, 100));
       }
 
+      // A's Assistant session with a finished turn that proposed a plan card (access token only).
+      const session = await h.req('POST', '/api/v1/assistant/sessions', { token: ua.token, body: { title: 'a-private' } });
+      assert.equal(session.status, 201, session.text);
+      const sessionId = session.body.session_id as string;
+      const turn = await h.req('POST', `/api/v1/assistant/sessions/${sessionId}/turns`, { token: ua.token, body: { message: `plan a triage of artifact ${moleculesId}` } });
+      assert.equal(turn.status, 202, turn.text);
+      const turnId = turn.body.turn_id as string;
+      for (let i = 0; i < 300; i++) {
+        const r = await h.req('GET', `/api/v1/assistant/sessions/${sessionId}/turns/${turnId}`, { token: ua.token });
+        if (r.body.status !== 'running') break;
+        await new Promise((res) => setTimeout(res, 50));
+      }
+      const plans = (await h.req('GET', `/api/v1/assistant/sessions/${sessionId}`, { token: ua.token })).body.plans;
+      assert.equal(plans.length, 1, 'the turn proposed a plan card');
+
       a = {
         keyId: ka.id,
         keySecret: ka.secret,
@@ -254,6 +278,9 @@ for (const backend of BACKENDS) {
         workflowId,
         shareId: share.body.share_id,
         shareToken: share.body.token,
+        sessionId,
+        turnId,
+        planId: plans[0].plan_id,
       };
       walletBefore = (await h.req('GET', '/api/v1/wallet', { token: ua.token })).body;
     });
@@ -358,7 +385,21 @@ for (const backend of BACKENDS) {
       t.diagnostic(`${ops.length} operations with ids, ${calls} calls as B; parameters: ${[...walkedParams].sort().join(', ')}`);
       assert.deepEqual(failures, [], "B is refused every one of A's resources");
       // The walk found the id parameters that exist today (a broken walk must not pass vacuously).
-      for (const p of ['key_id', 'artifact_id', 'process_id', 'process_ids', 'subject_id', 'run_id', 'workflow_id', 'share_id', 'share_token', 'step_id'])
+      for (const p of [
+        'key_id',
+        'artifact_id',
+        'process_id',
+        'process_ids',
+        'subject_id',
+        'run_id',
+        'workflow_id',
+        'share_id',
+        'share_token',
+        'step_id',
+        'session_id',
+        'turn_id',
+        'plan_id',
+      ])
         assert.ok(walkedParams.has(p), `the walk reached ${p}`);
     });
 
@@ -453,6 +494,15 @@ for (const backend of BACKENDS) {
         ['completed'],
         "A's job has its one event",
       );
+      // A's Assistant session and plan card: B could not rename, delete, approve or reject them.
+      const session = await h.req('GET', `/api/v1/assistant/sessions/${a.sessionId}`, { token: aAuth.token });
+      assert.equal(session.body.title, 'a-private');
+      assert.deepEqual(
+        session.body.plans.map((p: { plan_id: string; status: string }) => [p.plan_id, p.status]),
+        [[a.planId, 'proposed']],
+      );
+      const bTurns = await h.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM assistant_turns WHERE user_id = $1', [bAuth.userId]);
+      assert.deepEqual(bTurns.rows, [{ n: 0 }], 'B started no turn');
       // The money: B's attempts moved nothing of A's, and B has no job.
       assert.deepEqual((await h.req('GET', '/api/v1/wallet', { token: aAuth.token })).body, walletBefore);
       const bJobs = await h.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM jobs WHERE user_id = $1', [bAuth.userId]);

@@ -78,6 +78,8 @@ describe('README', () => {
     );
     assert.match(fs.readFileSync(path.join(work, 'run.svg'), 'utf8'), /<svg[\s\S]*data-id="predict"[\s\S]*<\/svg>/, 'the run graph is an SVG');
     assert.match(run.stdout, /"model_names":\["my-esol"\]/, 'the trained model is listed');
+    assert.match(run.stdout, /event: plan\n[\s\S]*event: done\ndata: \{"turn_id":"[0-9a-f-]{36}","status":"completed"\}\n/, "the Assistant's turn streamed a plan card and ended");
+    assert.match(run.stdout, /\{"status":"approved","run_id":"[0-9a-f-]{36}"\}/, 'the plan card was approved into a run');
     assert.match(run.stdout, /logged out/);
   });
 });

@@ -39,7 +39,7 @@ CREATE TABLE assistant_turn_events (
   turn_id    uuid NOT NULL REFERENCES assistant_turns(id) ON DELETE CASCADE,
   seq        integer NOT NULL,
   type       text NOT NULL,
-  data       jsonb NOT NULL,
+  data       json NOT NULL,              -- json, not jsonb: kept as written, in its key order
   created_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (turn_id, seq)
 );

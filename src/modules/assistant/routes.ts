@@ -22,8 +22,10 @@ export const assistantRoutes: RoutePlugin = async (app, { services }) => {
     async (request, reply) => reply.code(201).send(await a.createSession(user(request), (request.body as { title?: string } | undefined)?.title)),
   );
 
-  app.get('/assistant/sessions', { config, schema: { tags, summary: 'Your sessions, most recently used first', querystring: PageQuery, response: { 200: ref('AssistantSessionList') } } }, async (request) =>
-    a.listSessions(user(request), request.query),
+  app.get(
+    '/assistant/sessions',
+    { config, schema: { tags, summary: 'Your sessions, most recently used first', querystring: PageQuery, response: { 200: ref('AssistantSessionList') } } },
+    async (request) => a.listSessions(user(request), request.query),
   );
 
   app.get(
@@ -40,7 +42,15 @@ export const assistantRoutes: RoutePlugin = async (app, { services }) => {
 
   app.delete(
     '/assistant/sessions/:session_id',
-    { config, schema: { tags, summary: 'Delete a session with its turns and plan cards (409 while a turn runs); runs started from its cards stay', params: SessionParams, response: { 200: ref('MessageResponse') } } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Delete a session with its turns and plan cards (409 while a turn runs); runs started from its cards stay',
+        params: SessionParams,
+        response: { 200: ref('MessageResponse') },
+      },
+    },
     async (request) => {
       await a.deleteSession(user(request), request.params.session_id);
       return { message: `assistant session ${request.params.session_id} deleted` };
@@ -51,7 +61,13 @@ export const assistantRoutes: RoutePlugin = async (app, { services }) => {
     '/assistant/sessions/:session_id/turns/estimate',
     {
       config: { ...config, scope: 'read' as const },
-      schema: { tags, summary: 'Charges nothing: the token bounds of a turn with this message and the hold in USD', params: SessionParams, body: ref('AssistantTurnRequest'), response: { 200: ref('AssistantTurnEstimate') } },
+      schema: {
+        tags,
+        summary: 'Charges nothing: the token bounds of a turn with this message and the hold in USD',
+        params: SessionParams,
+        body: ref('AssistantTurnRequest'),
+        response: { 200: ref('AssistantTurnEstimate') },
+      },
     },
     async (request) => a.estimateTurn(user(request), request.params.session_id, (request.body as { message: string }).message),
   );
@@ -75,20 +91,25 @@ export const assistantRoutes: RoutePlugin = async (app, { services }) => {
   app.get(
     '/assistant/sessions/:session_id/turns/:turn_id/stream',
     {
-      config,
+      // Its one checked input is a header: error locations are rooted by the service itself.
+      config: { ...config, input: [] },
       schema: {
         tags,
         summary: "The turn's events as Server-Sent Events, resumable with Last-Event-ID",
         description: STREAM_DESCRIPTION,
         params: TurnParams,
-        querystring: Type.Object({ last_event_id: Type.Optional(Type.Integer({ minimum: 0, description: 'Resume after this event (the Last-Event-ID header wins)' })) }, { additionalProperties: false }),
+        querystring: Type.Object(
+          { after: Type.Optional(Type.Integer({ minimum: 0, description: 'Resume after this event (the Last-Event-ID header wins)' })) },
+          { additionalProperties: false },
+        ),
         produces: ['text/event-stream'],
         response: { 200: { description: STREAM_DESCRIPTION, content: { 'text/event-stream': { schema: { type: 'string' } } } } },
       },
     },
     async (request, reply) => {
-      const after = resumeAfter(request, request.query.last_event_id);
-      if (after === 'invalid') throw invalid(['header', 'last-event-id'], 'Last-Event-ID should be the id of an event of this turn (an integer)', request.headers['last-event-id'] ?? null);
+      const after = resumeAfter(request, request.query.after);
+      if (after === 'invalid')
+        throw invalid(['header', 'last-event-id'], 'Last-Event-ID should be the id of an event of this turn (an integer)', request.headers['last-event-id'] ?? null);
       const turn = await a.turnRow(user(request), request.params.session_id, request.params.turn_id);
       await streamTurn(services.db, a.waiters, request, reply, turn.id, after);
     },
@@ -110,13 +131,20 @@ export const assistantRoutes: RoutePlugin = async (app, { services }) => {
     '/assistant/sessions/:session_id/turns/:turn_id/stop',
     {
       config,
-      schema: { tags, summary: 'Stop generating: debits the tokens used, releases the rest of the hold (409 when the turn has ended)', params: TurnParams, response: { 200: ref('AssistantTurn') } },
+      schema: {
+        tags,
+        summary: 'Stop generating: debits the tokens used, releases the rest of the hold (409 when the turn has ended)',
+        params: TurnParams,
+        response: { 200: ref('AssistantTurn') },
+      },
     },
     async (request) => a.stopTurn(user(request), request.params.session_id, request.params.turn_id),
   );
 
-  app.get('/assistant/plans/:plan_id', { config, schema: { tags, summary: 'A plan card: the proposed workflow run, its estimate, status and expiry', params: PlanParams, response: { 200: Type.Ref(Plan) } } }, async (request) =>
-    a.getPlan(user(request), request.params.plan_id),
+  app.get(
+    '/assistant/plans/:plan_id',
+    { config, schema: { tags, summary: 'A plan card: the proposed workflow run, its estimate, status and expiry', params: PlanParams, response: { 200: Type.Ref(Plan) } } },
+    async (request) => a.getPlan(user(request), request.params.plan_id),
   );
 
   app.post(
@@ -125,7 +153,8 @@ export const assistantRoutes: RoutePlugin = async (app, { services }) => {
       config: { ...config, idempotency: 'always' as const },
       schema: {
         tags,
-        summary: 'Start the proposed workflow run: charges your wallet (reserves its estimate). Idempotency-Key required from every caller; 409 when the card expired or was decided',
+        summary:
+          'Start the proposed workflow run: charges your wallet (reserves its estimate). Idempotency-Key required from every caller; 409 when the card expired or was decided',
         params: PlanParams,
         response: { 201: Type.Ref(Approval) },
       },
@@ -143,5 +172,7 @@ export const assistantRoutes: RoutePlugin = async (app, { services }) => {
     async (request) => a.rejectPlan(user(request), request.params.plan_id),
   );
 
-  app.get('/assistant/models', { config, schema: { tags, summary: 'The language models available and their token prices', response: { 200: Type.Ref(Models) } } }, async () => a.models());
+  app.get('/assistant/models', { config, schema: { tags, summary: 'The language models available and their token prices', response: { 200: Type.Ref(Models) } } }, async () =>
+    a.models(),
+  );
 };

@@ -5,7 +5,6 @@
 // turn, the tokens used are debited (never more than the hold), the rest released, the turn
 // ended and its last events written. A turn whose process died is settled by the sweep. Each
 // turn is settled exactly once: whoever finds it `running` under the lock settles it.
-import crypto from 'node:crypto';
 import type { Logger } from 'pino';
 import type { AssistantConfig } from '../../config.js';
 import type { Database } from '../../db/database.js';
@@ -36,7 +35,6 @@ export interface TurnStart {
   sessionId: string;
   who: Principal;
   requestId: string;
-  holdMicros: number;
   /** The conversation so far, with this turn's user message last. */
   messages: ChatMessage[];
   proposePlan: ToolContext['proposePlan'];
@@ -190,12 +188,19 @@ export class TurnRunner {
         tx,
         turn.session_id,
         turn.id,
-        added.map((m) => ({ role: m.role as 'assistant' | 'tool', content: m.content, tool_calls: m.role === 'assistant' ? (m.tool_calls ?? null) : null, tool_call_id: m.role === 'tool' ? m.tool_call_id : null })),
+        added.map((m) => ({
+          role: m.role as 'assistant' | 'tool',
+          content: m.content,
+          tool_calls: m.role === 'assistant' ? (m.tool_calls ?? null) : null,
+          tool_call_id: m.role === 'tool' ? m.tool_call_id : null,
+        })),
       );
       const usage = { input_tokens: used.input_tokens, output_tokens: used.output_tokens, cost_usd: usd(charge), hold_usd: usd(turn.hold_micros) };
       await writer.final(tx, [
         { type: 'usage', data: usage },
-        end.status === 'error' ? { type: 'error', data: { turn_id: turn.id, status: 'error', message: end.error } } : { type: 'done', data: { turn_id: turn.id, status: end.status } },
+        end.status === 'error'
+          ? { type: 'error', data: { turn_id: turn.id, status: 'error', message: end.error } }
+          : { type: 'done', data: { turn_id: turn.id, status: end.status } },
       ]);
       return true;
     });
@@ -219,14 +224,12 @@ export class TurnRunner {
     }
     return n;
   }
-
-  newTurnId(): string {
-    return crypto.randomUUID();
-  }
 }
 
 function stopped(signal: AbortSignal): { status: TurnStatus; error: string | null } {
-  return signal.reason === 'shutdown' ? { status: 'error', error: 'the server shut down during this turn; it was charged for the tokens it had used' } : { status: 'stopped', error: null };
+  return signal.reason === 'shutdown'
+    ? { status: 'error', error: 'the server shut down during this turn; it was charged for the tokens it had used' }
+    : { status: 'stopped', error: null };
 }
 
 /** Resolves (to null) when the signal aborts. */

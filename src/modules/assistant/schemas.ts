@@ -3,7 +3,10 @@ import { Type } from '@sinclair/typebox';
 import { Nullable } from '../../api/schemas.js';
 import { MAX_MESSAGE_CHARS, MAX_TITLE_CHARS } from './service.js';
 
-const Page = { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })), offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })) };
+const Page = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
+};
 export const PageQuery = Type.Object(Page, { additionalProperties: false });
 export const SessionParams = Type.Object({ session_id: Type.String({ maxLength: 100 }) });
 export const TurnParams = Type.Object({ session_id: Type.String({ maxLength: 100 }), turn_id: Type.String({ maxLength: 100 }) });
@@ -32,7 +35,9 @@ const Quote = Type.Object(
   {
     cost_usd: Type.Number({ description: 'What the run reserves when it starts' }),
     expected_runtime_sec: Type.Number(),
-    steps: Type.Array(Type.Object({ step_id: Type.String(), job_type: Type.String(), cost_usd: Type.Number(), expected_runtime_sec: Type.Number() }, { additionalProperties: false })),
+    steps: Type.Array(
+      Type.Object({ step_id: Type.String(), job_type: Type.String(), cost_usd: Type.Number(), expected_runtime_sec: Type.Number() }, { additionalProperties: false }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -146,7 +151,21 @@ export const STREAM_DESCRIPTION = [
   '- `plan` `{plan_id, title, status, expires_at, cost_usd, expected_runtime_sec, steps}`: a plan card to approve or reject;',
   '- `usage` `{input_tokens, output_tokens, cost_usd, hold_usd}`: what the turn used and was debited;',
   '- `done` `{turn_id, status}` (`completed` or `stopped`) or `error` `{turn_id, status, message}`: the last event, after which the stream closes.',
-  'Reconnect with `Last-Event-ID` (or `?last_event_id=`) to receive the events after that one, from any instance. A comment line `: keep-alive` is sent every 15 s of silence.',
+  'Reconnect with `Last-Event-ID` (or `?after=<id>`) to receive the events after that one, from any instance. A comment line `: keep-alive` is sent every 15 s of silence.',
 ].join('\n');
 
-export const ASSISTANT_SCHEMAS = [SessionCreate, SessionRename, TurnRequest, Session, SessionList, Plan, Approval, SessionDetail, Turn, TurnList, TurnStarted, TurnEstimate, Models];
+export const ASSISTANT_SCHEMAS = [
+  SessionCreate,
+  SessionRename,
+  TurnRequest,
+  Session,
+  SessionList,
+  Plan,
+  Approval,
+  SessionDetail,
+  Turn,
+  TurnList,
+  TurnStarted,
+  TurnEstimate,
+  Models,
+];

@@ -146,7 +146,8 @@ export class AssistantService {
 
   private checkMessage(message: string): string {
     if (message.trim().length === 0) throw invalid(['message'], 'the message must not be blank', message, 'string_too_short');
-    if (message.length > MAX_MESSAGE_CHARS) throw invalid(['message'], `the message may have at most ${MAX_MESSAGE_CHARS} characters`, `${message.slice(0, 100)}…`, 'string_too_long');
+    if (message.length > MAX_MESSAGE_CHARS)
+      throw invalid(['message'], `the message may have at most ${MAX_MESSAGE_CHARS} characters`, `${message.slice(0, 100)}…`, 'string_too_long');
     return message;
   }
 
@@ -211,7 +212,6 @@ export class AssistantService {
       sessionId,
       who,
       requestId,
-      holdMicros: hold,
       messages: [{ role: 'system', content: SYSTEM_PROMPT }, ...history, { role: 'user', content: message }],
       proposePlan: (title, request, estimate) => this.propose(who.userId, sessionId, turnId, title, request, estimate),
     });

@@ -78,12 +78,19 @@ export const assistantStore = {
   },
 
   async session(q: Queryable, userId: string, id: string, forUpdate = false): Promise<SessionRow | null> {
-    const { rows } = await q.query<SessionRow>(`SELECT ${SESSION_COLS} FROM assistant_sessions s WHERE s.id = $1 AND s.user_id = $2${forUpdate ? ' FOR UPDATE OF s' : ''}`, [id, userId]);
+    const { rows } = await q.query<SessionRow>(`SELECT ${SESSION_COLS} FROM assistant_sessions s WHERE s.id = $1 AND s.user_id = $2${forUpdate ? ' FOR UPDATE OF s' : ''}`, [
+      id,
+      userId,
+    ]);
     return rows[0] ?? null;
   },
 
   async sessions(q: Queryable, userId: string, limit: number, offset: number): Promise<{ rows: SessionRow[]; total: number }> {
-    const { rows } = await q.query<SessionRow>(`SELECT ${SESSION_COLS} FROM assistant_sessions s WHERE s.user_id = $1 ORDER BY s.updated_at DESC, s.id LIMIT $2 OFFSET $3`, [userId, limit, offset]);
+    const { rows } = await q.query<SessionRow>(`SELECT ${SESSION_COLS} FROM assistant_sessions s WHERE s.user_id = $1 ORDER BY s.updated_at DESC, s.id LIMIT $2 OFFSET $3`, [
+      userId,
+      limit,
+      offset,
+    ]);
     const { rows: n } = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM assistant_sessions WHERE user_id = $1', [userId]);
     return { rows, total: n[0]!.n };
   },
@@ -115,7 +122,11 @@ export const assistantStore = {
   },
 
   async turns(q: Queryable, sessionId: string, limit: number, offset: number): Promise<{ rows: TurnRow[]; total: number }> {
-    const { rows } = await q.query<TurnRow>(`SELECT ${TURN_COLS} FROM assistant_turns WHERE session_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`, [sessionId, limit, offset]);
+    const { rows } = await q.query<TurnRow>(`SELECT ${TURN_COLS} FROM assistant_turns WHERE session_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`, [
+      sessionId,
+      limit,
+      offset,
+    ]);
     const { rows: n } = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM assistant_turns WHERE session_id = $1', [sessionId]);
     return { rows, total: n[0]!.n };
   },
@@ -164,7 +175,7 @@ export const assistantStore = {
     if (!events.length) return;
     await q.query(
       `INSERT INTO assistant_turn_events (turn_id, seq, type, data)
-       SELECT $1, $2::int + e.ord, e.type, e.data FROM jsonb_to_recordset($3::jsonb) AS e(ord int, type text, data jsonb)`,
+       SELECT $1, $2::int + e.ord, e.type, e.data FROM json_to_recordset($3::json) AS e(ord int, type text, data json)`,
       [turnId, firstSeq, JSON.stringify(events.map((e, ord) => ({ ord, type: e.type, data: e.data })))],
     );
     await q.query('SELECT pg_notify($1, $2)', [TURN_CHANNEL, `e:${turnId}`]);
@@ -191,18 +202,26 @@ export const assistantStore = {
       `INSERT INTO assistant_messages (session_id, seq, turn_id, role, content, tool_calls, tool_call_id)
        SELECT $1, COALESCE((SELECT max(seq) FROM assistant_messages WHERE session_id = $1), 0) + m.ord, $2, m.role, m.content, m.tool_calls, m.tool_call_id
          FROM jsonb_to_recordset($3::jsonb) AS m(ord int, role text, content text, tool_calls jsonb, tool_call_id text)`,
-      [sessionId, turnId, JSON.stringify(msgs.map((m, i) => ({ ord: i + 1, role: m.role, content: m.content, tool_calls: m.tool_calls ?? null, tool_call_id: m.tool_call_id ?? null })))],
+      [
+        sessionId,
+        turnId,
+        JSON.stringify(msgs.map((m, i) => ({ ord: i + 1, role: m.role, content: m.content, tool_calls: m.tool_calls ?? null, tool_call_id: m.tool_call_id ?? null }))),
+      ],
     );
   },
 
   async messages(q: Queryable, sessionId: string): Promise<MessageRow[]> {
-    const { rows } = await q.query<MessageRow>('SELECT seq, turn_id, role, content, tool_calls, tool_call_id, created_at FROM assistant_messages WHERE session_id = $1 ORDER BY seq', [
-      sessionId,
-    ]);
+    const { rows } = await q.query<MessageRow>(
+      'SELECT seq, turn_id, role, content, tool_calls, tool_call_id, created_at FROM assistant_messages WHERE session_id = $1 ORDER BY seq',
+      [sessionId],
+    );
     return rows;
   },
 
-  async insertPlan(q: Queryable, p: { id: string; userId: string; sessionId: string; turnId: string; title: string; request: unknown; estimate: unknown; ttlSec: number }): Promise<PlanRow> {
+  async insertPlan(
+    q: Queryable,
+    p: { id: string; userId: string; sessionId: string; turnId: string; title: string; request: unknown; estimate: unknown; ttlSec: number },
+  ): Promise<PlanRow> {
     const { rows } = await q.query<PlanRow>(
       `INSERT INTO assistant_plans (id, user_id, session_id, turn_id, title, request, estimate, status, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'proposed', now() + make_interval(secs => $8)) RETURNING ${PLAN_COLS}`,

@@ -38,7 +38,7 @@ export class TurnWaiters {
   }
 }
 
-/** The event after which to resume: Last-Event-ID (an EventSource reconnect) or ?last_event_id. */
+/** The event after which to resume: Last-Event-ID (an EventSource reconnect) or ?after=<id>. */
 export function resumeAfter(request: FastifyRequest, query?: number): number | 'invalid' {
   const raw = request.headers['last-event-id'];
   const header = Array.isArray(raw) ? raw[0] : raw;

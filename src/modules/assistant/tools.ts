@@ -130,7 +130,15 @@ async function call(s: Deps, ctx: ToolContext, name: string, a: Args): Promise<T
     }
     case 'get_job': {
       const j = await s.jobs.get(who.userId, str(a, 'process_id'));
-      return same({ process_id: j.id, job_type: j.job_type, status: j.status, progress: j.progress, message: j.message || null, created_at: iso(j.created_at), charged_usd: usd(j.charged_micros) });
+      return same({
+        process_id: j.id,
+        job_type: j.job_type,
+        status: j.status,
+        progress: j.progress,
+        message: j.message || null,
+        created_at: iso(j.created_at),
+        charged_usd: usd(j.charged_micros),
+      });
     }
     case 'list_runs': {
       const page = await s.workflowRuns.list(who.userId, { limit: optInt(a, 'limit', 50) ?? 10, ...(a.status !== undefined ? { status: str(a, 'status') } : {}) });

@@ -149,7 +149,10 @@ export class RunService {
    * What starting a run with this body would reserve, step by step, and how long its longest
    * chain of steps should take (nothing written; the Assistant's estimates and plan cards).
    */
-  async quote(who: Submitter, body: RunStartBody): Promise<{ totalMicros: number; expectedRuntimeSec: number; steps: { step_id: string; job_type: string; cost_micros: number; expected_runtime_sec: number }[] }> {
+  async quote(
+    who: Submitter,
+    body: RunStartBody,
+  ): Promise<{ totalMicros: number; expectedRuntimeSec: number; steps: { step_id: string; job_type: string; cost_micros: number; expected_runtime_sec: number }[] }> {
     const src = await this.source(who.userId, body);
     const { spec, steps, total } = await this.prepare(who, src, body.inputs ?? {}, { rerunOf: null, reuse: [] });
     const finish = new Map<string, number>();
