@@ -17,6 +17,13 @@ export function countPromptTokens(messages: readonly ChatMessage[], tools: reado
     n += 4 + countTokens(m.content);
     if (m.role === 'assistant') for (const c of m.tool_calls ?? []) n += 4 + countTokens(c.name) + countTokens(c.arguments);
   }
-  for (const t of tools) n += countTokens(JSON.stringify(t));
+  for (const t of tools) {
+    let k = toolTokens.get(t);
+    if (k === undefined) toolTokens.set(t, (k = countTokens(JSON.stringify(t))));
+    n += k;
+  }
   return n;
 }
+
+/** The tool definitions are constant objects: each is tokenized once, not at every model step. */
+const toolTokens = new WeakMap<ToolSpec, number>();

@@ -49,7 +49,9 @@ export class EventWriter {
    * Drain first, outside that transaction: the writes in flight use their own connection.
    */
   async final(tx: Queryable, events: { type: string; data: Record<string, unknown> }[]): Promise<void> {
-    const first = this.failure ? (await assistantStore.lastSeq(tx, this.turnId)) + 1 : this.seq + 1;
+    // A writer that wrote nothing here (the sweep's, for a turn of a dead process) or whose
+    // writes failed continues after what is stored; the caller holds the turn's lock.
+    const first = this.failure || this.seq === 0 ? (await assistantStore.lastSeq(tx, this.turnId)) + 1 : this.seq + 1;
     await assistantStore.appendEvents(tx, this.turnId, first, events);
     this.seq = first + events.length - 1;
   }

@@ -24,7 +24,8 @@ function providerFor(c: AssistantConfig): Provider {
   return new BuiltinProvider();
 }
 
-let unlisten: (() => Promise<void>) | null = null;
+/** Each instance's NOTIFY subscription (several instances may share a process in tests). */
+const unlistens = new WeakMap<object, () => Promise<void>>();
 
 export const assistantModule: Module = {
   name: 'assistant',
@@ -47,15 +48,20 @@ export const assistantModule: Module = {
   routes: assistantRoutes,
   tasks: (s) => [{ name: 'assistant-turn-sweep', everyMs: 5_000, run: () => s.assistant.runner.sweep() }],
   async start(s) {
-    unlisten = await s.db.listen(TURN_CHANNEL, (payload) => {
+    const unlisten = await s.db.listen(TURN_CHANNEL, (payload) => {
       const id = payload.slice(2);
-      if (payload.startsWith('e:')) s.assistant.waiters.wake(id);
-      else if (payload.startsWith('s:')) s.assistant.runner.abort(id);
+      // This process's own turns wake their streams as they write; NOTIFY wakes the others'.
+      if (payload.startsWith('e:')) {
+        if (!s.assistant.runner.runs(id)) s.assistant.waiters.wake(id);
+      } else if (payload.startsWith('s:')) s.assistant.runner.abort(id);
     });
+    unlistens.set(s.assistant, unlisten);
   },
   async stop(s) {
     await s.assistant.runner.stopAll();
-    await unlisten?.().catch(() => undefined);
-    unlisten = null;
+    await unlistens
+      .get(s.assistant)?.()
+      .catch(() => undefined);
+    unlistens.delete(s.assistant);
   },
 };

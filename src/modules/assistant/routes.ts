@@ -93,6 +93,8 @@ export const assistantRoutes: RoutePlugin = async (app, { services }) => {
     {
       // Its one checked input is a header: error locations are rooted by the service itself.
       config: { ...config, input: [] },
+      // The stream writes its own frames; the schema documents them (nothing to serialize).
+      serializerCompiler: () => (data: unknown) => JSON.stringify(data),
       schema: {
         tags,
         summary: "The turn's events as Server-Sent Events, resumable with Last-Event-ID",
@@ -103,7 +105,7 @@ export const assistantRoutes: RoutePlugin = async (app, { services }) => {
           { additionalProperties: false },
         ),
         produces: ['text/event-stream'],
-        response: { 200: { description: STREAM_DESCRIPTION, content: { 'text/event-stream': { schema: { type: 'string' } } } } },
+        response: { 200: { description: STREAM_DESCRIPTION, content: { 'text/event-stream': { schema: { $ref: '#/components/schemas/AssistantStreamEvent' } } } } },
       },
     },
     async (request, reply) => {

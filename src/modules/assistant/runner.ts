@@ -83,6 +83,11 @@ export class TurnRunner {
     await Promise.all([...this.active.values()].map((a) => a.done));
   }
 
+  /** Whether this process runs the turn (its streams are woken by the writer, not by NOTIFY). */
+  runs(turnId: string): boolean {
+    return this.active.has(turnId);
+  }
+
   get running(): number {
     return this.active.size;
   }
@@ -93,9 +98,13 @@ export class TurnRunner {
     const used: Usage = { input_tokens: 0, output_tokens: 0 };
     const messages = [...t.messages];
     const added: ChatMessage[] = [];
+    // The step in progress, counted into each heartbeat: a turn whose process dies mid-step is
+    // charged for that step's prompt and what it had written, as a stopped step is.
+    let live = { prompt: 0, text: '', calls: [] as ToolCall[] };
     const beat = setInterval(() => {
+      const now = liveUsage(live);
       void assistantStore
-        .beat(this.d.db, t.turnId, used.input_tokens, used.output_tokens)
+        .beat(this.d.db, t.turnId, used.input_tokens + now.input_tokens, used.output_tokens + now.output_tokens)
         .then((stop) => {
           if (stop !== false) this.abort(t.turnId);
         })
@@ -115,10 +124,12 @@ export class TurnRunner {
         let text = '';
         const calls: ToolCall[] = [];
         let usage: Usage | null = null;
+        live = { prompt, text: '', calls };
         for await (const ev of provider.complete({ model: config.model, messages, tools: [...TOOL_SPECS], maxTokens: room, signal })) {
           if (signal.aborted) break;
           if (ev.type === 'delta') {
             text += ev.text;
+            live.text = text;
             w.delta(ev.text);
           } else if (ev.type === 'tool_call') {
             calls.push(ev.call);
@@ -127,7 +138,8 @@ export class TurnRunner {
           if (w.failed) break;
         }
         // A stopped step may report nothing: count what was sent and written.
-        usage ??= { input_tokens: prompt, output_tokens: countTokens(text) + calls.reduce((n, c) => n + countTokens(c.name) + countTokens(c.arguments), 0) };
+        usage ??= liveUsage(live);
+        live = { prompt: 0, text: '', calls: [] };
         used.input_tokens += usage.input_tokens;
         used.output_tokens += usage.output_tokens;
         if (w.failed) throw w.failed;
@@ -159,8 +171,16 @@ export class TurnRunner {
         }
       }
     } catch (err) {
-      if (err instanceof ProviderError) end = { status: 'error', error: err.message };
-      else if (signal.aborted) end = stopped(signal);
+      if (err instanceof ProviderError) {
+        // A step that broke off after it had written something was worked on: count it. One the
+        // server refused outright (an error status before any output) is not charged.
+        if (live.text || live.calls.length) {
+          const u = liveUsage(live);
+          used.input_tokens += u.input_tokens;
+          used.output_tokens += u.output_tokens;
+        }
+        end = { status: 'error', error: err.message };
+      } else if (signal.aborted) end = stopped(signal);
       else {
         this.d.log.error({ err, turn_id: t.turnId }, 'assistant turn failed');
         end = { status: 'error', error: 'the turn failed on the server; nothing more was charged than the tokens it used' };
@@ -230,6 +250,11 @@ function stopped(signal: AbortSignal): { status: TurnStatus; error: string | nul
   return signal.reason === 'shutdown'
     ? { status: 'error', error: 'the server shut down during this turn; it was charged for the tokens it had used' }
     : { status: 'stopped', error: null };
+}
+
+/** The tokens of a step from what it was sent and has written (a step that reported no usage). */
+function liveUsage(l: { prompt: number; text: string; calls: ToolCall[] }): Usage {
+  return { input_tokens: l.prompt, output_tokens: countTokens(l.text) + l.calls.reduce((n, c) => n + countTokens(c.name) + countTokens(c.arguments), 0) };
 }
 
 /** Resolves (to null) when the signal aborts. */

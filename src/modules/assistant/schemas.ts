@@ -143,6 +143,47 @@ export const Models = Type.Object(
   { $id: 'AssistantModels', additionalProperties: false },
 );
 
+const frame = (event: string, data: ReturnType<typeof Type.Object>, description: string) =>
+  Type.Object({ id: Type.Integer({ minimum: 1, description: 'The SSE `id:` line: the event\u2019s number in the turn' }), event: Type.Literal(event), data }, { description });
+/** One Server-Sent Event of a turn: its `id:`, `event:` and `data:` (JSON) lines, by event name. */
+export const StreamEvent = Type.Union(
+  [
+    frame('delta', Type.Object({ text: Type.String() }), 'Text of the answer, in order'),
+    frame(
+      'tool_call',
+      Type.Object({ call_id: Type.String(), name: Type.String(), arguments: Type.Unknown({ description: 'The parsed JSON arguments (the text when not JSON)' }) }),
+      'The model called a tool',
+    ),
+    frame(
+      'tool_result',
+      Type.Object({
+        call_id: Type.String(),
+        name: Type.String(),
+        ok: Type.Boolean(),
+        result: Type.Unknown({ description: 'The tool\u2019s answer; `{error: {code, message}}` when it failed' }),
+      }),
+      'A tool\u2019s answer',
+    ),
+    frame(
+      'plan',
+      Type.Object({ plan_id: Type.String(), title: Type.String(), status: Type.Literal('proposed'), expires_at: time, ...Quote.properties }),
+      'A plan card to approve or reject',
+    ),
+    frame(
+      'usage',
+      Type.Object({ input_tokens: Type.Integer(), output_tokens: Type.Integer(), cost_usd: Type.Number(), hold_usd: Type.Number() }),
+      'What the turn used and was debited',
+    ),
+    frame(
+      'done',
+      Type.Object({ turn_id: Type.String(), status: Type.Union([Type.Literal('completed'), Type.Literal('stopped')]) }),
+      'The last event of a turn that completed or was stopped',
+    ),
+    frame('error', Type.Object({ turn_id: Type.String(), status: Type.Literal('error'), message: Type.String() }), 'The last event of a turn that failed'),
+  ],
+  { $id: 'AssistantStreamEvent', description: 'One event of the text/event-stream' },
+);
+
 export const STREAM_DESCRIPTION = [
   '`text/event-stream`. Each event has an `id` (its number in the turn, from 1), an `event` name and JSON `data`:',
   '- `delta` `{text}`: text of the answer, in order;',
@@ -155,6 +196,7 @@ export const STREAM_DESCRIPTION = [
 ].join('\n');
 
 export const ASSISTANT_SCHEMAS = [
+  StreamEvent,
   SessionCreate,
   SessionRename,
   TurnRequest,

@@ -144,7 +144,8 @@ export class WalletService implements KeySpendSource {
   }
 }
 
+/** USD to the micro-dollar, without trailing zeros past the cents: 0.50, 0.024, 0.000395, 12.00. */
 function fmt(micros: number): string {
-  const v = micros / MICROS_PER_USD;
-  return v >= 0.01 || v === 0 ? v.toFixed(2) : v.toPrecision(2);
+  const [whole, fraction = ''] = (micros / MICROS_PER_USD).toFixed(6).replace(/0+$/, '').split('.');
+  return `${whole}.${fraction.padEnd(2, '0')}`;
 }
