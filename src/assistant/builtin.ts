@@ -32,7 +32,7 @@ import { setImmediate as tick } from 'node:timers/promises';
 import { TEMPLATES } from '../workflows/templates.js';
 import { COMPOUNDS, findMolecules, type MentionedMolecule } from './compounds.js';
 import type { ChatMessage, CompletionRequest, Provider, ProviderEvent, ToolCall } from './provider.js';
-import { countPromptTokens, countTokens } from './tokens.js';
+import { countPromptTokens, countTokens, loadTokenizer } from './tokens.js';
 import type { DescribedMolecule, ToolResults, WorkflowQuote } from './tool-specs.js';
 
 export const BUILTIN_MODEL = 'crucible-builtin-1';
@@ -430,6 +430,7 @@ export class BuiltinProvider implements Provider {
   }
 
   async *complete(req: CompletionRequest): AsyncIterable<ProviderEvent> {
+    await loadTokenizer();
     if (req.signal.aborted) return;
     const input_tokens = countPromptTokens(req.messages, req.tools);
     const { request, done, step: n } = readTurn(req.messages);

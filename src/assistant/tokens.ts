@@ -2,11 +2,26 @@
 // gpt-tokenizer package, the tokenizer of current OpenAI models. The builtin provider bills
 // every step with it; the runner uses it for an `openai` step that ended without reporting
 // its usage (a stopped stream).
-import { countTokens as count } from 'gpt-tokenizer/encoding/o200k_base';
 import type { ChatMessage, ToolSpec } from './provider.js';
 
+let count: ((text: string) => number) | null = null;
+let loading: Promise<void> | null = null;
+
+/**
+ * Loads the encoding once. It is several megabytes of merge ranks (about half a second to
+ * parse), so a process does not load it before it listens: the Assistant module starts it in
+ * the background, and whatever counts tokens awaits it first.
+ */
+export function loadTokenizer(): Promise<void> {
+  return (loading ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => {
+    count = m.countTokens;
+  }));
+}
+
 export function countTokens(text: string): number {
-  return text.length === 0 ? 0 : count(text);
+  if (text.length === 0) return 0;
+  if (!count) throw new Error('the tokenizer is not loaded yet: await loadTokenizer() first');
+  return count(text);
 }
 
 /** The tokens of a conversation as it is sent to a model: each message's role, text and tool calls, and the tool definitions. */

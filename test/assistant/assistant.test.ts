@@ -7,9 +7,12 @@ import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { countPromptTokens, countTokens } from '../../src/assistant/tokens.js';
+import { countPromptTokens, countTokens, loadTokenizer } from '../../src/assistant/tokens.js';
 import { LIBRARY, ledger, uploadSmiles, waitForRun } from '../workflows/helpers.js';
 import { ask, newSession, readStream, startTurn, turnLedger, waitForTurn } from './helpers.js';
+
+// Token counts below need the encoding (loaded lazily by the service).
+await loadTokenizer();
 
 const HOLD = 24_000; // 16,000 tokens at $1.5 per million, in micro-dollars
 

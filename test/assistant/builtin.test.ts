@@ -8,8 +8,11 @@ import { describe, it } from 'node:test';
 import { BUILTIN_MODEL, BUILTIN_REQUESTS, BuiltinProvider } from '../../src/assistant/builtin.js';
 import { compoundByName, findMolecules, looksLikeSmiles } from '../../src/assistant/compounds.js';
 import type { ChatMessage, ProviderEvent, ToolCall } from '../../src/assistant/provider.js';
-import { countPromptTokens, countTokens } from '../../src/assistant/tokens.js';
+import { countPromptTokens, countTokens, loadTokenizer } from '../../src/assistant/tokens.js';
 import { TOOL_SPECS, type DescribedMolecule, type ToolResults } from '../../src/assistant/tool-specs.js';
+
+// Token counts below need the encoding (loaded lazily by the service).
+await loadTokenizer();
 
 const provider = new BuiltinProvider();
 const tools = [...TOOL_SPECS];

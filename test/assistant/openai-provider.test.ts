@@ -10,8 +10,11 @@ import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { ProviderError, type ChatMessage, type CompletionRequest, type ProviderEvent, type ToolSpec } from '../../src/assistant/provider.js';
 import { OpenAIProvider } from '../../src/assistant/providers/openai.js';
-import { countTokens } from '../../src/assistant/tokens.js';
+import { countTokens, loadTokenizer } from '../../src/assistant/tokens.js';
 import { startChatStandIn, type ChatStandIn } from './chat-stand-in.js';
+
+// Token counts below need the encoding (loaded lazily by the service).
+await loadTokenizer();
 
 const KEY = 'sk-test-0123456789abcdef';
 const USER: ChatMessage[] = [

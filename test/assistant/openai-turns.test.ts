@@ -6,7 +6,7 @@
 // plan card: nothing starts, nothing more is charged), and the API key never in a response.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { countPromptTokens, countTokens } from '../../src/assistant/tokens.js';
+import { countPromptTokens, countTokens, loadTokenizer } from '../../src/assistant/tokens.js';
 import { TOOL_SPECS } from '../../src/assistant/tool-specs.js';
 import { SYSTEM_PROMPT } from '../../src/modules/assistant/runner.js';
 import { BACKENDS } from '../helpers/backends.js';
@@ -14,6 +14,9 @@ import { startHarness, type Harness } from '../helpers/harness.js';
 import { uploadSmiles } from '../workflows/helpers.js';
 import { startChatStandIn, type ChatStandIn } from './chat-stand-in.js';
 import { newSession, parseSse, readStream, startTurn, turnLedger, waitForTurn, type SseEvent } from './helpers.js';
+
+// Token counts below need the encoding (loaded lazily by the service).
+await loadTokenizer();
 
 const KEY = 'sk-test-secret-123';
 const HOLD = 24_000; // 16,000 tokens at the higher price, $1.5 per Mtok, in micro-dollars

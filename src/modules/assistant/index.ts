@@ -4,7 +4,7 @@
 import type { Module } from '../../api/module.js';
 import { BuiltinProvider } from '../../assistant/builtin.js';
 import type { Provider } from '../../assistant/provider.js';
-import { OpenAIProvider } from '../../assistant/providers/openai.js';
+import { loadTokenizer } from '../../assistant/tokens.js';
 import type { AssistantConfig } from '../../config.js';
 import { assistantRoutes } from './routes.js';
 import { TurnRunner } from './runner.js';
@@ -19,9 +19,11 @@ declare module '../../services.js' {
   }
 }
 
-function providerFor(c: AssistantConfig): Provider {
-  if (c.provider === 'openai') return new OpenAIProvider({ baseURL: c.url!, apiKey: c.apiKey ?? '' });
-  return new BuiltinProvider();
+/** The configured provider; the openai client is loaded only when it is the one configured. */
+async function providerFor(c: AssistantConfig): Promise<Provider> {
+  if (c.provider !== 'openai') return new BuiltinProvider();
+  const { OpenAIProvider } = await import('../../assistant/providers/openai.js');
+  return new OpenAIProvider({ baseURL: c.url!, apiKey: c.apiKey ?? '' });
 }
 
 /** Each instance's NOTIFY subscription (several instances may share a process in tests). */
@@ -29,9 +31,9 @@ const unlistens = new WeakMap<object, () => Promise<void>>();
 
 export const assistantModule: Module = {
   name: 'assistant',
-  provide(s) {
+  async provide(s) {
     const waiters = new TurnWaiters();
-    const provider = providerFor(s.config.assistant);
+    const provider = await providerFor(s.config.assistant);
     const runner = new TurnRunner({
       db: s.db,
       log: s.log,
@@ -48,6 +50,8 @@ export const assistantModule: Module = {
   routes: assistantRoutes,
   tasks: (s) => [{ name: 'assistant-turn-sweep', everyMs: 5_000, run: () => s.assistant.runner.sweep() }],
   async start(s) {
+    // In the background: a process listens without waiting for the encoding.
+    loadTokenizer().catch((err: unknown) => s.log.error({ err }, 'the Assistant tokenizer failed to load'));
     const unlisten = await s.db.listen(TURN_CHANNEL, (payload) => {
       const id = payload.slice(2);
       // This process's own turns wake their streams as they write; NOTIFY wakes the others'.

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { AssistantConfig } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import { ProviderError, type ChatMessage, type Provider, type ToolCall, type Usage } from '../../assistant/provider.js';
-import { countPromptTokens, countTokens } from '../../assistant/tokens.js';
+import { countPromptTokens, countTokens, loadTokenizer } from '../../assistant/tokens.js';
 import { TOOL_SPECS } from '../../assistant/tool-specs.js';
 import { usd } from '../../api/schemas.js';
 import type { WalletService } from '../wallet/service.js';
@@ -94,6 +94,7 @@ export class TurnRunner {
 
   private async run(t: TurnStart, signal: AbortSignal): Promise<void> {
     const { provider, config } = this.d;
+    await loadTokenizer();
     const w = new EventWriter(this.d.db, t.turnId, this.d.wake);
     const used: Usage = { input_tokens: 0, output_tokens: 0 };
     const messages = [...t.messages];
@@ -156,12 +157,15 @@ export class TurnRunner {
           break;
         }
         for (const c of calls) {
-          // A stop does not wait for a slow tool (a lookup): its answer is dropped.
-          const out = await Promise.race([runTool(this.d.tools, ctx, c.name, c.arguments), aborted(signal)]);
-          if (!out) break;
-          w.push('tool_result', { call_id: c.id, name: c.name, ok: out.ok, result: out.forClient });
-          if (out.plan) w.push('plan', out.plan);
-          const answer: ChatMessage = { role: 'tool', tool_call_id: c.id, content: JSON.stringify(out.forModel) };
+          // A stop does not wait for a slow tool (a lookup): its answer is dropped, and every call
+          // still gets a tool message, so the conversation stays one a model accepts next turn.
+          const out = signal.aborted ? null : await Promise.race([runTool(this.d.tools, ctx, c.name, c.arguments), aborted(signal)]);
+          if (out) {
+            w.push('tool_result', { call_id: c.id, name: c.name, ok: out.ok, result: out.forClient });
+            if (out.plan) w.push('plan', out.plan);
+          }
+          const content = out ? out.forModel : { error: { code: 'stopped', message: 'the turn was stopped before this tool answered' } };
+          const answer: ChatMessage = { role: 'tool', tool_call_id: c.id, content: JSON.stringify(content) };
           messages.push(answer);
           added.push(answer);
         }

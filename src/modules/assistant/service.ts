@@ -8,7 +8,7 @@ import type { Database, Queryable } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/database.js';
 import { AppError, invalid, notFound } from '../../errors.js';
 import type { ChatMessage, Provider } from '../../assistant/provider.js';
-import { countPromptTokens, countTokens } from '../../assistant/tokens.js';
+import { countPromptTokens, countTokens, loadTokenizer } from '../../assistant/tokens.js';
 import { TOOL_SPECS, type WorkflowQuote } from '../../assistant/tool-specs.js';
 import { usd } from '../../api/schemas.js';
 import { isUuid } from '../../validation.js';
@@ -153,6 +153,7 @@ export class AssistantService {
 
   /** The session's conversation for the model, oldest turns dropped while it fills more than half the token limit. */
   private async history(sessionId: string, q: Queryable = this.db): Promise<ChatMessage[]> {
+    await loadTokenizer();
     const rows = await assistantStore.messages(q, sessionId);
     let msgs: ChatMessage[] = rows.map((m) =>
       m.role === 'tool'
@@ -174,7 +175,8 @@ export class AssistantService {
     const s = await this.session(userId, sessionId);
     this.checkMessage(message);
     const c = this.d.config;
-    const prompt = countPromptTokens([{ role: 'system', content: SYSTEM_PROMPT }, ...(await this.history(s.id)), { role: 'user', content: message }], TOOL_SPECS);
+    const history = await this.history(s.id);
+    const prompt = countPromptTokens([{ role: 'system', content: SYSTEM_PROMPT }, ...history, { role: 'user', content: message }], TOOL_SPECS);
     return {
       model: c.model,
       message_tokens: countTokens(message),
