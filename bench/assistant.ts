@@ -21,23 +21,16 @@
 //
 // Options (env): BENCH_TTFE_TURNS (200), BENCH_TTFE_WARMUP (20), BENCH_CONCURRENT_TURNS (50),
 // BENCH_BACKENDS=pglite,postgres
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { buildApp } from '../src/http/app.js';
-import { freshPgDatabase, pgReachable } from './lib/pg.js';
-import { loadConfig } from '../src/config.js';
-import { closeServices, createServices } from '../src/instance.js';
-import type { Services } from '../src/services.js';
+import { benchUser as newUser, PG_ADMIN, startInstance, type BenchInstance as Instance, type BenchUser as User } from './lib/instance.js';
+import { pgReachable } from './lib/pg.js';
 
-const PG_ADMIN = process.env.CRUCIBLE_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const N_TTFE = Number(process.env.BENCH_TTFE_TURNS ?? 200);
 const WARMUP = Number(process.env.BENCH_TTFE_WARMUP ?? 20);
 const N_CONC = Number(process.env.BENCH_CONCURRENT_TURNS ?? 50);
 const MESSAGE = 'describe aspirin and caffeine';
 const TTFE_P99_TARGET_MS = 150;
-const PASSWORD = 'bench-password';
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -46,57 +39,10 @@ const pct = (xs: number[], p: number) => {
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 const stats = (xs: number[]) => ({ p50: round(pct(xs, 50)), p99: round(pct(xs, 99)), max: round(Math.max(...xs)) });
 
-interface Instance {
-  services: Services;
-  base: string;
-  close(): Promise<void>;
-}
-interface User {
-  id: string;
-  token: string;
-}
 interface Sse {
   id: number;
   event: string;
   data: any;
-}
-
-async function start(backend: 'pglite' | 'postgres'): Promise<Instance> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-bench-'));
-  const pgdb = backend === 'postgres' ? await freshPgDatabase(PG_ADMIN) : null;
-  const config = loadConfig({
-    ...process.env,
-    LOG_LEVEL: 'silent',
-    CRUCIBLE_DATA_DIR: dataDir,
-    DATABASE_URL: pgdb?.url ?? '',
-    CRUCIBLE_CHEM_CACHE: '0',
-    CRUCIBLE_ASSISTANT_PROVIDER: 'builtin',
-    CRUCIBLE_ASSISTANT_MODEL: '',
-    CRUCIBLE_LOGIN_MAX_PER_IP: '1000', // the concurrent part logs in 50 accounts from 127.0.0.1 (default: 30 a minute)
-  });
-  const services = await createServices(config);
-  const app = await buildApp(services, { logger: false });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  return {
-    services,
-    base: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`,
-    async close() {
-      await app.close();
-      await closeServices(services);
-      await pgdb?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** An enterprise account with `creditUsd` in its wallet, logged in (an access token, as the Assistant needs). */
-async function newUser(inst: Instance, name: string, creditUsd: number): Promise<User> {
-  const email = `bench-${name}-${Date.now()}@example.com`;
-  const user = await inst.services.users.create(email, PASSWORD, 'enterprise');
-  await inst.services.wallet.credit(user.id, Math.round(creditUsd * 1_000_000), 'bench');
-  const login = await fetch(`${inst.base}/api/v1/auth/login-email`, { method: 'POST', body: new URLSearchParams({ username: email, password: PASSWORD }) });
-  if (!login.ok) throw new Error(`login ${email}: ${login.status} ${await login.text()}`);
-  return { id: user.id, token: ((await login.json()) as { access_token: string }).access_token };
 }
 
 async function api<T>(inst: Instance, u: User, method: string, p: string, body?: unknown): Promise<T> {
@@ -323,7 +269,13 @@ async function main() {
       console.log(`PostgreSQL not reachable at ${PG_ADMIN}: skipping its runs (PGlite only)`);
       continue;
     }
-    const inst = await start(backend);
+    const inst = await startInstance(backend, {
+      env: {
+        CRUCIBLE_ASSISTANT_PROVIDER: 'builtin',
+        CRUCIBLE_ASSISTANT_MODEL: '',
+        CRUCIBLE_LOGIN_MAX_PER_IP: '1000', // the concurrent part logs in 50 accounts from 127.0.0.1 (default: 30 a minute)
+      },
+    });
     try {
       const solo = await newUser(inst, 'ttfe', 100);
       const t = await ttfe(inst, solo);

@@ -10,17 +10,13 @@
 // Options (env): BENCH_LATENCY_JOBS (100), BENCH_THROUGHPUT_JOBS (1000), BENCH_SCALE_JOBS (2000),
 // BENCH_SKIP_SCALE=1, BENCH_BACKENDS=pglite,postgres
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApp } from '../src/http/app.js';
-import { freshPgDatabase, pgReachable } from './lib/pg.js';
-import { loadConfig } from '../src/config.js';
-import { closeServices, createServices } from '../src/instance.js';
+import { PG_ADMIN, startInstance, type BenchInstance as Instance } from './lib/instance.js';
+import { pgReachable } from './lib/pg.js';
 import type { Services } from '../src/services.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const PG_ADMIN = process.env.CRUCIBLE_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const N_LAT = Number(process.env.BENCH_LATENCY_JOBS ?? 100);
 const N_TPUT = Number(process.env.BENCH_THROUGHPUT_JOBS ?? 1000);
 const N_SCALE = Number(process.env.BENCH_SCALE_JOBS ?? 2000);
@@ -32,55 +28,10 @@ const pct = (xs: number[], p: number) => {
 };
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
-interface Instance {
-  services: Services;
-  base: string;
-  token: string;
-  dbUrl: string | null;
-  close(): Promise<void>;
-}
-
-async function start(backend: 'pglite' | 'postgres', workers: number): Promise<Instance> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-bench-'));
-  const pgdb = backend === 'postgres' ? await freshPgDatabase(PG_ADMIN) : null;
-  const config = loadConfig({
-    ...process.env,
-    LOG_LEVEL: 'silent',
-    CRUCIBLE_DATA_DIR: dataDir,
-    DATABASE_URL: pgdb?.url ?? '',
-    CRUCIBLE_WORKERS: String(workers),
-    CRUCIBLE_CHEM_CACHE: '0',
-  });
-  const services = await createServices(config);
-  const app = await buildApp(services, { logger: false });
-  const runtime = services.runtime(workers);
-  await runtime.start();
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-  const email = `bench-${Date.now()}@example.com`;
-  const user = await services.users.create(email, 'bench-password', 'enterprise');
-  await services.wallet.credit(user.id, 1_000 * 1_000_000, 'bench');
-  const login = await fetch(`${base}/api/v1/auth/login-email`, { method: 'POST', body: new URLSearchParams({ username: email, password: 'bench-password' }) });
-  const token = ((await login.json()) as { access_token: string }).access_token;
-  return {
-    services,
-    base,
-    token,
-    dbUrl: pgdb?.url ?? null,
-    async close() {
-      await runtime.stop();
-      await app.close();
-      await closeServices(services);
-      await pgdb?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 async function api<T>(inst: Instance, method: string, p: string, body?: unknown): Promise<T> {
   const r = await fetch(inst.base + p, {
     method,
-    headers: { authorization: `Bearer ${inst.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: { authorization: `Bearer ${inst.user.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
   if (!r.ok) throw new Error(`${method} ${p}: ${r.status} ${await r.text()}`);
@@ -172,7 +123,7 @@ function spawnWorker(dbUrl: string, dataDir: string): { child: ChildProcess; rea
 
 /** The API (no in-process workers) plus `workers` worker processes on one PostgreSQL database. */
 async function scaleRun(workers: number): Promise<{ workers: number; seconds: number; jobsPerSec: number; check: Awaited<ReturnType<typeof checkExactlyOnce>> }> {
-  const inst = await start('postgres', 0);
+  const inst = await startInstance('postgres', { workers: 0 });
   const children: ChildProcess[] = [];
   try {
     const procs = Array.from({ length: workers }, () => spawnWorker(inst.dbUrl!, inst.services.config.dataDir));
@@ -198,7 +149,7 @@ async function main() {
       continue;
     }
     const workers = os.availableParallelism();
-    const inst = await start(backend, workers);
+    const inst = await startInstance(backend, { workers });
     try {
       await submit(inst, 'warm-up');
       await waitAllDone(inst.services.db, 1, 60_000);

@@ -16,18 +16,12 @@
 //
 // Options (env): BENCH_OVERHEAD_RUNS (30 per shape, after 3 warm-up runs), BENCH_VALIDATE_N (300, after 200),
 // BENCH_CONCURRENT_RUNS (50), BENCH_BACKENDS=pglite,postgres
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { buildApp } from '../src/http/app.js';
-import { freshPgDatabase, pgReachable } from './lib/pg.js';
-import { loadConfig } from '../src/config.js';
-import { closeServices, createServices } from '../src/instance.js';
+import { PG_ADMIN, startInstance, type BenchInstance as Instance } from './lib/instance.js';
+import { pgReachable } from './lib/pg.js';
 import { validateFor } from '../src/modules/workflows/check.js';
-import type { Services } from '../src/services.js';
 import type { WorkflowSpec } from '../src/workflows/spec.js';
 
-const PG_ADMIN = process.env.CRUCIBLE_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const N_OVER = Number(process.env.BENCH_OVERHEAD_RUNS ?? 30);
 const N_VAL = Number(process.env.BENCH_VALIDATE_N ?? 300);
 const N_CONC = Number(process.env.BENCH_CONCURRENT_RUNS ?? 50);
@@ -67,55 +61,10 @@ const pct = (xs: number[], p: number) => {
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Instance {
-  services: Services;
-  base: string;
-  token: string;
-  userId: string;
-  close(): Promise<void>;
-}
-
-async function start(backend: 'pglite' | 'postgres'): Promise<Instance> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-bench-'));
-  const pgdb = backend === 'postgres' ? await freshPgDatabase(PG_ADMIN) : null;
-  const config = loadConfig({
-    ...process.env,
-    LOG_LEVEL: 'silent',
-    CRUCIBLE_DATA_DIR: dataDir,
-    DATABASE_URL: pgdb?.url ?? '',
-    CRUCIBLE_WORKERS: String(SLOTS),
-    CRUCIBLE_CHEM_CACHE: '0',
-  });
-  const services = await createServices(config);
-  const app = await buildApp(services, { logger: false });
-  const runtime = services.runtime(SLOTS);
-  await runtime.start();
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-  const email = `bench-${Date.now()}@example.com`;
-  const user = await services.users.create(email, 'bench-password', 'enterprise');
-  await services.wallet.credit(user.id, 1_000 * 1_000_000, 'bench');
-  const login = await fetch(`${base}/api/v1/auth/login-email`, { method: 'POST', body: new URLSearchParams({ username: email, password: 'bench-password' }) });
-  const token = ((await login.json()) as { access_token: string }).access_token;
-  return {
-    services,
-    base,
-    token,
-    userId: user.id,
-    async close() {
-      await runtime.stop();
-      await app.close();
-      await closeServices(services);
-      await pgdb?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 async function api<T>(inst: Instance, method: string, p: string, body?: unknown): Promise<T> {
   const r = await fetch(inst.base + p, {
     method,
-    headers: { authorization: `Bearer ${inst.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: { authorization: `Bearer ${inst.user.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
   if (!r.ok) throw new Error(`${method} ${p}: ${r.status} ${await r.text()}`);
@@ -259,11 +208,11 @@ async function validation(inst: Instance) {
     return ms;
   };
   const direct = async (spec: WorkflowSpec): Promise<number[]> => {
-    for (let i = 0; i < VAL_WARMUP; i++) await validateFor(inst.services, inst.userId, spec);
+    for (let i = 0; i < VAL_WARMUP; i++) await validateFor(inst.services, inst.user.id, spec);
     const ms: number[] = [];
     for (let i = 0; i < N_VAL; i++) {
       const t0 = performance.now();
-      await validateFor(inst.services, inst.userId, spec);
+      await validateFor(inst.services, inst.user.id, spec);
       ms.push(performance.now() - t0);
     }
     return ms;
@@ -299,8 +248,8 @@ async function concurrent(inst: Instance) {
     [ids],
   );
   if (badEvents) failures.push(`${badEvents} runs without exactly one workflow_run event`);
-  const reserved = await num(inst, `SELECT coalesce(sum(reserved_delta_micros), 0)::text AS n FROM ledger WHERE user_id = $1`, [inst.userId]);
-  const walletReserved = await num(inst, `SELECT reserved_micros::text AS n FROM wallets WHERE user_id = $1`, [inst.userId]);
+  const reserved = await num(inst, `SELECT coalesce(sum(reserved_delta_micros), 0)::text AS n FROM ledger WHERE user_id = $1`, [inst.user.id]);
+  const walletReserved = await num(inst, `SELECT reserved_micros::text AS n FROM wallets WHERE user_id = $1`, [inst.user.id]);
   if (reserved !== 0 || walletReserved !== 0) failures.push(`reserved not back to 0: ledger ${reserved}, wallet ${walletReserved}`);
   const charges = await num(
     inst,
@@ -327,7 +276,7 @@ async function main() {
       console.log(`PostgreSQL not reachable at ${PG_ADMIN}: skipping its runs`);
       continue;
     }
-    const inst = await start(backend);
+    const inst = await startInstance(backend, { workers: SLOTS });
     try {
       const o = await overheads(inst);
       const ratio = round(o.chain.p50 / (5 * o.job.p50), 2);

@@ -7,18 +7,17 @@
 // test (completed, stopped, error, killed): one reserve and one release of the hold each, at most
 // one charge within the hold, and the wallet agrees. PostgreSQL only (several processes).
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { BACKENDS } from '../helpers/backends.js';
+import { spawnCrucible } from '../helpers/processes.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { startChatStandIn, type ChatStandIn } from './chat-stand-in.js';
 import { newSession, readStream, startTurn, turnLedger, waitForTurn, type SseEvent } from './helpers.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const postgres = BACKENDS.find((b) => b.name === 'postgres');
 const STALE_SEC = 2;
 const CREDIT_USD = 1;
@@ -65,39 +64,26 @@ describe('assistant turns across instances and through SIGKILL', { skip: postgre
   });
 
   async function crucibleServe(): Promise<{ child: ChildProcess; base: string; output: () => string }> {
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(CRUCIBLE_|DATABASE_URL$|PORT$|HOST$|NODE_TEST_CONTEXT$)/.test(k)));
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-asst-'));
     dirs.push(dataDir);
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), 'serve'], {
-      cwd: ROOT,
-      env: {
-        ...clean,
-        LOG_LEVEL: 'warn',
+    const { child, ready, output } = spawnCrucible(
+      ['serve'],
+      {
         DATABASE_URL: h.dbUrl!,
         PORT: '0',
         HOST: '127.0.0.1',
         CRUCIBLE_STORAGE: 'postgres',
         CRUCIBLE_DATA_DIR: dataDir,
         CRUCIBLE_WORKERS: '0',
-        CRUCIBLE_CHEM_THREADS: '1',
         CRUCIBLE_ASSISTANT_PROVIDER: 'openai',
         CRUCIBLE_ASSISTANT_URL: chat.url,
         CRUCIBLE_ASSISTANT_MODEL: 'gpt-stand-in',
         CRUCIBLE_ASSISTANT_TURN_STALE_SEC: String(STALE_SEC),
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let out = '';
-    await new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        if (/listening on/.test(out)) resolve();
-      });
-      child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-      child.on('exit', (code, signal) => reject(new Error(`crucible serve exited ${code ?? signal}: ${out}`)));
-    });
-    return { child, base: /listening on (http:\/\/\S+)/.exec(out)![1]!, output: () => out };
+      children,
+    );
+    await ready;
+    return { child, base: /listening on (http:\/\/\S+)/.exec(output())![1]!, output };
   }
 
   /** A JSON request to the serve process. */

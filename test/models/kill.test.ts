@@ -3,7 +3,7 @@
 // the completing attempt, and the job is charged once. PostgreSQL only: the workers are
 // `crucible worker` processes on the harness's database.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { BACKENDS } from '../helpers/backends.js';
+import { spawnCrucible } from '../helpers/processes.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -31,34 +32,18 @@ describe('a training job killed mid-way', { skip: postgres ? false : 'CRUCIBLE_T
     await h?.close();
   });
 
-  function worker(): { child: ChildProcess; ready: Promise<void> } {
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(CRUCIBLE_|DATABASE_URL$|PORT$|NODE_TEST_CONTEXT$)/.test(k)));
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), 'worker'], {
-      cwd: ROOT,
-      env: {
-        ...clean,
-        LOG_LEVEL: 'warn',
+  function worker() {
+    return spawnCrucible(
+      ['worker'],
+      {
         DATABASE_URL: h.dbUrl!,
         CRUCIBLE_STORAGE: 'postgres',
         CRUCIBLE_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-w-')),
         CRUCIBLE_WORKERS: '1',
-        CRUCIBLE_CHEM_THREADS: '1',
         CRUCIBLE_JOB_STALE_SEC: '3',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let out = '';
-    const ready = new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        if (/Crucible worker .* running/.test(out)) resolve();
-      });
-      child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-      child.on('exit', (code) => reject(new Error(`worker exited ${code}: ${out}`)));
-    });
-    ready.catch(() => undefined);
-    return { child, ready };
+      children,
+    );
   }
 
   it('is retried by another worker and registers its model once', async () => {

@@ -4,7 +4,7 @@
 // made through the API are read by jobs on the workers; every result downloads through the API;
 // nothing is lost or charged twice; no process writes artifacts to its own disk.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,9 +12,9 @@ import { after, describe, it } from 'node:test';
 import { openPostgres } from '../../src/db/postgres.js';
 import { walletStore } from '../../src/modules/wallet/store.js';
 import { BACKENDS } from '../helpers/backends.js';
+import { spawnCrucible } from '../helpers/processes.js';
 import { s3Env, startS3StandIn, type S3StandIn } from '../helpers/s3-stand-in.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const pgBackend = BACKENDS.find((b) => b.name === 'postgres');
 const ADMIN = { email: 'admin@crucible.local', password: 'admin-password-1' };
 const children: ChildProcess[] = [];
@@ -23,25 +23,8 @@ after(() => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
 });
 
-function crucible(args: string[], env: Record<string, string>): { child: ChildProcess; output: () => string; ready: Promise<void> } {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(CRUCIBLE_|DATABASE_URL$|PORT$|HOST$|NODE_TEST_CONTEXT$)/.test(k)));
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), ...args], {
-    cwd: ROOT,
-    env: { ...clean, LOG_LEVEL: 'warn', CRUCIBLE_CHEM_THREADS: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (/Crucible (worker .* running|listening on)/.test(out)) resolve();
-    });
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => reject(new Error(`crucible ${args[0]} exited ${code}: ${out}`)));
-  });
-  ready.catch(() => undefined);
-  return { child, output: () => out, ready };
+function crucible(args: string[], env: Record<string, string>) {
+  return spawnCrucible(args, env, children);
 }
 
 async function stop(c: ChildProcess): Promise<void> {

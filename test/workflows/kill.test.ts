@@ -5,17 +5,16 @@
 // jobs were, never more than it reserved, and nothing stays reserved. PostgreSQL only: the
 // API and the workers are `crucible` processes sharing the harness's database.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { BACKENDS } from '../helpers/backends.js';
+import { spawnCrucible } from '../helpers/processes.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { chargedToRun, ledger, LIBRARY, uploadFile, waitForRun, waitForStep } from './helpers.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const postgres = BACKENDS.find((b) => b.name === 'postgres');
 
 describe('workflow runs through SIGKILL of the API and a worker', { skip: postgres ? false : 'CRUCIBLE_TEST_PG_URL is empty: no PostgreSQL server for several processes' }, () => {
@@ -29,35 +28,19 @@ describe('workflow runs through SIGKILL of the API and a worker', { skip: postgr
     await h?.close();
   });
 
-  function crucible(args: string[], env: Record<string, string> = {}): { child: ChildProcess; ready: Promise<void>; output: () => string } {
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(CRUCIBLE_|DATABASE_URL$|PORT$|HOST$|NODE_TEST_CONTEXT$)/.test(k)));
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), ...args], {
-      cwd: ROOT,
-      env: {
-        ...clean,
-        LOG_LEVEL: 'warn',
+  function crucible(args: string[], env: Record<string, string> = {}) {
+    return spawnCrucible(
+      args,
+      {
         DATABASE_URL: h.dbUrl!,
         CRUCIBLE_STORAGE: 'postgres',
         CRUCIBLE_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-wf-')),
         CRUCIBLE_WORKERS: '1',
-        CRUCIBLE_CHEM_THREADS: '1',
         CRUCIBLE_JOB_STALE_SEC: '3',
         ...env,
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let out = '';
-    const ready = new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        if (/Crucible (worker .* running|listening on)/.test(out)) resolve();
-      });
-      child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-      child.on('exit', (code) => reject(new Error(`crucible ${args[0]} exited ${code}: ${out}`)));
-    });
-    ready.catch(() => undefined);
-    return { child, ready, output: () => out };
+      children,
+    );
   }
 
   it('a run whose API and worker are killed completes once; the ledger balances over completed, failed, cancelled and killed runs', async () => {

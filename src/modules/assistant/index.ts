@@ -15,7 +15,7 @@ import { TurnWaiters } from './stream.js';
 
 declare module '../../services.js' {
   interface Services {
-    assistant: AssistantService & { waiters: TurnWaiters; runner: TurnRunner };
+    assistant: AssistantService;
   }
 }
 
@@ -43,8 +43,7 @@ export const assistantModule: Module = {
       tools: s,
       wake: (id) => waiters.wake(id),
     });
-    const service = new AssistantService(s.db, { config: s.config.assistant, provider, wallet: s.wallet, runs: s.workflowRuns, runner });
-    return { assistant: Object.assign(service, { waiters, runner }) };
+    return { assistant: new AssistantService(s.db, { config: s.config.assistant, wallet: s.wallet, runs: s.workflowRuns, runner, waiters }) };
   },
   schemas: ASSISTANT_SCHEMAS,
   routes: assistantRoutes,

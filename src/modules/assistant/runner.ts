@@ -88,10 +88,6 @@ export class TurnRunner {
     return this.active.has(turnId);
   }
 
-  get running(): number {
-    return this.active.size;
-  }
-
   private async run(t: TurnStart, signal: AbortSignal): Promise<void> {
     const { provider, config } = this.d;
     await loadTokenizer();

@@ -7,7 +7,7 @@ import type { AssistantConfig } from '../../config.js';
 import type { Database, Queryable } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/database.js';
 import { AppError, invalid, notFound } from '../../errors.js';
-import type { ChatMessage, Provider } from '../../assistant/provider.js';
+import type { ChatMessage } from '../../assistant/provider.js';
 import { countPromptTokens, countTokens, loadTokenizer } from '../../assistant/tokens.js';
 import { TOOL_SPECS, type WorkflowQuote } from '../../assistant/tool-specs.js';
 import { usd } from '../../api/schemas.js';
@@ -17,6 +17,7 @@ import type { Principal } from '../auth/principal.js';
 import type { RunService, RunStartBody } from '../workflows/runs.js';
 import type { RunView } from '../workflows/runs-view.js';
 import { SYSTEM_PROMPT, type TurnRunner } from './runner.js';
+import type { TurnWaiters } from './stream.js';
 import { assistantStore, type MessageRow, type PlanRow, type SessionRow, type TurnRow } from './store.js';
 
 /** The longest user message, in characters. */
@@ -69,10 +70,18 @@ function messageView(m: MessageRow) {
 }
 
 export class AssistantService {
+  /** Runs this process's turns (and settles dead processes' ones). */
+  readonly runner: TurnRunner;
+  /** This process's streams waiting for their turns' next events. */
+  readonly waiters: TurnWaiters;
+
   constructor(
     private readonly db: Database,
-    private readonly d: { config: AssistantConfig; provider: Provider; wallet: WalletService; runs: RunService; runner: TurnRunner },
-  ) {}
+    private readonly d: { config: AssistantConfig; wallet: WalletService; runs: RunService; runner: TurnRunner; waiters: TurnWaiters },
+  ) {
+    this.runner = d.runner;
+    this.waiters = d.waiters;
+  }
 
   /** What one turn may hold: its token limit at the higher of the two prices. */
   get holdMicros(): number {
@@ -107,10 +116,15 @@ export class AssistantService {
     return sessionView(await assistantStore.createSession(this.db, crypto.randomUUID(), userId, title?.trim() || 'New session'));
   }
 
-  private async session(userId: string, id: string, q: Queryable = this.db, forUpdate = false): Promise<SessionRow> {
-    const s = isUuid(id) ? await assistantStore.session(q, userId, id, forUpdate) : null;
+  private async session(userId: string, id: string): Promise<SessionRow> {
+    const s = isUuid(id) ? await assistantStore.session(this.db, userId, id) : null;
     if (!s) throw notFound(`assistant session ${id}`);
     return s;
+  }
+
+  /** Locks the caller's session in `tx` (404 for anyone else's). */
+  private async lockSession(tx: Queryable, userId: string, id: string): Promise<void> {
+    if (!(isUuid(id) && (await assistantStore.lockSession(tx, userId, id)))) throw notFound(`assistant session ${id}`);
   }
 
   async listSessions(userId: string, q: { limit?: number; offset?: number }) {
@@ -128,17 +142,16 @@ export class AssistantService {
 
   async renameSession(userId: string, id: string, title: string) {
     if (!title.trim()) throw invalid(['title'], 'the title must not be blank', title, 'string_too_short');
-    await this.session(userId, id);
-    await assistantStore.rename(this.db, userId, id, title.trim());
+    if (!(isUuid(id) && (await assistantStore.rename(this.db, userId, id, title.trim())))) throw notFound(`assistant session ${id}`);
     return sessionView(await this.session(userId, id));
   }
 
   async deleteSession(userId: string, id: string): Promise<void> {
     await this.db.transaction(async (tx) => {
-      const s = await this.session(userId, id, tx, true);
-      const running = await assistantStore.runningTurn(tx, s.id);
+      await this.lockSession(tx, userId, id);
+      const running = await assistantStore.runningTurn(tx, id);
       if (running) throw new AppError('conflict', `turn ${running} of this session is still running; stop it before deleting the session`, { retry: 'conflict' });
-      await assistantStore.deleteSession(tx, userId, s.id);
+      await assistantStore.deleteSession(tx, userId, id);
     });
   }
 
@@ -195,21 +208,21 @@ export class AssistantService {
     const turnId = crypto.randomUUID();
     const hold = this.holdMicros;
     const history = await this.db.transaction(async (tx) => {
-      const s = await this.session(who.userId, sessionId, tx, true);
-      const running = await assistantStore.runningTurn(tx, s.id);
+      await this.lockSession(tx, who.userId, sessionId);
+      const running = await assistantStore.runningTurn(tx, sessionId);
       if (running) throw busy(running);
       await this.d.wallet.reserveAll(tx, [{ userId: who.userId, keyId: null, jobId: turnId, amountMicros: hold, ceilingMicros: null, note: 'assistant turn hold' }]);
-      const h = await this.history(s.id, tx);
+      const h = await this.history(sessionId, tx);
       try {
-        await assistantStore.insertTurn(tx, { id: turnId, sessionId: s.id, userId: who.userId, message, model: this.d.config.model, holdMicros: hold });
+        await assistantStore.insertTurn(tx, { id: turnId, sessionId, userId: who.userId, message, model: this.d.config.model, holdMicros: hold });
       } catch (err) {
         if (isUniqueViolation(err)) throw busy('another');
         throw err;
       }
-      await assistantStore.appendMessages(tx, s.id, turnId, [{ role: 'user', content: message }]);
+      await assistantStore.appendMessages(tx, sessionId, turnId, [{ role: 'user', content: message }]);
       return h;
     });
-    this.d.runner.start({
+    this.runner.start({
       turnId,
       sessionId,
       who,
@@ -242,7 +255,7 @@ export class AssistantService {
   async stopTurn(userId: string, sessionId: string, turnId: string) {
     const t = await this.turnRow(userId, sessionId, turnId);
     if (t.status !== 'running') throw new AppError('conflict', `turn ${turnId} already ended with status ${t.status}`, { retry: 'terminal' });
-    this.d.runner.abort(turnId);
+    this.runner.abort(turnId);
     await assistantStore.requestStop(this.db, turnId);
     const until = Date.now() + 2_000;
     let now = t;

@@ -77,12 +77,15 @@ export const assistantStore = {
     return firstRow(rows, 'session insert');
   },
 
-  async session(q: Queryable, userId: string, id: string, forUpdate = false): Promise<SessionRow | null> {
-    const { rows } = await q.query<SessionRow>(`SELECT ${SESSION_COLS} FROM assistant_sessions s WHERE s.id = $1 AND s.user_id = $2${forUpdate ? ' FOR UPDATE OF s' : ''}`, [
-      id,
-      userId,
-    ]);
+  async session(q: Queryable, userId: string, id: string): Promise<SessionRow | null> {
+    const { rows } = await q.query<SessionRow>(`SELECT ${SESSION_COLS} FROM assistant_sessions s WHERE s.id = $1 AND s.user_id = $2`, [id, userId]);
     return rows[0] ?? null;
+  },
+
+  /** Locks the user's session (turn starts and deletes serialise on it); false when there is none. */
+  async lockSession(q: Queryable, userId: string, id: string): Promise<boolean> {
+    const { rows } = await q.query('SELECT id FROM assistant_sessions WHERE id = $1 AND user_id = $2 FOR UPDATE', [id, userId]);
+    return rows.length > 0;
   },
 
   async sessions(q: Queryable, userId: string, limit: number, offset: number): Promise<{ rows: SessionRow[]; total: number }> {

@@ -1,0 +1,37 @@
+// `crucible <command>` as a separate process, for the tests that run several processes on one
+// PostgreSQL database or SIGKILL one: the test's own CRUCIBLE_*, DATABASE_URL, PORT and HOST are
+// not inherited (each process gets exactly `env`), its output is kept for failure messages, and it
+// is ready once it says it listens (serve) or runs (worker).
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface CrucibleProcess {
+  child: ChildProcess;
+  /** Resolves when it listens or runs; rejects with its output when it exits first. */
+  ready: Promise<void>;
+  output: () => string;
+}
+
+/** Starts `crucible <args>` with `env` (LOG_LEVEL warn and one RDKit thread unless given); `children` collects it for an after() hook to kill. */
+export function spawnCrucible(args: string[], env: Record<string, string>, children: ChildProcess[]): CrucibleProcess {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(CRUCIBLE_|DATABASE_URL$|PORT$|HOST$|NODE_TEST_CONTEXT$)/.test(k)));
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...clean, LOG_LEVEL: 'warn', CRUCIBLE_CHEM_THREADS: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (/Crucible (worker .* running|listening on)/.test(out)) resolve();
+    });
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code, signal) => reject(new Error(`crucible ${args[0]} exited ${code ?? signal}: ${out}`)));
+  });
+  ready.catch(() => undefined);
+  return { child, ready, output: () => out };
+}
