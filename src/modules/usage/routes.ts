@@ -1,4 +1,4 @@
-// GET /usage: this month's calls against the allowance, storage, keys and jobs (docs/usage.md).
+// GET /usage: this month's calls against the allowance, storage, keys, and paid work by kind (docs/usage.md).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../api/route.js';
@@ -9,7 +9,11 @@ export const usageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
   app.get(
     '/usage',
     {
-      schema: { tags: ['usage'], summary: 'Your monthly allowance of utility and inference calls, storage, keys and jobs this month', response: { 200: Type.Ref(UsageResponse) } },
+      schema: {
+        tags: ['usage'],
+        summary: 'Your monthly allowance of utility and inference calls, storage, keys, and this month’s jobs, workflow runs and Assistant turns',
+        response: { 200: Type.Ref(UsageResponse) },
+      },
     },
     async (request) => {
       const p = principalOf(request);

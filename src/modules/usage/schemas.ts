@@ -3,6 +3,8 @@ import { Type } from '@sinclair/typebox';
 import { Nullable } from '../../api/schemas.js';
 
 const Count = Type.Integer({ minimum: 0 });
+/** A kind of paid work this month, from the ledger (a deleted job, run or session keeps its charge). */
+const Paid = (description: string) => Type.Object({ count: Count, charged_usd: Type.Number({ minimum: 0 }) }, { additionalProperties: false, description });
 
 export const UsageResponse = Type.Object(
   {
@@ -29,11 +31,9 @@ export const UsageResponse = Type.Object(
     all_time: Type.Object({ utilities: Count, inference: Count, total: Count }, { additionalProperties: false }),
     storage: Type.Object({ used_bytes: Count, quota_bytes: Count, artifact_count: Count }, { additionalProperties: false, description: 'As GET /artifacts/usage' }),
     keys: Type.Object({ used: Count, limit: Count }, { additionalProperties: false, description: 'API keys, as GET /auth/api-keys' }),
-    jobs: Type.Object(
-      { count: Count, charged_usd: Type.Number({ minimum: 0 }) },
-      { additionalProperties: false, description: 'Jobs submitted this month and what they were charged (from the ledger)' },
-    ),
-    workflow_runs: Type.Object({ count: Count, charged_usd: Type.Number({ minimum: 0 }) }, { additionalProperties: false, description: 'Workflow runs this month' }),
+    jobs: Paid('Standalone jobs submitted this month and what jobs were charged this month (workflow steps count under workflow_runs)'),
+    workflow_runs: Paid('Workflow runs started this month and what their steps were charged this month'),
+    assistant_turns: Paid('Assistant turns started this month and what turns were charged this month'),
   },
   { $id: 'UsageResponse', additionalProperties: false },
 );

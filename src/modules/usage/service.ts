@@ -1,15 +1,14 @@
 // The monthly allowance of utility and inference calls, and GET /usage (docs/usage.md). Calls
 // are counted per account and calendar month (UTC) in the transaction that records them
 // (`consume`), never beyond the tier's allowance; an enterprise account is unlimited. The usage
-// summary puts the calls beside storage, keys and the month's jobs, from the same figures as
-// /artifacts/usage, the key list and the ledger.
+// summary puts the calls beside storage, keys and the month's jobs, workflow runs and Assistant
+// turns, from the same figures as /artifacts/usage, the key list and the ledger.
 import { tierNameOf, type Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/database.js';
 import { AppError } from '../../errors.js';
 import type { ArtifactService } from '../artifacts/service.js';
 import type { KeyService } from '../keys/service.js';
-import { walletStore } from '../wallet/store.js';
-import { usageStore, type CallKind, type MonthCounts } from './store.js';
+import { usageStore, type CallKind, type MonthCounts, type SubjectActivity } from './store.js';
 
 export interface Period {
   start: Date;
@@ -26,6 +25,7 @@ export function periodOf(now: Date = new Date()): Period {
 }
 
 const usd = (micros: number) => Math.round(micros) / 1_000_000;
+const paid = (a: SubjectActivity) => ({ count: a.count, charged_usd: usd(a.charged_micros) });
 
 export class UsageService {
   constructor(
@@ -79,12 +79,12 @@ export class UsageService {
 
   async summary(userId: string, tier: number, now: Date = new Date()) {
     const period = periodOf(now);
-    const [month, allTime, storage, keys, jobs] = await Promise.all([
+    const [month, allTime, storage, keys, work] = await Promise.all([
       usageStore.month(this.db, userId, period.key),
       usageStore.allTime(this.db, userId),
       this.deps.artifacts.usage(userId),
       this.deps.keys.list(userId, tier),
-      walletStore.activitySince(this.db, userId, period.start),
+      usageStore.activitySince(this.db, userId, period.start),
     ]);
     const allowance = this.allowanceFor(tier);
     const used = month.utilities + month.inference;
@@ -102,8 +102,9 @@ export class UsageService {
       all_time: { utilities: allTime.utilities, inference: allTime.inference, total: allTime.utilities + allTime.inference },
       storage: { used_bytes: storage.used_bytes, quota_bytes: storage.quota_bytes, artifact_count: storage.artifact_count },
       keys: { used: keys.count, limit: keys.limit },
-      jobs: { count: jobs.jobs, charged_usd: usd(jobs.charged_micros) },
-      workflow_runs: { count: 0, charged_usd: 0 },
+      jobs: paid(work.jobs),
+      workflow_runs: paid(work.workflow_runs),
+      assistant_turns: paid(work.assistant_turns),
     };
   }
 }

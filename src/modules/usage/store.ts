@@ -1,5 +1,6 @@
 // The monthly allowance's counters (table usage_months, migration 011): this file is their one
-// writer. Months are calendar months in UTC, named by their first day.
+// writer. Months are calendar months in UTC, named by their first day. Also the month's paid
+// work by subject, read from the ledger (written by src/modules/wallet/store.ts).
 import type { Queryable } from '../../db/database.js';
 
 export type CallKind = 'utilities' | 'inference';
@@ -11,6 +12,28 @@ export interface MonthCounts {
 
 /** The column of a kind (a fixed identifier, never user input). */
 const COLUMN: Record<CallKind, string> = { utilities: 'utilities', inference: 'inference' };
+
+/** Work started since a date and the micro-dollars charged for it since then. */
+export interface SubjectActivity {
+  count: number;
+  charged_micros: number;
+}
+
+export interface MonthActivity {
+  jobs: SubjectActivity;
+  workflow_runs: SubjectActivity;
+  assistant_turns: SubjectActivity;
+}
+
+/**
+ * The subject of a ledger row, from the note its writer gives it (docs/usage.md, "GET /usage"):
+ * an Assistant turn's hold and charge ('assistant turn hold', 'assistant turn'); a workflow run's
+ * hold ('workflow run start') and its steps' charges ('workflow run step <id>'); anything else
+ * is a standalone job ('job submit', 'job <status>').
+ */
+const SUBJECT = `CASE WHEN l.note IN ('assistant turn hold', 'assistant turn') THEN 'assistant_turns'
+                      WHEN l.note LIKE 'workflow run %' THEN 'workflow_runs'
+                      ELSE 'jobs' END`;
 
 export const usageStore = {
   /**
@@ -43,5 +66,37 @@ export const usageStore = {
       [userId],
     );
     return rows[0] ?? { utilities: 0, inference: 0 };
+  },
+
+  /**
+   * Jobs, workflow runs and Assistant turns started since `since` (their holds in the ledger),
+   * and what was charged for each kind since then. The ledger outlives deleted jobs, runs and
+   * sessions; a workflow run whose estimate was zero reserved nothing, so runs are also counted
+   * from their table (the union of both, by id).
+   */
+  async activitySince(q: Queryable, userId: string, since: Date): Promise<MonthActivity> {
+    const { rows } = await q.query<{ subject: string; count: number; charged_micros: number }>(
+      `WITH l AS (
+         SELECT ${SUBJECT} AS subject, l.kind, l.job_id, l.amount_micros
+           FROM ledger l
+          WHERE l.user_id = $1 AND l.created_at >= $2 AND l.job_id IS NOT NULL AND l.kind IN ('reserve', 'charge')
+       )
+       SELECT subject, count(DISTINCT job_id) FILTER (WHERE kind = 'reserve')::int AS count,
+              coalesce(-sum(amount_micros) FILTER (WHERE kind = 'charge'), 0)::int8 AS charged_micros
+         FROM l GROUP BY subject
+       UNION ALL
+       SELECT 'runs_started', count(*)::int, 0::int8 FROM (
+         SELECT id FROM workflow_runs WHERE user_id = $1 AND created_at >= $2
+         UNION
+         SELECT l.job_id FROM ledger l WHERE l.user_id = $1 AND l.created_at >= $2 AND l.kind = 'reserve' AND l.note = 'workflow run start'
+       ) r`,
+      [userId, since.toISOString()],
+    );
+    const of = (s: string): SubjectActivity => {
+      const r = rows.find((x) => x.subject === s);
+      return { count: r?.count ?? 0, charged_micros: Number(r?.charged_micros ?? 0) };
+    };
+    const runs = of('workflow_runs');
+    return { jobs: of('jobs'), workflow_runs: { count: of('runs_started').count, charged_micros: runs.charged_micros }, assistant_turns: of('assistant_turns') };
   },
 };

@@ -78,17 +78,6 @@ export const walletStore = {
     return new Map(rows.map((r) => [r.key_id, r.total]));
   },
 
-  /** Jobs submitted (reserved for) and micro-dollars charged since `since`, from the ledger, which outlives deleted jobs. */
-  async activitySince(q: Queryable, userId: string, since: Date): Promise<{ jobs: number; charged_micros: number }> {
-    const { rows } = await q.query<{ jobs: number; charged_micros: number }>(
-      `SELECT count(DISTINCT job_id) FILTER (WHERE kind = 'reserve')::int AS jobs,
-              coalesce(-sum(amount_micros) FILTER (WHERE kind = 'charge'), 0)::int8 AS charged_micros
-         FROM ledger WHERE user_id = $1 AND created_at >= $2 AND job_id IS NOT NULL`,
-      [userId, since.toISOString()],
-    );
-    return firstRow(rows, 'the ledger activity');
-  },
-
   /** The sums of the ledger, for invariant checks. */
   async ledgerTotals(q: Queryable, userId: string): Promise<{ balance: number; reserved: number }> {
     const { rows } = await q.query<{ balance: number; reserved: number }>(
