@@ -19,7 +19,7 @@ interface SlugInfo {
 /** Specific slugs (docs/api-decisions.md, "Errors") with their status, title and retry hint. */
 export const SLUGS: Record<SpecificCode, SlugInfo> = {
   'insufficient-scope': { status: 403, title: 'Insufficient scope', retry: 'auth' },
-  'api-key-management-forbidden': { status: 403, title: 'API keys cannot manage API keys', retry: 'auth' },
+  'api-key-management-forbidden': { status: 403, title: 'Access token required', retry: 'auth' },
   'api-key-limit-exceeded': { status: 403, title: 'API key limit reached', retry: 'quota' },
   'missing-idempotency-key': { status: 400, title: 'Idempotency-Key header required', retry: 'validation' },
   'idempotency-key-reused': { status: 409, title: 'Idempotency key reused with a different request', retry: 'conflict' },

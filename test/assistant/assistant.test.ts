@@ -230,6 +230,9 @@ for (const backend of BACKENDS) {
         const r = await h.req(method, path, { key: key.secret, headers: { 'idempotency-key': crypto.randomUUID() }, ...(method === 'POST' ? { body: {} } : {}) });
         assert.equal(r.status, 403, `${method} ${path}`);
         assert.equal(r.body.type, '/api/v1/problems/api-key-management-forbidden');
+        // The title fits the Assistant as well as key management: both take access tokens only.
+        assert.equal(r.body.title, 'Access token required');
+        assert.match(r.body.detail, /needs an access token/);
       }
     });
 
