@@ -5,6 +5,10 @@
 // The claim is a short lease under an owner token, renewed while the request runs: a retry
 // after the owning process died takes over within LEASE_SEC; a live owner is never displaced,
 // and only the owner can pin (a request that lost its claim rolls its work back).
+// A replay answers the first response's exact bytes (docs/api-decisions.md, "Idempotency"): the
+// stored body is the text that was sent. A response pinned in a transaction is serialized there
+// by the route's own response serializer (the schema's key order), and that same text is what
+// the first response sends.
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/database.js';
@@ -43,9 +47,20 @@ export function fingerprint(method: string, url: string, canonicalBody: string):
 
 export { canonical as canonicalJson };
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** `body` as the route would send it with `status`: through its response schema's serializer, else JSON.stringify (as Fastify does). */
+function serializeAs(reply: FastifyReply, status: number, body: unknown): string {
+  const code = String(status);
+  const serialize = [code, `${code[0]}xx`, 'default'].map((c) => reply.getSerializationFunction(c)).find((f) => typeof f === 'function');
+  return serialize ? serialize(body as Record<string, unknown>) : JSON.stringify(body);
+}
+
 export function makeIdempotencyHooks(db: Database) {
   const leases = new WeakMap<FastifyRequest, NodeJS.Timeout>();
   const owners = new WeakMap<FastifyRequest, string>();
+  /** Responses pinned in a route's transaction: the first response sends exactly this text. */
+  const pinned = new WeakMap<FastifyRequest, { status: number; text: string }>();
   async function preHandler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> {
     if (!request.routeOptions.config.idempotency || !request.principal) return;
     const raw = request.headers[IDEMPOTENCY_HEADER];
@@ -117,11 +132,13 @@ export function makeIdempotencyHooks(db: Database) {
       userId,
       saved: false,
       async saveInTx(tx, status, body) {
-        if (!(await idempotencyStore.pin(tx, userId, key, owner, status, JSON.stringify(body), 'application/json; charset=utf-8'))) {
+        const text = serializeAs(reply, status, body);
+        if (!(await idempotencyStore.pin(tx, userId, key, owner, status, text, JSON_TYPE))) {
           // Our lease ran out and a retry took the key over: roll this work back.
           throw problem('idempotency-key-in-progress', "a retry with this Idempotency-Key took over this request; its result is the retry's");
         }
         this.saved = true;
+        pinned.set(request, { status, text });
       },
     };
     owners.set(request, owner);
@@ -137,6 +154,10 @@ export function makeIdempotencyHooks(db: Database) {
     stopRenewal(request);
     const ctx = request.idempotency;
     const owner = owners.get(request);
+    const inTx = pinned.get(request);
+    // The route answers the response it pinned: send the pinned text itself, so that the replays
+    // repeat the first response byte for byte whatever the handler returned after its commit.
+    if (inTx && reply.statusCode === inTx.status) return inTx.text;
     if (!ctx || ctx.saved || owner === undefined) return payload;
     ctx.saved = true;
     if (reply.statusCode >= 500) {

@@ -29,11 +29,32 @@ async function probe(app: FastifyInstance, services: Services) {
   );
 }
 
+// A route that pins its response in its transaction (as the job, utility and upload routes do),
+// with a response schema whose key order is neither the handler's object's nor the one jsonb
+// would store (shorter keys first): the replay must still be the first response's bytes.
+const Pinned = Type.Object(
+  {
+    zeta_long_name: Type.String(),
+    id: Type.Integer(),
+    nested: Type.Object({ second_key: Type.String(), a: Type.Array(Type.Integer()) }),
+  },
+  { additionalProperties: false },
+);
+async function pinnedProbe(app: FastifyInstance, services: Services) {
+  app.post('/test/pinned', { config: { idempotency: true }, schema: { body: Type.Object({ note: Type.String() }), response: { 201: Pinned } } }, async (request, reply) => {
+    const note = (request.body as { note: string }).note;
+    const answer = { id: 7, nested: { a: [3, 1, 2], second_key: note }, zeta_long_name: `z ${note}` };
+    await services.db.transaction(async (tx) => request.idempotency?.saveInTx(tx, 201, answer));
+    reply.code(201);
+    return answer;
+  });
+}
+
 for (const backend of BACKENDS) {
   describe(`idempotency [${backend.name}]`, () => {
     let h: Harness;
     before(async () => {
-      h = await startHarness(backend, {}, { plugins: [probe] });
+      h = await startHarness(backend, {}, { plugins: [probe, pinnedProbe] });
     });
     after(async () => h?.close());
 
@@ -64,6 +85,30 @@ for (const backend of BACKENDS) {
       // The same account through an access token shares the key space with its API keys.
       const viaToken = await h.req('POST', '/api/v1/test/effects', { token: u.token, headers, body: { note: 'a', delay_ms: 0 } });
       assert.equal(viaToken.headers.get('idempotent-replayed'), 'true');
+    });
+
+    it('replays the first response byte for byte, with its status and content type, also when pinned in a transaction', async () => {
+      const u = await h.user();
+      for (const [path, body] of [
+        ['/api/v1/test/pinned', { note: 'tx' }],
+        ['/api/v1/test/effects', { note: 'hook', delay_ms: 0 }],
+      ] as const) {
+        const headers = { 'idempotency-key': `bytes-${path}` };
+        const first = await h.req('POST', path, { token: u.token, headers, body });
+        const again = await h.req('POST', path, { token: u.token, headers, body });
+        assert.equal(first.status, 201, first.text);
+        assert.equal(again.headers.get('idempotent-replayed'), 'true');
+        assert.equal(again.status, first.status);
+        assert.equal(again.headers.get('content-type'), first.headers.get('content-type'));
+        assert.equal(again.text, first.text, `${path}: the replay is the first response's bytes`);
+        const [row] = (
+          await h.services.db.query<{ response_body: string }>('SELECT response_body FROM idempotency_keys WHERE user_id = $1 AND key = $2', [u.userId, headers['idempotency-key']])
+        ).rows;
+        assert.equal(row?.response_body, first.text, 'the stored body is the text sent');
+      }
+      // The response schema's order, which is neither the handler's nor jsonb's.
+      const r = await h.req('POST', '/api/v1/test/pinned', { token: u.token, headers: { 'idempotency-key': 'bytes-order' }, body: { note: 'x' } });
+      assert.equal(r.text, '{"zeta_long_name":"z x","id":7,"nested":{"second_key":"x","a":[3,1,2]}}');
     });
 
     it('answers 409 idempotency-key-reused for a different body', async () => {
@@ -150,7 +195,7 @@ for (const backend of BACKENDS) {
       const { buildApp } = await import('../../src/http/app.js');
       const db2 = await openPostgres(h.dbUrl);
       const s2 = await createServices(h.config, db2);
-      const app2 = await buildApp(s2, { logger: false, plugins: [probe] });
+      const app2 = await buildApp(s2, { logger: false, plugins: [probe, pinnedProbe] });
       try {
         const u = await h.user();
         const headers = { 'idempotency-key': 'cross' };
