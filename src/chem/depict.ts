@@ -2,7 +2,7 @@
 // never on the event loop. Every RDKit object is deleted in a finally block.
 import type { MainModule, Mol, Reaction } from '@rdkit/rdkit';
 import { explainReaction, explainSmiles } from './explain.js';
-import { countAtomTokens, notSmiles, tooLargeToParse, tooManyAtomsDetail, type DepictError } from './limits.js';
+import { countAtomTokens, MOLECULE_SIZE, notSmiles, tooLargeToParse, tooManyAtomsDetail, type DepictError } from './limits.js';
 import { sanitizeSvg, SvgRejected, type SvgSize } from './svg.js';
 import { isWasmFatal } from './wasm.js';
 
@@ -56,13 +56,28 @@ export function canonicalSmiles(mol: Mol, input: string): string {
   return hasCxExtension(input) ? mol.get_cxsmiles() : mol.get_smiles();
 }
 
+/** /depict's default size, also the size of the substructure utility's highlighted drawings. */
+export const DEFAULT_MOLECULE_SIZE: SvgSize = { width: MOLECULE_SIZE.width.default, height: MOLECULE_SIZE.height.default };
+
+/** Atoms and bonds to highlight (RDKit indices). */
+export interface Highlights {
+  atoms: number[];
+  bonds: number[];
+}
+
 /**
- * RDKit drawing options: the size, and atom labels as SVG <text> (noFreetype) rather than glyph
- * outlines: a third faster to draw, a smaller document, and selectable text. The labels are
- * plain text in the document, escaped by the sanitizer like everything else.
+ * RDKit drawing options of every molecule drawing (/depict and the substructure utility's
+ * highlighted matches, so both look alike): the size, and atom labels as SVG <text>
+ * (noFreetype) rather than glyph outlines: a third faster to draw, a smaller document, and
+ * selectable text. The labels are plain text in the document, escaped by the sanitizer like
+ * everything else. Colours, font, background and bond width are RDKit's defaults.
  */
-function drawDetails(size: SvgSize): string {
-  return `{"width":${size.width | 0},"height":${size.height | 0},"noFreetype":true}`;
+export function moleculeDrawOptions(size: SvgSize, highlights?: Highlights): string {
+  const base = { width: size.width | 0, height: size.height | 0, noFreetype: true };
+  if (!highlights) return JSON.stringify(base);
+  // RDKit draws highlighted heteroatoms (their labels and bond halves) black unless told to keep
+  // the standard colours, which /depict shows.
+  return JSON.stringify({ ...base, atoms: highlights.atoms, bonds: highlights.bonds, standardColoursForHighlightedAtoms: true });
 }
 
 /**
@@ -75,6 +90,32 @@ function drawDetails(size: SvgSize): string {
 function reactionDrawDetails(size: SvgSize): string {
   const bond = Math.max(10, Math.round(Math.min(size.width / 20, size.height / 7)));
   return `{"width":${size.width | 0},"height":${size.height | 0},"noFreetype":true,"fixedBondLength":${bond}}`;
+}
+
+/** How much of its size a reaction's "+" keeps (givePlusRoom). */
+export const PLUS_SCALE = 0.6;
+const PLUS_PAIR = /<path d="M (-?[\d.]+),(-?[\d.]+) L (-?[\d.]+),(-?[\d.]+)"( style="[^"]*")\/>(\s*)<path d="M (-?[\d.]+),(-?[\d.]+) L (-?[\d.]+),(-?[\d.]+)"( style="[^"]*")\/>/g;
+
+/**
+ * RDKit leaves one gap between the molecules of a reaction and fills two thirds of it with its
+ * "+" (two strokes without a class, vertical then horizontal, crossing at their middles), so the
+ * sign almost touched the labels beside it. Each "+" is redrawn about the same centre at
+ * PLUS_SCALE of its size: about the size of a label's "+" glyph, with room on both sides.
+ * Works on the sanitized document (attributes double-quoted, in RDKit's order).
+ */
+export function givePlusRoom(svg: string): string {
+  return svg.replace(PLUS_PAIR, (all: string, ...g: string[]) => {
+    const [x1, y1, x2, y2] = g.slice(0, 4).map(Number) as [number, number, number, number];
+    const [x3, y3, x4, y4] = g.slice(6, 10).map(Number) as [number, number, number, number];
+    const cx = x1;
+    const cy = (y1 + y2) / 2;
+    const half = Math.abs(y2 - y1) / 2;
+    const near = (a: number, b: number) => Math.abs(a - b) < 0.11; // RDKit writes one decimal
+    if (x1 !== x2 || y3 !== y4 || !near((x3 + x4) / 2, cx) || !near(y3, cy) || !near(Math.abs(x4 - x3) / 2, half) || half === 0) return all;
+    const n = half * PLUS_SCALE;
+    const f = (v: number) => v.toFixed(1);
+    return `<path d="M ${f(cx)},${f(cy - n)} L ${f(cx)},${f(cy + n)}"${g[4]}/>${g[5]}<path d="M ${f(cx - n)},${f(cy)} L ${f(cx + n)},${f(cy)}"${g[10]}/>`;
+  });
 }
 
 function render(draw: () => string, size: SvgSize): DepictOutcome {
@@ -107,12 +148,21 @@ export function depictMolecule(rdkit: RDKitModule, smiles: string, opts: DepictO
   try {
     const many = tooManyAtomsOf(mol);
     if (many) return fail('too_large', many);
-    const out = render(() => mol.get_svg_with_highlights(drawDetails(opts)), opts);
+    const out = render(() => mol.get_svg_with_highlights(moleculeDrawOptions(opts)), opts);
     if (out.svg !== null && opts.key) out.key = canonicalSmiles(mol, smiles);
     return out;
   } finally {
     mol.delete();
   }
+}
+
+/**
+ * Draws a parsed molecule with atoms and bonds highlighted (the substructure utility's matches)
+ * with /depict's options and sanitizer, so that it looks like /depict's drawing of the molecule
+ * plus RDKit's highlights. The caller owns (and deletes) the molecule.
+ */
+export function depictHighlighted(mol: Mol, highlights: Highlights, size: SvgSize = DEFAULT_MOLECULE_SIZE): DepictOutcome {
+  return render(() => mol.get_svg_with_highlights(moleculeDrawOptions(size, highlights)), size);
 }
 
 /** Splits `reactants>agents>products` (ignoring any CXSMILES extension); null if not three parts. */
@@ -166,6 +216,7 @@ export function depictReaction(rdkit: RDKitModule, rxnSmiles: string, opts: Depi
     if (many) return fail('too_large', many);
     const drawRxn = rxn;
     const out = render(() => drawRxn.get_svg_with_highlights(reactionDrawDetails(opts)), opts);
+    if (out.svg !== null) out.svg = givePlusRoom(out.svg);
     if (out.svg !== null && opts.key) out.key = rxnSmiles.trim();
     return out;
   } finally {

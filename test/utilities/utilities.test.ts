@@ -98,8 +98,16 @@ for (const backend of BACKENDS) {
         [[[0], [3]], [], [[6]]],
       );
       assert.equal(sub.body.result.matched, 2);
-      assert.match(sub.body.result.items[0].svg, /^<\?xml[\s\S]*<svg/);
       assert.equal(sub.body.result.items[1].svg, null);
+      // Drawn as POST /depict draws the molecule (the same document frame, label font and colours), plus the highlights.
+      const depicted = (await h.req('POST', '/api/v1/depict', { token: u.token, body: { smiles: ['OCCO'] } })).body.items[0].svg as string;
+      const highlighted = sub.body.result.items[0].svg as string;
+      const frame = (svg: string) => [/^<svg[^>]*>/.exec(svg)?.[0], /<rect [^>]*>/.exec(svg)?.[0]];
+      const labels = (svg: string) => [...svg.matchAll(/<text [^>]*fill:(#[0-9A-F]{6})[^>]*>([^<]*)<\/text>/g)].map((m) => `${m[2]}${m[1]}`);
+      assert.deepEqual(frame(highlighted), frame(depicted));
+      assert.deepEqual(labels(highlighted), labels(depicted));
+      assert.deepEqual(labels(depicted), ['O#FF0000', 'H#FF0000', 'H#FF0000', 'O#FF0000'], 'OH and HO, red');
+      assert.equal((highlighted.match(/<ellipse [^>]*class="atom-(0|3)"/g) ?? []).length, 2, 'both hydroxyl oxygens highlighted');
 
       const mcs = await run(u.token, 'mcs', { molecules: ['c1ccccc1CCN', 'c1ccccc1CCO', 'oops('] });
       assert.deepEqual(
@@ -240,7 +248,8 @@ for (const backend of BACKENDS) {
       const first = await h.req('POST', '/api/v1/utilities/run', { key: k.secret, headers, body: { tool: 'convert', input: { molecules: ['CCO'] } } });
       const again = await h.req('POST', '/api/v1/utilities/run', { key: k.secret, headers, body: { tool: 'convert', input: { molecules: ['CCO'] } } });
       assert.equal(first.status, 200, first.text);
-      assert.deepEqual(again.body, first.body);
+      assert.equal(again.headers.get('idempotent-replayed'), 'true');
+      assert.equal(again.text, first.text, 'the replay is the first response byte for byte');
       const sub = { 'idempotency-key': 'utility-2' };
       const s1 = await h.req('POST', '/api/v1/utilities/submit', { key: k.secret, headers: sub, body: { tool: 'convert', input: { molecules: ['CCO'] } } });
       const s2 = await h.req('POST', '/api/v1/utilities/submit', { key: k.secret, headers: sub, body: { tool: 'convert', input: { molecules: ['CCO'] } } });

@@ -3,7 +3,7 @@
 // MCS and R-groups are in groups.ts. Every RDKit object is deleted in a finally block (WASM
 // objects are not garbage-collected).
 import type { Mol } from '@rdkit/rdkit';
-import type { RDKitModule } from '../depict.js';
+import { depictHighlighted, type RDKitModule } from '../depict.js';
 import { bitOverlap, tanimotoBytes } from '../jobs/butina.js';
 import { composition, formatFormula } from '../properties/mass.js';
 import { readMolGraph } from '../properties/molgraph.js';
@@ -178,7 +178,8 @@ export function substructure(rdkit: RDKitModule, input: string, o: SubstructureO
       if (o.svg && all.length > 0) {
         const atoms = [...new Set(all.flatMap((m) => m.atoms))];
         const bonds = [...new Set(all.flatMap((m) => m.bonds ?? []))];
-        svg = mol.get_svg_with_highlights(JSON.stringify({ atoms, bonds, width: 300, height: 220 }));
+        // /depict's drawing of the molecule (same options and sanitizer) with the matches highlighted.
+        svg = depictHighlighted(mol, { atoms, bonds }).svg;
       }
       return { matched: all.length > 0, matches: all.map((m) => m.atoms), svg, failure: null };
     },

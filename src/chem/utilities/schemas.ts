@@ -92,7 +92,7 @@ export const SubstructureInput = Type.Object(
     query_format: Type.Optional(Enum(['auto', 'smarts', 'smiles'] as const, { default: 'auto', description: 'auto reads SMARTS first, then SMILES' })),
     use_chirality: Type.Optional(Type.Boolean({ default: false, description: 'Stereo must match too' })),
     max_matches: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 1000, description: 'Most matches listed per molecule (RDKit maxMatches, default 1000)' })),
-    svg: Type.Optional(Type.Boolean({ default: false, description: 'Add a 300x220 SVG of each matching molecule with the matches highlighted' })),
+    svg: Type.Optional(Type.Boolean({ default: false, description: 'Add a 300x220 SVG of each matching molecule with the matches highlighted, drawn as POST /depict draws it' })),
   },
   { $id: 'UtilitySubstructureInput', additionalProperties: false },
 );
