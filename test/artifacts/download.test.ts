@@ -49,7 +49,7 @@ for (const backend of BACKENDS) {
     it('GET /artifacts/{id} returns the ArtifactResponse', async () => {
       const r = await h.req('GET', `/api/v1/artifacts/${fileArtifact}`, { token: owner.token });
       assert.equal(r.status, 200);
-      assert.deepEqual(Object.keys(r.body).sort(), ['content_type', 'created_at', 'expires_at', 'id', 'job_id', 'manifest', 'size_bytes']);
+      assert.deepEqual(Object.keys(r.body).sort(), ['content_type', 'created_at', 'expires_at', 'id', 'job_id', 'manifest', 'name', 'origin', 'size_bytes']);
       assert.equal(r.body.id, fileArtifact);
       assert.equal(r.body.job_id, null);
       assert.equal(r.body.expires_at, null);

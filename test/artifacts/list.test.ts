@@ -67,6 +67,8 @@ for (const backend of BACKENDS) {
         'job_id',
         'job_name',
         'job_type',
+        'name',
+        'origin',
         'port',
         'record_count',
         'run_id',

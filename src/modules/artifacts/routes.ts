@@ -9,6 +9,7 @@ import type { Services } from '../../services.js';
 import { unstorableFields } from '../../validation.js';
 import { StorageError } from '../../storage/storage.js';
 import { contentDisposition, parseRange } from './range.js';
+import { artifactNameIssue } from './names.js';
 import { ARTIFACT_SCHEMAS, ArtifactIdParams, ArtifactListQuery, DownloadQuery, UploadBodyDoc } from './schemas.js';
 import type { UploadMode } from './types.js';
 import { spoolUpload, uploadFingerprint, type SpooledUpload } from './upload.js';
@@ -85,7 +86,11 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
           const v = fieldValue(up.fields[f]);
           if (v !== null && v.length > 100) issues.push({ type: 'string_too_long', loc: [f], msg: 'String should have at most 100 characters', input: `${v.slice(0, 100)}…` });
         }
-        issues.push(...unstorableFields(up.fields, []));
+        const unstorable = unstorableFields(up.fields, []);
+        issues.push(...unstorable);
+        const name = fieldValue(up.fields.name);
+        const nameIssue = name === null || unstorable.some((i) => i.loc[0] === 'name') ? null : artifactNameIssue(name, ['name']);
+        if (nameIssue) issues.push(nameIssue);
         if (issues.length) throw invalidInput(issues);
         // The idempotency fingerprint covers the uploaded bytes, not just the (absent) JSON body.
         request.idempotencyBodyHash = uploadFingerprint(up);
@@ -108,6 +113,7 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
           size: file.size,
           filename: file.filename,
           mimetype: file.mimetype,
+          name: fieldValue(up.fields.name),
           dataKind: fieldValue(up.fields.data_kind),
           dataFormat: fieldValue(up.fields.data_format),
           onCommit: idem ? (tx, response) => idem.saveInTx(tx, 201, response) : undefined,

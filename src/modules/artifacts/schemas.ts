@@ -39,6 +39,8 @@ export const ArtifactManifest = Type.Object(
 export const ArtifactResponse = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
+    name: Type.String({ description: 'An upload: the `name` it was given, else its file name; a job result: its job type and output ports (docs/artifacts.md, "Names")' }),
+    origin: Type.Union([Type.Literal('upload'), Type.Literal('job')], { description: 'upload: POST /artifacts; job: written by a job (or a utility request)' }),
     content_type: Type.String({ default: 'application/octet-stream', description: 'Media type of the stored archive: application/zip' }),
     size_bytes: Type.Integer({ default: 0 }),
     created_at: Nullable(Type.String({ format: 'date-time' })),
@@ -52,6 +54,10 @@ export const ArtifactResponse = Type.Object(
 export const ArtifactListItem = Type.Object(
   {
     artifact_id: Type.String(),
+    name: Type.String({
+      description: 'The artifact’s name. An upload: the `name` it was given, else its file name; a job result: its job type and output ports (docs/artifacts.md, "Names")',
+    }),
+    origin: Type.Union([Type.Literal('upload'), Type.Literal('job')], { description: 'upload: POST /artifacts; job: written by a job (or a utility request)' }),
     data_format: Type.String(),
     data_kind: Type.String(),
     port: Type.String({ description: 'The port this item lists; `*` for the virtual whole-archive item (include_archive=true)' }),
@@ -121,6 +127,14 @@ export const UploadBodyDoc = Type.Object({
     description:
       'file: stored as a one-record artifact (port `file`); molecules: a .smi, .csv/.tsv (with a `smiles` column) or .sdf parsed into a molecule set (port `molecules`, one record per molecule, unparseable entries in manifest.warnings); archive: a zip with a manifest.json, validated and stored as sent',
   }),
+  name: Type.Optional(
+    Nullable(
+      Type.String({
+        maxLength: 200,
+        description: 'The artifact’s name, shown in lists: 1 to 200 characters, no control characters (default: the file’s name; an empty value counts as absent)',
+      }),
+    ),
+  ),
   data_kind: Type.Optional(
     Nullable(Type.String({ maxLength: 100, description: 'mode=file: the port kind (default `file`); mode=molecules: only `molecules`; mode=archive: not allowed' })),
   ),

@@ -28,6 +28,7 @@ import { ZipReader } from './zip.js';
 import type { PeriodicTask } from '../../scheduler.js';
 import { ingestUpload } from './ingest.js';
 import { chooseMoleculePort, readMoleculeSet } from './molecule-sets.js';
+import { resultName, uploadName } from './names.js';
 import { writeRecordsArchive } from './records.js';
 import { sweepOrphans } from './sweep.js';
 import type {
@@ -236,6 +237,7 @@ export class ArtifactService {
       jobId: input.jobId,
       origin: 'job',
       uploadMode: null,
+      name: input.name ?? resultName(input.jobType, Object.keys(input.ports)),
       expiresAt: input.expiresAt ?? null,
       enforceQuota: input.enforceQuota ?? false,
       onCommit: input.inTx ? (tx, response) => input.inTx!(tx, response.id) : undefined,
@@ -258,6 +260,7 @@ export class ArtifactService {
       jobId: null,
       origin: 'upload',
       uploadMode: u.mode,
+      name: u.name ?? uploadName(u.filename, u.mode),
       expiresAt: null,
       enforceQuota: true,
       onCommit: u.onCommit,
@@ -274,6 +277,7 @@ export class ArtifactService {
       jobId: string | null;
       origin: 'job' | 'upload';
       uploadMode: UploadMode | null;
+      name: string;
       expiresAt: Date | null;
       enforceQuota: boolean;
       onCommit?: UploadInput['onCommit'];
@@ -293,6 +297,7 @@ export class ArtifactService {
           jobId: meta.jobId,
           origin: meta.origin,
           uploadMode: meta.uploadMode,
+          name: meta.name,
           storageKey: put.key,
           sizeBytes: put.size,
           sha256: put.sha256,
@@ -398,6 +403,8 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 function toResponse(row: ArtifactRow): ArtifactResponse {
   return {
     id: row.id,
+    name: row.name,
+    origin: row.origin,
     content_type: row.content_type,
     size_bytes: row.size_bytes,
     created_at: iso(row.created_at),
@@ -410,6 +417,8 @@ function toResponse(row: ArtifactRow): ArtifactResponse {
 function toListItem(r: ListItemRow): ArtifactListItem {
   return {
     artifact_id: r.artifact_id,
+    name: r.name,
+    origin: r.origin,
     data_format: r.data_format,
     data_kind: r.data_kind,
     port: r.port,

@@ -10,6 +10,8 @@ export interface ArtifactRow {
   step_id: string | null;
   origin: 'job' | 'upload';
   upload_mode: 'file' | 'molecules' | 'archive' | null;
+  /** docs/artifacts.md, "Names". */
+  name: string;
   storage_key: string;
   size_bytes: number;
   sha256: string;
@@ -26,6 +28,7 @@ export interface NewArtifact {
   jobId: string | null;
   origin: 'job' | 'upload';
   uploadMode: 'file' | 'molecules' | 'archive' | null;
+  name: string;
   storageKey: string;
   sizeBytes: number;
   sha256: string;
@@ -35,6 +38,8 @@ export interface NewArtifact {
 
 export interface ListItemRow {
   artifact_id: string;
+  name: string;
+  origin: 'job' | 'upload';
   port: string;
   data_kind: string;
   data_format: string;
@@ -97,8 +102,8 @@ export const artifactsStore = {
     const total = ports.reduce((n, [, p]) => n + p.record_count, 0);
     const { rows } = await tx.query<ArtifactRow>(
       `WITH a AS (
-         INSERT INTO artifacts (user_id, job_id, origin, upload_mode, storage_key, size_bytes, sha256, job_type, manifest, record_count, expires_at, run_id, step_id)
-         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, j.workflow_run_id::text, CASE WHEN j.workflow_run_id IS NULL THEN NULL ELSE j.info->>'step_id' END
+         INSERT INTO artifacts (user_id, job_id, origin, upload_mode, storage_key, size_bytes, sha256, job_type, manifest, record_count, expires_at, name, run_id, step_id)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $16, j.workflow_run_id::text, CASE WHEN j.workflow_run_id IS NULL THEN NULL ELSE j.info->>'step_id' END
            FROM (SELECT 1) one LEFT JOIN jobs j ON j.id = $2::uuid
          RETURNING *
        ), p AS (
@@ -122,6 +127,7 @@ export const artifactsStore = {
         ports.map(([, p]) => p.kind),
         ports.map(([, p]) => p.format),
         ports.map(([, p]) => p.record_count),
+        a.name,
       ],
     );
     return firstRow(rows, 'the artifact insert');
@@ -135,7 +141,7 @@ export const artifactsStore = {
   /** The row without its manifest (which can be large). */
   async getSummary(q: Queryable, userId: string, id: string): Promise<Omit<ArtifactRow, 'manifest'> | null> {
     const { rows } = await q.query<Omit<ArtifactRow, 'manifest'>>(
-      `SELECT a.id, a.user_id, a.job_id, a.run_id, a.step_id, a.origin, a.upload_mode, a.storage_key, a.size_bytes, a.sha256,
+      `SELECT a.id, a.user_id, a.job_id, a.run_id, a.step_id, a.origin, a.upload_mode, a.name, a.storage_key, a.size_bytes, a.sha256,
               a.content_type, a.job_type, a.record_count, a.created_at, a.expires_at
          FROM artifacts a WHERE a.id = $1 AND a.user_id = $2 AND ${LIVE}`,
       [id, userId],
@@ -196,7 +202,7 @@ export const artifactsStore = {
       itemWhere.push(`i.data_format = $${params.length}`);
     }
     const base = `FROM artifacts a LEFT JOIN jobs j ON j.id = a.job_id WHERE ${where.join(' AND ')}`;
-    const cols = `a.size_bytes, a.created_at, a.expires_at, a.job_id, j.job_name, a.job_type, a.run_id, a.step_id`;
+    const cols = `a.name, a.origin, a.size_bytes, a.created_at, a.expires_at, a.job_id, j.job_name, a.job_type, a.run_id, a.step_id`;
     const ports = `SELECT a.id AS artifact_id, p.port, p.data_kind, p.data_format, p.record_count, ${cols}, false AS is_virtual
                      FROM artifacts a JOIN artifact_ports p ON p.artifact_id = a.id LEFT JOIN jobs j ON j.id = a.job_id WHERE ${where.join(' AND ')}`;
     const archives = `SELECT a.id AS artifact_id, '*' AS port, 'archive' AS data_kind, 'zip' AS data_format, a.record_count, ${cols}, true AS is_virtual ${base}`;
@@ -219,6 +225,18 @@ export const artifactsStore = {
   /** The artifact stops belonging to its job (deleting the job then keeps it). */
   async detachFromJob(tx: Queryable, userId: string, id: string): Promise<boolean> {
     const { rowCount } = await tx.query('UPDATE artifacts SET job_id = NULL WHERE id = $1 AND user_id = $2', [id, userId]);
+    return (rowCount ?? 0) > 0;
+  },
+
+  /**
+   * Gives a detached artifact back to the job whose result it is (a replaced or deleted model's
+   * weights, docs/models.md). The job row is locked first: a concurrent job delete either waits
+   * and then deletes the artifact with its job, or went first and this finds no job (false).
+   */
+  async reattachToJob(tx: Queryable, userId: string, id: string, jobId: string): Promise<boolean> {
+    const { rows } = await tx.query('SELECT 1 FROM jobs WHERE id = $1 AND user_id = $2 AND result_artifact_id = $3 FOR UPDATE', [jobId, userId, id]);
+    if (rows.length === 0) return false;
+    const { rowCount } = await tx.query('UPDATE artifacts SET job_id = $3 WHERE id = $1 AND user_id = $2', [id, userId, jobId]);
     return (rowCount ?? 0) > 0;
   },
 

@@ -25,6 +25,8 @@ export interface CreateFromRecordsInput {
   jobId: string | null;
   jobType: string;
   ports: Record<string, ArtifactPortInput>;
+  /** Default: the job type and the ports (names.ts, resultName). */
+  name?: string;
   warnings?: unknown[];
   /** Default null: kept until deleted. */
   expiresAt?: Date | null;
@@ -48,6 +50,8 @@ export interface MoleculeItem {
 
 export interface ArtifactResponse {
   id: string;
+  name: string;
+  origin: 'job' | 'upload';
   content_type: string;
   size_bytes: number;
   created_at: string | null;
@@ -58,6 +62,8 @@ export interface ArtifactResponse {
 
 export interface ArtifactListItem {
   artifact_id: string;
+  name: string;
+  origin: 'job' | 'upload';
   data_format: string;
   data_kind: string;
   port: string;
@@ -98,6 +104,8 @@ export interface UploadInput {
   size: number;
   filename: string;
   mimetype: string;
+  /** The `name` field, checked (names.ts); null: the file's name. */
+  name: string | null;
   dataKind: string | null;
   dataFormat: string | null;
   /** Runs in the inserting transaction (pins the idempotent response with the row). */

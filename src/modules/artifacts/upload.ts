@@ -11,7 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { AppError, invalid } from '../../errors.js';
 
-export const UPLOAD_FIELDS = ['mode', 'data_kind', 'data_format'] as const;
+export const UPLOAD_FIELDS = ['mode', 'name', 'data_kind', 'data_format'] as const;
 const MAX_FIELD_BYTES = 1024;
 /** Multipart framing around the file (boundaries, part headers, the text fields). */
 const FRAMING_ALLOWANCE = 64 * 1024;
@@ -51,7 +51,7 @@ const tooLarge = (limit: number) =>
  * Reads the multipart body: fields into memory (each at most 1 KiB), the one file part into
  * `dir`. Throws problems for a body that is not multipart (415), too large (413, checked on
  * Content-Length first and then while streaming), malformed (400) or carrying parts other
- * than `file`, `mode`, `data_kind`, `data_format` (422). On any failure the scratch file is removed.
+ * than `file`, `mode`, `name`, `data_kind`, `data_format` (422). On any failure the scratch file is removed.
  */
 export async function spoolUpload(request: FastifyRequest, dir: string, maxFileBytes: number): Promise<SpooledUpload> {
   const req = request as MultipartRequest;
@@ -101,7 +101,7 @@ export async function spoolUpload(request: FastifyRequest, dir: string, maxFileB
       const name = part.fieldname;
       if (name === 'file') throw invalid(['file'], 'file must be a file part (Content-Disposition with a filename), not a text field', clip(part.value), 'value_error');
       if (!(UPLOAD_FIELDS as readonly string[]).includes(name)) {
-        throw invalid([name], `unexpected field "${name}"; the upload takes file, mode, data_kind and data_format`, clip(part.value), 'extra_forbidden');
+        throw invalid([name], `unexpected field "${name}"; the upload takes file, mode, name, data_kind and data_format`, clip(part.value), 'extra_forbidden');
       }
       if (part.valueTruncated) throw invalid([name], `${name} is longer than ${MAX_FIELD_BYTES} bytes`, clip(part.value), 'string_too_long');
       if (out.fields[name as keyof SpooledUpload['fields']] !== undefined) throw invalid([name], `${name} is sent more than once`, clip(part.value), 'value_error');
@@ -134,7 +134,7 @@ function bodyError(err: unknown): AppError | Error {
     return new AppError('unavailable', 'the server cannot store uploads right now (scratch disk unavailable); retry later', { retry: 'upstream' });
   }
   if (e?.code === 'FST_PARTS_LIMIT' || e?.code === 'FST_FIELDS_LIMIT' || e?.code === 'FST_FILES_LIMIT') {
-    return invalid([], 'too many parts: the upload takes one file part and the fields mode, data_kind and data_format', null, 'too_long');
+    return invalid([], 'too many parts: the upload takes one file part and the fields mode, name, data_kind and data_format', null, 'too_long');
   }
   return new AppError('bad-request', `the multipart body could not be read: ${e?.message ?? String(err)}`);
 }
