@@ -3,15 +3,18 @@
 // with no network. Each step is a pure function of the last user message and the assistant and
 // tool messages after it (earlier turns and the system message are not read), so the same
 // conversation always streams the same events. Tool answers are data: they fill in numbers and
-// names of the answer, never decide which tool is called (beyond picking an artifact from
-// list_artifacts), and only short fields of them are quoted.
+// names of the answer, never decide which tool is called (beyond picking one of the caller's
+// molecule sets from list_artifacts, library.ts, and describing or drawing the compounds that
+// lookup_compounds found), and only short fields of them are quoted.
 //
 // Recognised requests (case-insensitive; wording is matched on keywords, checked in this order):
-//   plan / propose / prepare / set up / run + a template  -> list_artifacts {limit: 20} when no
-//       ("plan a solubility screen of my library",            artifact id is given (the most recent
-//        "plan a triage of artifact <uuid>")                  molecule set is used), then
-//                                                             propose_plan; the answer asks the user to
-//                                                             approve the card (never runs it).
+//   plan / propose / prepare / set up / run + a template  -> list_artifacts {kind: molecules,
+//       ("plan a solubility screen of my library",            limit: 50} when no artifact id is
+//        "plan a triage of artifact <uuid>")                  given (library.ts picks the set: the
+//                                                             one named, else the newest upload, or
+//                                                             asks which), then propose_plan; the
+//                                                             answer asks the user to approve the
+//                                                             card (never runs it).
 //   estimate / cost / how much / how long + a template     -> estimate_workflow (list_artifacts
 //       ("estimate a triage of artifact <uuid>",              first when no artifact id is given).
 //        "estimate a similarity expansion of CCO in artifact <uuid>")
@@ -22,7 +25,10 @@
 //   "pubchem" / "look up" / "find compound" / "search for" -> lookup_compounds {names}.
 //   molecules named (see compounds.ts) or typed as SMILES: "draw" / "depict" / "sketch" /
 //       "render" -> depict_molecules; "describe" / "properties" / "Lipinski" / anything else ->
-//       describe_molecules (both when both are asked).
+//       describe_molecules (both when both are asked). Other names after the verb ("describe
+//       sertraline and olaparib", compoundsIn) -> lookup_compounds {names} first, then the
+//       molecules it found with the others; the answer says what was looked up (with the
+//       source's attribution), what was not found, and when lookups are disabled.
 //   "jobs" / "runs" / "artifacts" (also "uploads", "datasets") -> list_jobs {limit: 10} /
 //       list_runs {limit: 10} / list_artifacts {limit: 20}, with a status filter when one is said.
 //   anything else -> a short help answer (no tool call).
@@ -30,7 +36,8 @@
 // countTokens(text written) + countTokens(name) + countTokens(arguments) of each call.
 import { setImmediate as tick } from 'node:timers/promises';
 import { TEMPLATES } from '../workflows/templates.js';
-import { COMPOUNDS, findMolecules, type MentionedMolecule } from './compounds.js';
+import { COMPOUNDS, compoundsIn, findMolecules, type MentionedMolecule, type UnknownName } from './compounds.js';
+import { chooseLibrary } from './library.js';
 import type { ChatMessage, CompletionRequest, Provider, ProviderEvent, ToolCall } from './provider.js';
 import { countPromptTokens, countTokens, loadTokenizer } from './tokens.js';
 import type { DescribedMolecule, ToolResults, WorkflowQuote } from './tool-specs.js';
@@ -39,12 +46,18 @@ export const BUILTIN_MODEL = 'crucible-builtin-1';
 
 /** What the builtin model understands, for the docs and the help answer. */
 export const BUILTIN_REQUESTS: { example: string; does: string }[] = [
-  { example: 'describe aspirin and caffeine', does: 'RDKit properties (formula, MW, cLogP, TPSA, donors/acceptors, QED, Lipinski) of named compounds or SMILES' },
+  {
+    example: 'describe aspirin and caffeine',
+    does: 'RDKit properties (formula, MW, cLogP, TPSA, donors/acceptors, QED, Lipinski) of named compounds (other names than the common ones built in are looked up in PubChem) or SMILES',
+  },
   { example: 'draw ibuprofen and CCO', does: 'Draws the molecules' },
   { example: 'find ChEMBL activities for CHEMBL25', does: 'ChEMBL activities of a molecule (or "chembl molecule CHEMBL25" for the record)' },
   { example: 'look up aspirin in PubChem', does: 'PubChem CIDs, titles and SMILES by compound name' },
   { example: 'estimate a triage of artifact <artifact id>', does: 'Cost and runtime of a workflow template (triage, solubility screen, similarity expansion) without running it' },
-  { example: 'plan a solubility screen of my library', does: 'Proposes a plan card for your most recent molecule set; you approve it, the Assistant never runs it' },
+  {
+    example: 'plan a solubility screen of my library',
+    does: 'Proposes a plan card for the molecule set you name, else your newest upload (it asks when several could be meant); you approve it, the Assistant never runs it',
+  },
   { example: 'show my jobs', does: 'Your recent jobs (also "my recent runs", "my artifacts")' },
 ];
 
@@ -65,10 +78,10 @@ interface Done {
 }
 type ListTool = 'list_jobs' | 'list_runs' | 'list_artifacts';
 type Intent =
-  | { kind: 'molecules'; molecules: MentionedMolecule[]; describe: boolean; depict: boolean }
+  | { kind: 'molecules'; molecules: MentionedMolecule[]; unknown: UnknownName[]; describe: boolean; depict: boolean }
   | { kind: 'bioactivity'; args: Args }
   | { kind: 'compounds'; names: string[] }
-  | { kind: 'workflow'; mode: 'plan' | 'estimate'; template: (typeof TEMPLATES)[number]; library: string | null; query: MentionedMolecule | null }
+  | { kind: 'workflow'; mode: 'plan' | 'estimate'; template: (typeof TEMPLATES)[number]; library: string | null; query: MentionedMolecule | null; request: string }
   | { kind: 'lists'; calls: PlannedCall[] }
   | { kind: 'ask'; text: string }
   | { kind: 'help' };
@@ -147,7 +160,7 @@ function understand(request: string): Intent {
     const query = template.template_id === 'similarity-expansion' ? (molecules[0] ?? null) : null;
     if (template.template_id === 'similarity-expansion' && !query)
       return { kind: 'ask', text: 'A similarity expansion needs a query molecule: name a compound or give its SMILES, e.g. "plan a similarity expansion of aspirin".' };
-    return { kind: 'workflow', mode: estimateWord && !planWord ? 'estimate' : 'plan', template, library, query };
+    return { kind: 'workflow', mode: estimateWord && !planWord ? 'estimate' : 'plan', template, library, query, request };
   }
   if (/chembl/.test(t)) {
     const ids = [...new Set([...request.matchAll(/\bCHEMBL\d{1,10}\b/gi)].map((m) => m[0].toUpperCase()))];
@@ -165,7 +178,8 @@ function understand(request: string): Intent {
   }
   const depict = /\b(draw|drawings?|depict|depiction|sketch|render|picture|visuali[sz]e|show me)\b/.test(t);
   const describe = /\b(describe|description|propert(y|ies)|descriptors?|lipinski|drug-?like(ness)?|qed|c?logp|tpsa|mw|weight|formula|analy[sz]e|tell me about)\b/.test(t);
-  if (molecules.length) return { kind: 'molecules', molecules, describe: describe || !depict, depict };
+  const { unknown } = describe || depict ? compoundsIn(request) : { unknown: [] };
+  if (molecules.length) return { kind: 'molecules', molecules, unknown, describe: describe || !depict, depict };
   const lists: PlannedCall[] = [];
   for (const [tool, re] of [
     ['list_jobs', /\bjobs?\b/],
@@ -177,6 +191,7 @@ function understand(request: string): Intent {
     lists.push({ name: tool, args: { ...(status ? { status } : {}), limit: tool === 'list_artifacts' ? 20 : 10 } });
   }
   if (lists.length) return { kind: 'lists', calls: lists };
+  if (unknown.length) return { kind: 'molecules', molecules: [], unknown, describe: describe || !depict, depict };
   if (describe || depict) {
     const some = COMPOUNDS.slice(0, 8).map((c) => c.name);
     return { kind: 'ask', text: `I did not find a molecule in your request. Name a well-known compound (${some.join(', ')}, ...) or give SMILES, e.g. "describe CCO".` };
@@ -306,16 +321,6 @@ function listAnswer(d: Done): string {
   return `You have ${plural(total, word)}; the ${rows.length === 1 ? 'most recent' : `${rows.length} most recent`}:\n${lines.join('\n')}`;
 }
 
-/** The most recent artifact that is a molecule set, or null. */
-function pickLibrary(result: unknown): { artifact_id: string; name: string } | null {
-  const sets = objs((result as Partial<ToolResults['list_artifacts']>).artifacts).filter(
-    (a) => typeof a.artifact_id === 'string' && /^[\w-]{1,100}$/.test(a.artifact_id) && (/molecule/i.test(String(a.kind)) || (typeof a.molecules === 'number' && a.molecules > 0)),
-  );
-  const time = (a: Record<string, unknown>) => Date.parse(String(a.created_at)) || 0;
-  const best = sets.reduce<Record<string, unknown> | null>((b, a) => (!b || time(a) > time(b) ? a : b), null);
-  return best ? { artifact_id: best.artifact_id as string, name: clip(best.name ?? best.artifact_id, 80) } : null;
-}
-
 // --- One step --------------------------------------------------------------------------------
 
 const say = (text: string): Step => ({ text, calls: [] });
@@ -329,17 +334,91 @@ function workflowStep(intent: Extract<Intent, { kind: 'workflow' }>, done: Done[
   let title = `${intent.template.name} of artifact ${library}`;
   if (!library) {
     const listed = done.findLast((d) => d.name === 'list_artifacts');
-    if (!listed) return call('list_artifacts', { limit: 20 });
+    if (!listed) return call('list_artifacts', { kind: 'molecules', limit: 50 });
     const err = toolError(listed.result);
     if (err) return say(errorText(listed, err));
-    const picked = pickLibrary(listed.result);
-    if (!picked) return say(`You have no molecule set to run a ${intent.template.name.toLowerCase()} on. Upload one (a SMILES or SDF file) first, then ask me again.`);
+    const what = intent.template.name.toLowerCase();
+    const picked = chooseLibrary(intent.request, listed.result, `${intent.mode} a ${what} of`, `a ${what}`);
+    if (picked.kind === 'ask') return say(picked.text);
     library = picked.artifact_id;
     title = `${intent.template.name} of ${picked.name}`;
   }
   const inputs: Args = intent.query ? { library, query: intent.query.smiles } : { library };
   const source = { template_id: intent.template.template_id, inputs };
   return call(main, intent.mode === 'plan' ? { title, ...source } : source);
+}
+
+type MoleculesIntent = Extract<Intent, { kind: 'molecules' }>;
+const andList = (names: string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
+
+/** The molecules lookup_compounds found for the request's unknown names: a SMILES (data) of at most 500 characters, without spaces. */
+function lookedUp(intent: MoleculesIntent, lookup: Done | undefined): MentionedMolecule[] {
+  const items = lookup && !toolError(lookup.result) ? objs((lookup.result as Record<string, unknown>).compounds) : [];
+  return intent.unknown.flatMap((u) => {
+    const item = items.find((i) => typeof i.name === 'string' && i.name.toLowerCase() === u.name.toLowerCase());
+    return item?.status === 'found' && typeof item.smiles === 'string' && /^\S{1,500}$/.test(item.smiles) ? [{ at: u.at, label: u.name, smiles: item.smiles }] : [];
+  });
+}
+
+/** What the name lookup gave: the compounds found (CID, title), those not found, the source; or that lookups are disabled. */
+function lookupNote(intent: MoleculesIntent, d: Done): string {
+  const names = intent.unknown.map((u) => clip(u.name, 60));
+  const r = d.result as Record<string, unknown>;
+  if (isObj(r.error) && r.error.code === 'source-disabled') {
+    const some = COMPOUNDS.slice(0, 6).map((c) => c.name);
+    return (
+      `Compound name lookups (PubChem) are disabled on this server, so I could not look up ${andList(names)}. ` +
+      `I know ${COMPOUNDS.length} common compounds by name (${some.join(', ')}, ...); for any other, give its SMILES, e.g. "describe CCO".`
+    );
+  }
+  const err = toolError(r);
+  if (err) return `I could not look up ${andList(names)} in PubChem (${err}).`;
+  const items = objs(r.compounds);
+  const found: string[] = [];
+  const missing: string[] = [];
+  const failed: string[] = [];
+  for (const u of intent.unknown) {
+    const i = items.find((x) => typeof x.name === 'string' && x.name.toLowerCase() === u.name.toLowerCase());
+    const name = clip(u.name, 60);
+    if (i?.status === 'found' && typeof i.smiles === 'string') found.push(`${name} (CID ${clip(i.cid, 20)}${i.title ? `, "${clip(i.title, 60)}"` : ''})`);
+    else if (!i || i.status === 'not_found') missing.push(name);
+    else failed.push(`${name} (${clip(i.status, 40)})`);
+  }
+  const lines = [
+    ...(found.length ? [`Looked up by name in PubChem: ${found.join(', ')}.`] : []),
+    ...(missing.length ? [`Not found in PubChem: ${andList(missing)}. Check the spelling, or give a SMILES.`] : []),
+    ...(failed.length ? [`Could not look up: ${failed.join(', ')}.`] : []),
+  ];
+  if (typeof r.attribution === 'string') lines.push(`Source: ${clip(r.attribution, 200)}`);
+  return lines.join('\n');
+}
+
+/** Describe and draw: the names it does not know are looked up first (lookup_compounds), then every molecule is described and drawn. */
+function moleculesStep(intent: MoleculesIntent, done: Done[]): Step {
+  const lookup = intent.unknown.length ? done.find((d) => d.name === 'lookup_compounds') : undefined;
+  if (intent.unknown.length && !lookup) return call('lookup_compounds', { names: intent.unknown.map((u) => u.name) });
+  const seen = new Set<string>();
+  const molecules = [...intent.molecules, ...lookedUp(intent, lookup)]
+    .sort((a, b) => a.at - b.at)
+    .filter((m) => !seen.has(m.smiles) && seen.add(m.smiles))
+    .slice(0, 20);
+  const note = lookup ? lookupNote(intent, lookup) : null;
+  const work = done.filter((d) => d.name === 'describe_molecules' || d.name === 'depict_molecules');
+  if (!work.length) {
+    if (!molecules.length) return say(note ?? 'I did not find a molecule in your request.');
+    const smiles = molecules.map((m) => m.smiles);
+    return {
+      text: '',
+      calls: [...(intent.describe ? [{ name: 'describe_molecules', args: { smiles } }] : []), ...(intent.depict ? [{ name: 'depict_molecules', args: { smiles } }] : [])],
+    };
+  }
+  const labels = new Map(molecules.map((m) => [m.smiles, m.label]));
+  const parts = work.map((d) => {
+    const err = toolError(d.result);
+    if (err) return errorText(d, err);
+    return d.name === 'describe_molecules' ? describeAnswer(d, labels) : depictAnswer(d, labels);
+  });
+  return say([...(note ? [note] : []), ...parts].join('\n\n'));
 }
 
 /** What this step does: the intent of the last user message, and how far this turn got. */
@@ -351,22 +430,18 @@ function decide(intent: Intent, done: Done[]): Step {
       return say(intent.text);
     case 'workflow':
       return workflowStep(intent, done);
+    case 'molecules':
+      return moleculesStep(intent, done);
     default:
   }
   if (done.length === 0) {
     if (intent.kind === 'bioactivity') return call('lookup_bioactivity', intent.args);
     if (intent.kind === 'compounds') return call('lookup_compounds', { names: intent.names });
-    if (intent.kind === 'lists') return { text: '', calls: intent.calls };
-    const smiles = intent.molecules.map((m) => m.smiles);
-    const calls = [...(intent.describe ? [{ name: 'describe_molecules', args: { smiles } }] : []), ...(intent.depict ? [{ name: 'depict_molecules', args: { smiles } }] : [])];
-    return { text: '', calls };
+    return { text: '', calls: intent.calls };
   }
-  const labels = new Map(intent.kind === 'molecules' ? intent.molecules.map((m) => [m.smiles, m.label]) : []);
   const parts = done.map((d) => {
     const err = toolError(d.result);
     if (err) return errorText(d, err);
-    if (d.name === 'describe_molecules') return describeAnswer(d, labels);
-    if (d.name === 'depict_molecules') return depictAnswer(d, labels);
     if (d.name.startsWith('lookup_')) return lookupAnswer(d);
     if (d.name === 'list_jobs' || d.name === 'list_runs' || d.name === 'list_artifacts') return listAnswer(d);
     return `The ${d.name} tool answered.`;

@@ -134,3 +134,62 @@ export function findMolecules(text: string, max = 20): MentionedMolecule[] {
   const seen = new Set<string>();
   return found.filter((f) => !seen.has(f.smiles) && seen.add(f.smiles)).slice(0, max);
 }
+
+/** A name the request gives that is neither a known compound nor a SMILES: looked up in PubChem (lookup_compounds). */
+export interface UnknownName {
+  at: number;
+  name: string;
+}
+
+/** Where the molecules of a describe or draw request start ("describe X and Y", "properties of X"). */
+const TRIGGER_RE =
+  /\b(?:describe|description of|draw|drawings? of|depict|depiction of|sketch|render|picture of|visuali[sz]e|show me|tell me about|analy[sz]e|properties of|descriptors (?:of|for)|lipinski (?:of|for)|qed of|(?:c?logp|tpsa|mw|weight|formula) of)\s+/i;
+/** Between names: a comma and space (not "2,4-"), a semicolon, "and", "&", "or", sentence ends. */
+const SEPARATOR_RE = /,\s+|;\s*|\s+and\s+|\s*&\s*|\s+or\s+|[?!]+|\.(?:\s+|$)/gi;
+const LEADING_RE =
+  /^(?:the|a|an|and|or|then|of|for|about|me|please|also|both|molecules?|compounds?|drugs?|structures?|properties|descriptors|describe|draw|depict|sketch|render|show|tell)\s+/i;
+const TRAILING_RE = /\s+(?:please|for me|too|as well|properties|structures?|molecules?|compounds?|drugs?)$/i;
+/** Words that make a phrase a sentence rather than a compound's name. */
+const NOT_A_NAME = new Set(
+  'it its this that these those them they their something anything everything one ones all some what which how why who me my mine you your yours yourself i we our us is are was be can could would should will if then than not no with without from into to in on at by please tell show give help also molecule molecules compound compounds structure drug jobs runs artifacts library results'.split(
+    ' ',
+  ),
+);
+const NAME_WORD_RE = /^[\p{L}\p{N}][\p{L}\p{N}'(),+\-[\]]*$/u;
+
+function nameLike(phrase: string): boolean {
+  const words = phrase.split(/\s+/);
+  if (phrase.length < 2 || phrase.length > 100 || words.length > 4 || !/\p{L}{2}/u.test(phrase)) return false;
+  return words.every((w) => NAME_WORD_RE.test(w) && !NOT_A_NAME.has(w.toLowerCase()));
+}
+
+/**
+ * The molecules a describe or draw request names (findMolecules), and the names in it that are
+ * neither a known compound nor a SMILES ("describe sertraline and olaparib"), in request order:
+ * each phrase after the request's verb ("describe", "properties of", ...), between commas and
+ * "and", that holds no known molecule and reads as a name (at most four words, none of them an
+ * ordinary English word such as "it" or "my"). At most `max` of each.
+ */
+export function compoundsIn(text: string, max = 20): { molecules: MentionedMolecule[]; unknown: UnknownName[] } {
+  const molecules = findMolecules(text, max);
+  const trigger = TRIGGER_RE.exec(text);
+  if (!trigger) return { molecules, unknown: [] };
+  const start = trigger.index + trigger[0].length;
+  const rest = text.slice(start);
+  const unknown: UnknownName[] = [];
+  let from = 0;
+  for (const sep of [...rest.matchAll(SEPARATOR_RE), null]) {
+    const to = sep ? (sep.index ?? 0) : rest.length;
+    const raw = rest.slice(from, to);
+    from = sep ? to + sep[0].length : to;
+    let phrase = raw.trim().replace(/^["'`]+|["'`]+$/g, '');
+    for (let before = ''; before !== phrase;) {
+      before = phrase;
+      phrase = phrase.replace(LEADING_RE, '').replace(TRAILING_RE, '').trim();
+    }
+    if (!phrase || findMolecules(phrase, 1).length || !nameLike(phrase)) continue;
+    if (unknown.some((u) => u.name.toLowerCase() === phrase.toLowerCase())) continue;
+    unknown.push({ at: start + (to - raw.length) + raw.indexOf(phrase), name: phrase });
+  }
+  return { molecules, unknown: unknown.slice(0, max) };
+}

@@ -53,7 +53,12 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
   { name: 'get_job', description: 'One of the user\u2019s jobs.', parameters: obj({ process_id: { type: 'string' } }, ['process_id']) },
   { name: 'list_runs', description: "The user's recent workflow runs.", parameters: obj({ status: { type: 'string' }, limit: limit(50) }) },
   { name: 'get_run', description: 'One of the user\u2019s workflow runs with its steps.', parameters: obj({ run_id: { type: 'string' } }, ['run_id']) },
-  { name: 'list_artifacts', description: "The user's recent artifacts (uploaded molecule sets and results).", parameters: obj({ limit: limit(50) }) },
+  {
+    name: 'list_artifacts',
+    description:
+      "The user's recent artifacts, newest first, one item per port: uploads (origin upload, named by the user or after the file) and results of jobs and workflow runs (origin job). kind filters by the port's kind (molecules: molecule sets).",
+    parameters: obj({ kind: { type: 'string', maxLength: 100 }, limit: limit(50) }),
+  },
   { name: 'get_artifact', description: 'One of the user\u2019s artifacts.', parameters: obj({ artifact_id: { type: 'string' } }, ['artifact_id']) },
   {
     name: 'propose_plan',
@@ -82,6 +87,17 @@ export interface DescribedMolecule {
   error: string | null;
 }
 
+/** One port of an artifact in list_artifacts (docs/artifacts.md, "Names": the artifact's name and origin). */
+export interface ListedArtifact {
+  artifact_id: string;
+  name: string;
+  origin: 'upload' | 'job';
+  port: string;
+  kind: string;
+  molecules: number | null;
+  created_at: string;
+}
+
 /** What estimate_workflow answers to the model (and propose_plan inside its card). */
 export interface WorkflowQuote {
   cost_usd: number;
@@ -104,8 +120,16 @@ export interface ToolResults {
   get_job: { process_id: string; job_type: string; status: string; progress: number; message: string | null; created_at: string; charged_usd: number | null };
   list_runs: { runs: { run_id: string; name: string; status: string; created_at: string }[]; total: number };
   get_run: { run_id: string; name: string; status: string; steps: { step_id: string; state: string }[] };
-  list_artifacts: { artifacts: { artifact_id: string; name: string; kind: string; molecules: number | null; created_at: string }[]; total: number };
-  get_artifact: { artifact_id: string; name: string; kind: string; molecules: number | null; size_bytes: number; created_at: string };
+  list_artifacts: { artifacts: ListedArtifact[]; total: number };
+  get_artifact: {
+    artifact_id: string;
+    name: string;
+    origin: 'upload' | 'job';
+    ports: { port: string; kind: string; format: string; records: number }[];
+    molecules: number | null;
+    size_bytes: number;
+    created_at: string;
+  };
   propose_plan: { plan_id: string; title: string; status: 'proposed'; expires_at: string } & WorkflowQuote;
 }
 

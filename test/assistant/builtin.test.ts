@@ -205,13 +205,14 @@ describe('builtin provider: requests to tool calls and answers', () => {
     assert.deepEqual(callsOf(sol)[0], { id: 'call_1_1', name: 'estimate_workflow', args: { template_id: 'solubility-screen', inputs: { library: LIB } } });
   });
 
-  it('plans on the most recent molecule set, then tells the user to approve the card', async () => {
+  it('plans on "my library": the newest upload, not a newer workflow output; then tells the user to approve the card', async () => {
     const artifacts: ToolResults['list_artifacts'] = {
-      total: 3,
+      total: 4,
       artifacts: [
-        { artifact_id: 'a1', name: 'triage results', kind: 'table', molecules: null, created_at: '2025-03-03T10:00:00Z' },
-        { artifact_id: 'a2', name: 'old set', kind: 'molecules', molecules: 120, created_at: '2025-01-01T10:00:00Z' },
-        { artifact_id: 'a3', name: 'Screening deck', kind: 'molecule_set', molecules: 2000, created_at: '2025-03-01T10:00:00Z' },
+        { artifact_id: 'a4', name: 'filter: molecules', origin: 'job', port: 'molecules', kind: 'molecules', molecules: 80, created_at: '2025-03-04T10:00:00Z' },
+        { artifact_id: 'a1', name: 'triage results', origin: 'job', port: 'table', kind: 'table', molecules: null, created_at: '2025-03-03T10:00:00Z' },
+        { artifact_id: 'a2', name: 'Screening deck', origin: 'upload', port: 'molecules', kind: 'molecules', molecules: 120, created_at: '2025-01-01T10:00:00Z' },
+        { artifact_id: 'a3', name: 'Screening deck', origin: 'upload', port: 'molecules', kind: 'molecules', molecules: 2000, created_at: '2025-03-01T10:00:00Z' },
       ],
     };
     const card: ToolResults['propose_plan'] = {
@@ -225,7 +226,7 @@ describe('builtin provider: requests to tool calls and answers', () => {
     };
     const { steps, answer } = await turn('plan a solubility screen of my library', (c) => (c.name === 'list_artifacts' ? artifacts : card));
     assert.equal(steps.length, 3);
-    assert.deepEqual(callsOf(steps[0]!), [{ id: 'call_1_1', name: 'list_artifacts', args: { limit: 20 } }]);
+    assert.deepEqual(callsOf(steps[0]!), [{ id: 'call_1_1', name: 'list_artifacts', args: { kind: 'molecules', limit: 50 } }]);
     assert.deepEqual(callsOf(steps[1]!), [
       { id: 'call_2_1', name: 'propose_plan', args: { title: 'Solubility screen of Screening deck', template_id: 'solubility-screen', inputs: { library: 'a3' } } },
     ]);
@@ -241,10 +242,126 @@ describe('builtin provider: requests to tool calls and answers', () => {
     assert.deepEqual(callsOf(s), [
       { id: 'call_1_1', name: 'propose_plan', args: { title: `Library triage of artifact ${LIB}`, template_id: 'library-triage', inputs: { library: LIB } } },
     ]);
-    const none = { total: 1, artifacts: [{ artifact_id: 'a1', name: 'report', kind: 'table', molecules: 0, created_at: '2025-03-03T10:00:00Z' }] };
+    const none = { total: 1, artifacts: [{ artifact_id: 'a1', name: 'report', origin: 'upload', port: 'file', kind: 'table', molecules: 0, created_at: '2025-03-03T10:00:00Z' }] };
     const { steps, answer } = await turn('plan a solubility screen of my library', () => none);
     assert.equal(steps.length, 2);
-    assert.match(answer, /You have no molecule set .*Upload one/);
+    assert.equal(answer, 'You have no molecule set to run a solubility screen on. Upload one (a SMILES or SDF file) first, then ask me again.');
+  });
+
+  it('"my library" among several uploads: asks which, listing them by name; a set named, or "latest", is used', async () => {
+    const set = (id: string, name: string, origin: 'upload' | 'job', day: number) => ({
+      artifact_id: id,
+      name,
+      origin,
+      port: 'molecules',
+      kind: 'molecules',
+      molecules: day * 10,
+      created_at: `2025-03-0${day}T10:00:00Z`,
+    });
+    const artifacts: ToolResults['list_artifacts'] = {
+      total: 4,
+      artifacts: [set('w1', 'filter: molecules', 'job', 5), set('k1', 'kinase.smi', 'upload', 4), set('s1', 'screen.smi', 'upload', 3), set('f1', 'fragments.sdf', 'upload', 2)],
+    };
+    const card = { plan_id: 'p1', title: 't', status: 'proposed', expires_at: 'x', cost_usd: 0.1, expected_runtime_sec: 60, steps: [] };
+    const feed = (c: ToolCall) => (c.name === 'list_artifacts' ? artifacts : card);
+    const planned = async (request: string) => {
+      const t = await turn(request, feed);
+      const p = t.steps.flatMap((x) => callsOf(x)).find((c) => c.name === 'propose_plan' || c.name === 'estimate_workflow');
+      return { answer: t.answer, calls: t.steps.map((x) => x.calls.map((c) => c.name)), library: (p?.args as any)?.inputs?.library ?? null, title: (p?.args as any)?.title };
+    };
+    const mine = await planned('plan a solubility screen of my library');
+    assert.deepEqual([mine.calls, mine.library], [[['list_artifacts'], []], null], 'asks, proposes nothing');
+    assert.equal(
+      mine.answer,
+      [
+        'You have uploaded several molecule sets, newest first:',
+        '- "kinase.smi" (artifact k1, 40 molecules, created 2025-03-04T10:00:00Z)',
+        '- "screen.smi" (artifact s1, 30 molecules, created 2025-03-03T10:00:00Z)',
+        '- "fragments.sdf" (artifact f1, 20 molecules, created 2025-03-02T10:00:00Z)',
+        'Which one should I use? Say, for example, "plan a solubility screen of kinase.smi" or "plan a solubility screen of artifact k1".',
+      ].join('\n'),
+    );
+    assert.match((await planned('estimate a triage of my molecules')).answer, /Say, for example, "estimate a library triage of kinase\.smi"/);
+    // Named in full, by its name without the extension, or as the latest upload.
+    const fragments = await planned('plan a solubility screen of fragments.sdf');
+    assert.deepEqual([fragments.calls, fragments.library, fragments.title], [[['list_artifacts'], ['propose_plan'], []], 'f1', 'Solubility screen of fragments.sdf']);
+    assert.match(fragments.answer, /approve the plan card to run it/);
+    assert.equal((await planned('plan a triage of my kinase library')).library, 'k1');
+    assert.equal((await planned('plan a triage of my latest upload')).library, 'k1');
+    assert.equal((await planned('estimate a solubility screen of the newest library')).library, 'k1');
+    // "screen" in "solubility screen" does not name screen.smi; its full name does.
+    assert.equal((await planned('plan a solubility screen of my data set')).library, null);
+    assert.equal((await planned('plan a solubility screen of screen.smi')).library, 's1');
+    // A workflow output is used when named, never taken for "my library".
+    assert.equal((await planned('plan a triage of filter: molecules')).library, 'w1');
+
+    // No upload at all: the sets jobs wrote are listed, and the user is asked.
+    const onlyResults = { total: 1, artifacts: [set('w1', 'filter: molecules', 'job', 5)] };
+    const t = await turn('plan a triage of my library', () => onlyResults);
+    assert.deepEqual(
+      t.steps.map((x) => x.calls.map((c) => c.name)),
+      [['list_artifacts'], []],
+    );
+    assert.match(t.answer, /^You have uploaded no molecule set; these were written by your jobs and workflow runs/);
+    assert.match(t.answer, /- "filter: molecules" \(artifact w1, 50 molecules/);
+  });
+
+  it('looks up names it does not know in PubChem, then describes what was found, with the source', async () => {
+    const sertraline = 'CN[C@H]1CC[C@@H](C2=CC=CC=C12)C3=CC(=C(C=C3)Cl)Cl';
+    const olaparib = 'C1CC1C(=O)N2CCN(CC2)C(=O)C3=C(C=CC(=C3)CC4=NNC(=O)C5=CC=CC=C54)F';
+    const aspirin = smilesOf('aspirin');
+    const found = (name: string, cid: number, smiles: string) => ({ name, status: 'found', cid, other_cids: [], smiles, title: name[0]!.toUpperCase() + name.slice(1) });
+    const lookup = {
+      attribution: 'PubChem, National Center for Biotechnology Information',
+      compounds: [found('sertraline', 68617, sertraline), found('olaparib', 23725625, olaparib), { name: 'zorbex', status: 'not_found', cid: null, smiles: null }],
+    };
+    const described = (c: ToolCall) =>
+      c.name === 'lookup_compounds'
+        ? lookup
+        : {
+            items: (JSON.parse(c.arguments).smiles as string[]).map((smi) =>
+              mol(smi, { formula: smi === sertraline ? 'C17H17Cl2N' : smi === olaparib ? 'C24H23FN4O3' : 'C9H8O4', mw: 300, lipinski_pass: true }),
+            ),
+          };
+    const { steps, answer } = await turn('describe sertraline and olaparib', described);
+    assert.deepEqual(steps.map(callsOf), [
+      [{ id: 'call_1_1', name: 'lookup_compounds', args: { names: ['sertraline', 'olaparib'] } }],
+      [{ id: 'call_2_1', name: 'describe_molecules', args: { smiles: [sertraline, olaparib] } }],
+      [],
+    ]);
+    assert.match(answer, /^Looked up by name in PubChem: sertraline \(CID 68617, "Sertraline"\), olaparib \(CID 23725625, "Olaparib"\)\.\nSource: PubChem, National Center/);
+    assert.match(answer, /- sertraline: C17H17Cl2N, MW 300\.00/);
+    assert.match(answer, /- olaparib: C24H23FN4O3, MW 300\.00/);
+
+    // Known names and SMILES are not looked up; the molecules keep the request's order; a name not found is said.
+    const mixed = await turn('draw olaparib, aspirin and zorbex', (c) => (c.name === 'lookup_compounds' ? lookup : { items: [] }));
+    assert.deepEqual(mixed.steps.map(callsOf).flat(), [
+      { id: 'call_1_1', name: 'lookup_compounds', args: { names: ['olaparib', 'zorbex'] } },
+      { id: 'call_2_1', name: 'depict_molecules', args: { smiles: [olaparib, aspirin] } },
+    ]);
+    assert.match(mixed.answer, /Not found in PubChem: zorbex\. Check the spelling, or give a SMILES\./);
+
+    // A SMILES from the answer that is not one word (or too long) is not used.
+    const odd = await turn('describe sertraline', () => ({ compounds: [found('sertraline', 1, 'C C')] }));
+    assert.deepEqual(
+      odd.steps.map((x) => x.calls.map((c) => c.name)),
+      [['lookup_compounds'], []],
+    );
+  });
+
+  it('says plainly when compound lookups are disabled, and still describes the names it knows', async () => {
+    const disabled = { error: { code: 'source-disabled', message: 'The pubchem source behind /lookup/compounds is disabled on this server' } };
+    const only = await turn('describe sertraline and olaparib', () => disabled);
+    assert.equal(only.steps.length, 2);
+    assert.match(
+      only.answer,
+      /^Compound name lookups \(PubChem\) are disabled on this server, so I could not look up sertraline and olaparib\. I know \d+ common compounds by name/,
+    );
+    const aspirin = smilesOf('aspirin');
+    const mixed = await turn('describe aspirin and sertraline', (c) => (c.name === 'lookup_compounds' ? disabled : { items: [mol(aspirin, { formula: 'C9H8O4', mw: 180.159 })] }));
+    assert.deepEqual(mixed.steps.map(callsOf).flat()[1], { id: 'call_2_1', name: 'describe_molecules', args: { smiles: [aspirin] } });
+    assert.match(mixed.answer, /could not look up sertraline\./);
+    assert.match(mixed.answer, /- aspirin: C9H8O4, MW 180\.16/);
   });
 
   it('lists jobs, runs and artifacts and summarises them', async () => {
@@ -292,7 +409,10 @@ describe('builtin provider: behaviour of a model', () => {
     assert.match(answer, /^1 item: 1 found\./);
     assert.ok(answer.includes(`"${evil.slice(0, 59)}…"`), answer);
     // In a plan flow, an artifact named like an instruction is only a name.
-    const artifacts = { total: 1, artifacts: [{ artifact_id: 'a9', name: evil, kind: 'molecules', molecules: 3, created_at: '2025-01-01T00:00:00Z' }] };
+    const artifacts = {
+      total: 1,
+      artifacts: [{ artifact_id: 'a9', name: evil, origin: 'upload', port: 'molecules', kind: 'molecules', molecules: 3, created_at: '2025-01-01T00:00:00Z' }],
+    };
     const card = { plan_id: 'p', title: 't', status: 'proposed', expires_at: 'x', cost_usd: 0, expected_runtime_sec: 1, steps: [] };
     const plan = await turn('plan a triage of my library', (c) => (c.name === 'list_artifacts' ? artifacts : { ...card, note: evil }));
     assert.deepEqual(

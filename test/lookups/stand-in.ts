@@ -67,6 +67,7 @@ function pubchem(method: string, p: string, q: URLSearchParams, body: string): A
     }
     if (key === 'aspirin') return { status: 200, body: fixture('pubchem/name-aspirin.property.json') };
     if (key === 'glucose') return { status: 200, body: fixture('pubchem/name-glucose.property.json') };
+    if (key === 'sertraline' || key === 'olaparib') return { status: 200, body: fixture(`pubchem/name-${key}.property.json`) };
     if (key === 'd/l-glucose') return { status: 200, body: fixture('pubchem/name-glucose.property.json') };
     return { status: 404, body: fixture('pubchem/notfound.json') };
   }

@@ -4,7 +4,8 @@
 // the model (`forModel`, the JSON of src/assistant/tool-specs.ts's ToolResults) and the client
 // (`forClient`: the same, with drawings). propose_plan stores a plan card; nothing here starts
 // charged work.
-import { TOOL_NAMES, type DescribedMolecule, type ToolError, type WorkflowQuote } from '../../assistant/tool-specs.js';
+import { TOOL_NAMES, type DescribedMolecule, type ListedArtifact, type ToolError, type WorkflowQuote } from '../../assistant/tool-specs.js';
+import { roundSec } from '../../api/rounding.js';
 import { usd } from '../../api/schemas.js';
 import { AppError } from '../../errors.js';
 import { LookupRequestError, SourceDisabledError, type EndpointName } from '../../lookups/index.js';
@@ -117,7 +118,7 @@ async function call(s: Deps, ctx: ToolContext, name: string, a: Args): Promise<T
     }
     case 'estimate_job': {
       const e = await s.jobs.estimate(who, { job_type: str(a, 'job_type'), payload: a.payload, ...(a.resource !== undefined ? { resource: str(a, 'resource') } : {}) });
-      return same({ job_type: e.jobType, resource: e.resource.name, cost_usd: usd(e.costMicros)!, expected_runtime_sec: e.expectedRuntimeSec });
+      return same({ job_type: e.jobType, resource: e.resource.name, cost_usd: usd(e.costMicros)!, expected_runtime_sec: roundSec(e.expectedRuntimeSec) });
     }
     case 'estimate_workflow':
       return same(await quote(s, who, runBody(a)));
@@ -149,25 +150,29 @@ async function call(s: Deps, ctx: ToolContext, name: string, a: Args): Promise<T
       return same({ run_id: r.run_id, name: r.name, status: r.status, steps: (r.steps ?? []).map((x) => ({ step_id: x.step_id, state: x.state })) });
     }
     case 'list_artifacts': {
-      const page = await s.artifacts.list(who.userId, { limit: optInt(a, 'limit', 50) ?? 10, offset: 0, includeArchive: false });
-      const artifacts = page.items.map((x) => ({
+      const kind = a.kind === undefined || a.kind === null ? undefined : str(a, 'kind').slice(0, 100);
+      const page = await s.artifacts.list(who.userId, { limit: optInt(a, 'limit', 50) ?? 10, offset: 0, includeArchive: false, dataKind: kind });
+      const artifacts: ListedArtifact[] = page.items.map((x) => ({
         artifact_id: x.artifact_id,
-        name: x.job_name ?? `${x.data_kind} upload`,
+        name: x.name,
+        origin: x.origin,
+        port: x.port,
         kind: x.data_kind,
         molecules: x.data_kind === 'molecules' ? x.record_count : null,
-        created_at: x.created_at,
+        created_at: x.created_at ?? '',
       }));
       return same({ artifacts, total: artifacts.length });
     }
     case 'get_artifact': {
-      const id = str(a, 'artifact_id');
-      const x = await s.artifacts.get(who.userId, id);
-      const port = x.manifest.ports?.[0];
+      const x = await s.artifacts.get(who.userId, str(a, 'artifact_id'));
+      const ports = Object.entries(x.manifest.ports).map(([port, p]) => ({ port, kind: p.kind, format: p.format, records: p.record_count }));
+      const sets = ports.filter((p) => p.kind === 'molecules');
       return same({
         artifact_id: x.id,
-        name: x.job_id ? `result of job ${x.job_id}` : 'upload',
-        kind: port?.data_kind ?? 'unknown',
-        molecules: port?.data_kind === 'molecules' ? (port.record_count ?? null) : null,
+        name: x.name,
+        origin: x.origin,
+        ports,
+        molecules: sets.length ? sets.reduce((n, p) => n + p.records, 0) : null,
         size_bytes: x.size_bytes,
         created_at: x.created_at,
       });
