@@ -18,7 +18,7 @@ import { RESOURCES } from '../compute/resources.js';
 import { jobsStore, type JobRow } from '../compute/store.js';
 import { finishJob } from '../compute/transitions.js';
 import { runsStore, STEP_DONE, type RunRow, type StepRow } from './runs-store.js';
-import { parseRef, type WorkflowSpec } from './spec.js';
+import { own, parseRef, putOwn, type WorkflowSpec } from './spec.js';
 
 type SpecStep = WorkflowSpec['steps'][number];
 
@@ -37,7 +37,7 @@ export function resolveParams(step: SpecStep, inputs: Record<string, unknown>): 
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(step.params ?? {})) {
     const ref = typeof v === 'string' ? parseRef(v) : null;
-    out[k] = ref?.kind === 'input' ? inputs[ref.name] : v;
+    putOwn(out, k, ref?.kind === 'input' ? own(inputs, ref.name) : v);
   }
   return out;
 }
@@ -51,16 +51,16 @@ export function stepPayload(step: SpecStep, inputs: Record<string, unknown>, art
   const payload = resolveParams(step, inputs);
   const ports = JOB_TYPES.get(step.job_type)?.ports?.inputs ?? {};
   for (const [port, refText] of Object.entries(step.inputs ?? {})) {
-    const p = ports[port];
+    const p = own(ports, port);
     const ref = parseRef(refText);
     if (!p || !ref) continue;
     if (ref.kind === 'step') {
-      payload[p.field] = artifactOf(ref.step);
-      if (p.portField) payload[p.portField] = ref.port;
+      putOwn(payload, p.field, artifactOf(ref.step));
+      if (p.portField) putOwn(payload, p.portField, ref.port);
     } else {
-      const value = inputs[ref.name];
-      if (Array.isArray(value) && p.inline) payload[p.inline] = value;
-      else payload[p.field] = value;
+      const value = own(inputs, ref.name);
+      if (Array.isArray(value) && p.inline) putOwn(payload, p.inline, value);
+      else putOwn(payload, p.field, value);
     }
   }
   return payload;
@@ -76,7 +76,7 @@ export function stepSignatures(spec: WorkflowSpec, inputs: Record<string, unknow
     for (const [port, refText] of Object.entries(step.inputs ?? {})) {
       const ref = parseRef(refText);
       if (ref?.kind === 'step') reads[port] = { step: sigs.get(ref.step), port: ref.port };
-      else if (ref?.kind === 'input') reads[port] = { input: inputs[ref.name] };
+      else if (ref?.kind === 'input') reads[port] = { input: own(inputs, ref.name) };
     }
     const doc = { job_type: step.job_type, resource: step.resource ?? 'default', params: resolveParams(step, inputs), reads };
     sigs.set(id, crypto.createHash('sha256').update(canonical(doc)).digest('hex'));

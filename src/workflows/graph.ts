@@ -19,6 +19,8 @@ export interface GraphEdge {
 }
 export interface RunGraph {
   run_id: string;
+  /** The run's name: the title of the picture. */
+  name: string;
   status: string;
   nodes: GraphNode[];
   edges: GraphEdge[];
@@ -30,6 +32,7 @@ const STEP_REF = /^\$steps\.(.+)\.outputs\.([^.]+)$/;
 /** Builds the graph from a spec-like description: inputs and outputs become their own nodes (ids "input:NAME" / "output:NAME"), steps keep their ids. */
 export function buildGraph(o: {
   runId: string;
+  name: string;
   status: string;
   inputs: string[];
   steps: { id: string; job_type: string; state: StepState; progress: number | null; inputs: Record<string, string>; params: Record<string, unknown> }[];
@@ -61,7 +64,7 @@ export function buildGraph(o: {
     for (const [param, v] of Object.entries(s.params ?? {})) if (typeof v === 'string' && INPUT_REF.test(v)) link(v, s.id, param);
   }
   for (const [name, ref] of Object.entries(o.outputs)) link(ref, `output:${name}`, null);
-  return { run_id: o.runId, status: o.status, nodes, edges };
+  return { run_id: o.runId, name: o.name, status: o.status, nodes, edges };
 }
 
 type Style = { fill: string; stroke: string; text: string; dash?: true };
@@ -80,6 +83,8 @@ const STYLES: Record<StepState | 'input' | 'output', Style> = {
 };
 const stateOf = (n: GraphNode): StepState => (n.state !== null && STATES.includes(n.state) ? n.state : 'pending');
 const styleOf = (n: GraphNode): Style => STYLES[n.kind === 'step' ? stateOf(n) : n.kind];
+/** The picture's title: the run's name and status. */
+const titleOf = (g: RunGraph) => `${g.name} · ${g.status}`;
 const stateText = (n: GraphNode) => (n.state === 'running' && typeof n.progress === 'number' ? `running ${Math.round(clamp(n.progress, 0, 1) * 100)}%` : stateOf(n));
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Number.isFinite(v) ? v : lo));
@@ -179,7 +184,7 @@ function layout(g: RunGraph) {
 
 export function graphSvg(g: RunGraph): string {
   const { boxes, routes, gapW, colX, colW, width: w0, bottom } = layout(g);
-  const title = fit(`Run ${g.run_id} · ${g.status}`, 1200, 8);
+  const title = fit(titleOf(g), 1200, 8);
   const used = STATES.filter((s) => g.nodes.some((v) => v.kind === 'step' && stateOf(v) === s));
   const legend = [...(['input', 'output'] as const).filter((k) => g.nodes.some((v) => v.kind === k)), ...used];
   const legendW = legend.reduce((a, k) => a + k.length * SMALL + 34, SIDE * 2);
@@ -250,7 +255,8 @@ const mq = (s: string) => `"${mesc(s)}"`;
 
 export function graphMermaid(g: RunGraph): string {
   const ids = new Map(g.nodes.map((v, i) => [v.id, `n${i}`]));
-  const lines = ['flowchart LR'];
+  // The title goes in Mermaid's front matter, a YAML document: a JSON string is a YAML double-quoted scalar.
+  const lines = ['---', `title: ${JSON.stringify(clean(titleOf(g)).replace(/[\u2028\u2029]/g, ' '))}`, '---', 'flowchart LR'];
   g.nodes.forEach((v, i) => {
     if (v.kind === 'input') lines.push(`  n${i}([${mq(v.label)}])`);
     else if (v.kind === 'output') lines.push(`  n${i}[/${mq(v.label)}/]`);

@@ -23,6 +23,8 @@ export interface RunRow {
   reserved_micros: number;
   charged_micros: number;
   rerun_of: string | null;
+  /** The link share the run was started through (null: the owner's, a user share's, a template's or an inline spec's). */
+  share_id: string | null;
   created_at: Date;
   finished_at: Date | null;
 }
@@ -71,9 +73,9 @@ export interface RunListFilter {
 export const runsStore = {
   async insertRun(tx: Queryable, r: NewRun, steps: NewStep[]): Promise<void> {
     await tx.query(
-      `INSERT INTO workflow_runs (id, user_id, key_id, workflow_id, version, template_id, name, spec, inputs, status, reserved_micros, rerun_of)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'running', $10, $11)`,
-      [r.id, r.user_id, r.key_id, r.workflow_id, r.version, r.template_id, r.name, JSON.stringify(r.spec), JSON.stringify(r.inputs), r.reserved_micros, r.rerun_of],
+      `INSERT INTO workflow_runs (id, user_id, key_id, workflow_id, version, template_id, name, spec, inputs, status, reserved_micros, rerun_of, share_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'running', $10, $11, $12)`,
+      [r.id, r.user_id, r.key_id, r.workflow_id, r.version, r.template_id, r.name, JSON.stringify(r.spec), JSON.stringify(r.inputs), r.reserved_micros, r.rerun_of, r.share_id],
     );
     await tx.query(
       `INSERT INTO workflow_run_steps (run_id, step_id, position, job_type, state, job_id, signature, planned_micros, expected_runtime_sec, result_artifact_id, message)

@@ -20,7 +20,7 @@ export const TEMPLATES: readonly Template[] = [
       description: 'properties -> filter -> cluster -> depict',
       inputs: {
         library: { type: 'molecules', description: 'The library: an uploaded molecule set (artifact id) or a list of SMILES' },
-        expression: { type: 'string', default: 'mw <= 500 and clogp <= 5 and not pains', description: 'The filter expression (docs/workflows.md)' },
+        expression: { type: 'string', default: 'mw <= 500 and clogp <= 5 and not pains', description: 'The filter expression (its syntax: docs/jobs.md, "filter")' },
         cutoff: { type: 'number', default: 0.4, description: 'Butina distance cutoff' },
       },
       steps: [
@@ -46,7 +46,7 @@ export const TEMPLATES: readonly Template[] = [
       description: 'filter -> mpnn_predict',
       inputs: {
         library: { type: 'molecules', description: 'The molecules: an uploaded molecule set (artifact id) or a list of SMILES' },
-        expression: { type: 'string', default: 'mw <= 600 and heavy_atoms >= 2', description: 'Which molecules to predict' },
+        expression: { type: 'string', default: 'mw <= 600 and heavy_atoms >= 2', description: 'Which molecules to predict: a filter expression (docs/jobs.md, "filter")' },
         model: { type: 'model', default: 'public/esol-logs', description: 'public/<id> or user/<name>' },
       },
       steps: [
@@ -67,7 +67,7 @@ export const TEMPLATES: readonly Template[] = [
         query: { type: 'string', description: 'The query molecule (SMILES)' },
         library: { type: 'molecules', description: 'The library: an uploaded molecule set (artifact id) or a list of SMILES' },
         threshold: { type: 'number', default: 0.5, description: 'Smallest Tanimoto similarity' },
-        expression: { type: 'string', default: 'lipinski and not pains', description: 'Which neighbours to keep' },
+        expression: { type: 'string', default: 'lipinski and not pains', description: 'Which neighbours to keep: a filter expression (docs/jobs.md, "filter")' },
       },
       steps: [
         { id: 'search', job_type: 'similarity_search', inputs: { molecules: '$inputs.library' }, params: { query: '$inputs.query', threshold: '$inputs.threshold' } },

@@ -3,6 +3,7 @@
 // the methods its job type declares. BibTeX is parsed with @retorquere/bibtex-parser (the
 // parser of Better BibTeX for Zotero), not with the library that wrote it.
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import { after, before, describe, it } from 'node:test';
 import { JOB_TYPES } from '../../src/compute/registry.js';
@@ -183,6 +184,41 @@ for (const backend of BACKENDS) {
       assert.equal(neither.status, 422);
       assert.deepEqual(neither.body.errors[0].loc, ['query', 'process_id']);
       assert.equal((await get('/papers/cite?process_id=not-a-uuid')).status, 422);
+    });
+
+    it('GET /papers/cite?workflow_run_id= lists the papers of every step of the run; 404 for another account', async () => {
+      const spec = {
+        name: 'cite me',
+        inputs: { library: { type: 'molecules' } },
+        steps: [
+          { id: 'describe', job_type: 'properties', inputs: { molecules: '$inputs.library' } },
+          { id: 'group', job_type: 'cluster', inputs: { molecules: '$inputs.library' } },
+          { id: 'again', job_type: 'properties', inputs: { molecules: '$inputs.library' } },
+        ],
+      };
+      const run = await h.req('POST', '/api/v1/workflows/runs', { token: u.token, body: { spec, inputs: { library: ['CCO', 'CCN', 'c1ccccc1'] } } });
+      assert.equal(run.status, 201, JSON.stringify(run.body));
+      const runId = run.body.run_id as string;
+      const cited = await get(`/papers/cite?workflow_run_id=${runId}`);
+      assert.equal(cited.status, 200, JSON.stringify(cited.body));
+      assert.deepEqual([cited.body.workflow_run_id, cited.body.process_id, cited.body.job_types], [runId, undefined, ['properties', 'cluster']]);
+      const ids = cited.body.items.map((p: { id: string }) => p.id);
+      for (const id of ['rdkit', 'wildman-crippen-1999', 'bickerton-qed-2012', 'butina-1999', 'rogers-hahn-ecfp-2010']) assert.ok(ids.includes(id), `${id} cited for the run`);
+      assert.ok(!ids.includes('yang-dmpnn-2019'), 'no model paper: no step predicted');
+      const bundle = parseBibtex(cited.body.bibtex);
+      assert.deepEqual(bundle.errors, []);
+      assert.deepEqual(bundle.entries.map((e) => e.key).sort(), ids.map(bibtexKey).sort());
+
+      const other = await h.user();
+      assert.equal((await get(`/papers/cite?workflow_run_id=${runId}`, other.token)).status, 404);
+      assert.equal((await get(`/papers/cite?workflow_run_id=${crypto.randomUUID()}`)).status, 404);
+      const both = await get(`/papers/cite?workflow_run_id=${runId}&process_id=${crypto.randomUUID()}`);
+      assert.equal(both.status, 422, JSON.stringify(both.body));
+      assert.deepEqual(both.body.errors[0].loc, ['query', 'workflow_run_id']);
+      assert.equal((await get('/papers/cite?workflow_run_id=not-a-uuid')).status, 422);
+      // Wait for the run to end so that the harness closes on a quiet queue.
+      const until = Date.now() + 60_000;
+      while (['queued', 'running'].includes((await get(`/workflows/runs/${runId}/status`)).body.status) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
     });
   });
 }

@@ -183,6 +183,64 @@ for (const backend of BACKENDS) {
       assert.equal((await h.req('POST', '/api/v1/workflows/runs', { token: third.token, body: { share_token: link.body.token, inputs: { library: LIBRARY } } })).status, 404);
     });
 
+    it('a rerun checks access again: a revoked link or share, a share down to view, a deleted definition are 404', async () => {
+      const id = (await save(owner, { spec: SPEC })).body.workflow_id;
+      const share = (u: User | null, permission: string) =>
+        h.req('POST', `/api/v1/workflows/${id}/share`, { token: owner.token, body: u ? { email: u.email, permission } : { link: true, permission } });
+      const rerun = (u: User, runId: string) => h.req('POST', `/api/v1/workflows/runs/${runId}/rerun`, { token: u.token, body: {} });
+      const runsOf = async (u: User) =>
+        (await h.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM workflow_runs WHERE user_id = $1 AND workflow_id = $2', [u.userId, id])).rows[0]!.n;
+      const link = (await share(null, 'run')).body;
+      const byLink = await h.req('POST', '/api/v1/workflows/runs', { token: third.token, body: { share_token: link.token, inputs: { library: LIBRARY } } });
+      assert.equal(byLink.status, 201, byLink.text);
+      const userShare = (await share(other, 'run')).body;
+      const byShare = await h.req('POST', '/api/v1/workflows/runs', { token: other.token, body: { workflow_id: id, inputs: { library: LIBRARY } } });
+      assert.equal(byShare.status, 201, byShare.text);
+      const own = await h.req('POST', '/api/v1/workflows/runs', { token: owner.token, body: { workflow_id: id, inputs: { library: LIBRARY } } });
+      assert.equal(own.status, 201, own.text);
+      for (const [u, r] of [
+        [third, byLink],
+        [other, byShare],
+        [owner, own],
+      ] as const)
+        await waitForRun(h, u.token, r.body.run_id);
+
+      // While the link is active its runs rerun, and so do their reruns.
+      const again = await rerun(third, byLink.body.run_id);
+      assert.equal(again.status, 201, again.text);
+      assert.equal(again.body.rerun_of, byLink.body.run_id);
+      await waitForRun(h, third.token, again.body.run_id);
+      // Another active link of the same definition is not the one this run came through.
+      await share(null, 'run');
+      assert.equal((await h.req('DELETE', `/api/v1/workflows/${id}/shares/${link.share_id}`, { token: owner.token })).status, 200);
+      const before = await runsOf(third);
+      for (const runId of [byLink.body.run_id, again.body.run_id]) {
+        const r = await rerun(third, runId);
+        assert.equal(r.status, 404, r.text);
+        assert.match(r.body.detail, new RegExp(`workflow ${id}`));
+      }
+      assert.equal(await runsOf(third), before, 'no run was started');
+
+      // A user share down to view: no rerun; back to run: rerun.
+      await share(other, 'view');
+      assert.equal((await rerun(other, byShare.body.run_id)).status, 404);
+      await share(other, 'run');
+      const shared = await rerun(other, byShare.body.run_id);
+      assert.equal(shared.status, 201, shared.text);
+      await waitForRun(h, other.token, shared.body.run_id);
+      assert.equal((await h.req('DELETE', `/api/v1/workflows/${id}/shares/${userShare.share_id}`, { token: owner.token })).status, 200);
+      assert.equal((await rerun(other, byShare.body.run_id)).status, 404);
+
+      // A deleted definition is 404 everywhere, its owner's reruns included, until restored.
+      assert.equal((await h.req('DELETE', `/api/v1/workflows/${id}`, { token: owner.token })).status, 200);
+      const gone = await rerun(owner, own.body.run_id);
+      assert.equal(gone.status, 404, gone.text);
+      assert.equal((await h.req('POST', `/api/v1/workflows/${id}/restore`, { token: owner.token, body: {} })).status, 200);
+      const back = await rerun(owner, own.body.run_id);
+      assert.equal(back.status, 201, back.text);
+      await waitForRun(h, owner.token, back.body.run_id);
+    });
+
     it('bad input: every problem located, 413 past 256 KiB, 51 steps, an expression that does not parse, unknown and missing inputs', async () => {
       const broken = await save(owner, {
         spec: {

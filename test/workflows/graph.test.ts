@@ -19,6 +19,7 @@ const step = (id: string, job_type: string, inputs: Record<string, string>, extr
 // A triage DAG: filter fans out to cluster and props; depict reads cluster's assignments.
 const TRIAGE = {
   runId: 'run_1',
+  name: 'Library triage',
   status: 'running',
   inputs: ['library', 'max_mw'],
   steps: [
@@ -69,8 +70,7 @@ function assertWellFormed(xml: string) {
 describe('workflow run graph', () => {
   it('buildGraph: inputs, steps and outputs as nodes; port bindings and $inputs params as edges', () => {
     const g = buildGraph(TRIAGE);
-    assert.equal(g.run_id, 'run_1');
-    assert.equal(g.status, 'running');
+    assert.deepEqual([g.run_id, g.name, g.status], ['run_1', 'Library triage', 'running']);
     assert.deepEqual(
       g.nodes.map((n) => [n.id, n.kind, n.label, n.job_type, n.state]),
       [
@@ -99,6 +99,7 @@ describe('workflow run graph', () => {
   it('ignores references to unknown inputs, steps and outputs, malformed ones and self-references', () => {
     const g = buildGraph({
       runId: 'r',
+      name: 'r',
       status: 'pending',
       inputs: ['a'],
       steps: [
@@ -136,7 +137,8 @@ describe('workflow run graph', () => {
     assert.equal((svg.match(/<marker /g) ?? []).length, 1);
     for (const label of ['molecules', 'max_mw', 'assignments -&gt; molecules', 'clusters', 'depictions']) assert.ok(svg.includes(`>${label}</text>`), label);
     assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="(\d+)" height="(\d+)" viewBox="0 0 \1 \2"/);
-    assert.ok(svg.includes('>Run run_1 · running</text>'));
+    assert.ok(svg.includes('>Library triage · running</text>'), 'titled with the run name, not its id');
+    assert.ok(!svg.includes('run_1'));
     assert.ok(b.get('cluster')!.group.includes('>running 40%</text>'));
     assert.ok(b.get('filter')!.group.includes('font-weight="bold" text-anchor="middle" fill="#14532d">filter</text>'));
     assertWellFormed(svg);
@@ -147,6 +149,7 @@ describe('workflow run graph', () => {
     const bad = `a<b&"c'`;
     const g = buildGraph({
       runId: '<script>alert(1)</script>',
+      name: '<img src=x onerror=alert(2)>"\n---\ntitle: x',
       status: 'x"y',
       inputs: ['in&put'],
       steps: [step(bad, 'fil|ter', { 'p"o<rt': '$inputs.in&put' }), step('next', 'depict', { molecules: `$steps.${bad}.outputs.m>o` })],
@@ -157,12 +160,14 @@ describe('workflow run graph', () => {
     assertWellFormed(svg);
     assert.ok(!svg.includes('<script>') && !svg.includes('a<b') && !svg.includes(`"c'`));
     assert.ok(svg.includes('data-id="a&lt;b&amp;&quot;c&#39;"'));
-    assert.ok(svg.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
+    assert.ok(!svg.includes('<img') && svg.includes('&lt;img src=x onerror=alert(2)&gt;&quot; --- title: x · x&quot;y</text>'), 'the title: the run name, escaped');
     assert.ok(svg.includes('>m&gt;o -&gt; molecules</text>'));
     const mm = graphMermaid(g);
+    // The title is one YAML double-quoted line of the front matter: the name cannot end it.
+    assert.deepEqual(mm.split('\n').slice(0, 4), ['---', 'title: "<img src=x onerror=alert(2)>\\" --- title: x · x\\"y"', '---', 'flowchart LR']);
     assert.ok(mm.includes('  n1["a#lt;b#amp;#quot;c\'<br/>fil#124;ter · pending"]'), mm);
     assert.ok(mm.includes('  n0 -->|"p#quot;o#lt;rt"| n1'), mm);
-    for (const line of mm.split('\n').slice(1, -1)) assert.match(line, /^ {2}(n\d+[([]|n\d+ -->|classDef |class n\d+ )/);
+    for (const line of mm.split('\n').slice(4, -1)) assert.match(line, /^ {2}(n\d+[([]|n\d+ -->|classDef |class n\d+ )/);
   });
 
   it('SVG: every state has its own fill colour; skipped is dashed, running shows its progress', () => {
@@ -179,6 +184,7 @@ describe('workflow run graph', () => {
     const states = Object.keys(fills) as StepState[];
     const g = buildGraph({
       runId: 'r',
+      name: 'r',
       status: 'running',
       inputs: ['lib'],
       steps: states.map((s) => step(`s_${s}`, 'filter', { molecules: '$inputs.lib' }, { state: s, progress: s === 'running' ? 0.25 : null })),
@@ -202,7 +208,7 @@ describe('workflow run graph', () => {
     const g = buildGraph(TRIAGE);
     const mm = graphMermaid(g);
     const lines = mm.trimEnd().split('\n');
-    assert.equal(lines[0], 'flowchart LR');
+    assert.deepEqual(lines.slice(0, 4), ['---', 'title: "Library triage · running"', '---', 'flowchart LR']);
     assert.ok(lines.includes('  n0(["library"])'));
     assert.ok(lines.includes('  n2["filter<br/>filter · completed"]'));
     assert.ok(lines.includes('  n3["cluster<br/>cluster · running 40%"]'));
@@ -228,6 +234,7 @@ describe('workflow run graph', () => {
     const chain = (n: number) =>
       buildGraph({
         runId: 'long',
+        name: 'long',
         status: 'completed',
         inputs: ['lib'],
         steps: Array.from({ length: n }, (_, i) =>
@@ -249,6 +256,7 @@ describe('workflow run graph', () => {
   it('does not throw on a cycle or an empty graph', () => {
     const g = buildGraph({
       runId: 'c',
+      name: 'c',
       status: 'failed',
       inputs: [],
       steps: [step('a', 'filter', { molecules: '$steps.b.outputs.molecules' }), step('b', 'filter', { molecules: '$steps.a.outputs.molecules' })],
@@ -256,10 +264,10 @@ describe('workflow run graph', () => {
     });
     assert.equal(g.edges.length, 2);
     assertWellFormed(graphSvg(g));
-    assertWellFormed(graphSvg({ run_id: 'e', status: 'pending', nodes: [], edges: [{ from: 'x', to: 'y', label: 'z' }] }));
+    assertWellFormed(graphSvg({ run_id: 'e', name: 'e', status: 'pending', nodes: [], edges: [{ from: 'x', to: 'y', label: 'z' }] }));
     assert.equal(
-      graphMermaid({ run_id: 'e', status: 'pending', nodes: [], edges: [{ from: 'x', to: 'y', label: 'z' }] })
-        .split('\n')[1]!
+      graphMermaid({ run_id: 'e', name: 'e', status: 'pending', nodes: [], edges: [{ from: 'x', to: 'y', label: 'z' }] })
+        .split('\n')[4]!
         .includes('-->'),
       false,
     );

@@ -3,7 +3,9 @@
 // (kept molecules satisfy the filter, predictions equal the public model's own, the query's
 // nearest neighbour is itself). Also the graph of a finished run as SVG, JSON and Mermaid.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { TEMPLATES } from '../../src/workflows/templates.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { LIBRARY, startRun, uploadSmiles, waitForRun } from './helpers.js';
@@ -79,7 +81,10 @@ for (const backend of BACKENDS) {
       const text = await svg.text();
       assert.match(text, /^<svg[^>]+xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
       for (const id of ['describe', 'keep', 'cluster', 'draw']) assert.ok(text.includes(`data-id="${id}"`), id);
+      // Titled with the run's name, not its id.
+      assert.ok(text.includes('>Library triage · completed</text>') && !text.includes(run.run_id), 'the SVG title');
       const json = await h.req('GET', `/api/v1/workflows/runs/${run.run_id}/graph?format=json`, { token: u.token });
+      assert.deepEqual([json.body.run_id, json.body.name], [run.run_id, 'Library triage']);
       assert.deepEqual(
         json.body.nodes.filter((n: any) => n.kind === 'step').map((n: any) => [n.id, n.state]),
         [
@@ -92,8 +97,74 @@ for (const backend of BACKENDS) {
       assert.ok(json.body.edges.some((e: any) => e.from === 'keep' && e.to === 'cluster'));
       const mermaid = await fetch(`${h.base}/api/v1/workflows/runs/${run.run_id}/graph?format=mermaid`, { headers: { authorization: `Bearer ${u.token}` } });
       const m = await mermaid.text();
-      assert.match(m, /^flowchart LR/);
+      assert.ok(m.startsWith('---\ntitle: "Library triage · completed"\n---\nflowchart LR\n'), m.slice(0, 80));
       assert.equal((m.match(/-->/g) ?? []).length, json.body.edges.length);
+    });
+
+    it('a template input that fails a step is reported where it was sent; expression inputs point to the filter syntax', async () => {
+      const bad = await h.req('POST', '/api/v1/workflows/runs', {
+        token: u.token,
+        body: { template_id: 'library-triage', inputs: { library: LIBRARY, expression: 'mw <= (500' } },
+      });
+      assert.equal(bad.status, 422, bad.text);
+      assert.deepEqual(
+        bad.body.errors.map((e: any) => e.loc),
+        [['body', 'inputs', 'expression']],
+      );
+      assert.match(bad.body.errors[0].msg, /param expression of step keep/);
+      const estimate = await h.req('POST', '/api/v1/workflows/estimate', {
+        token: u.token,
+        body: { spec: TEMPLATES.find((t) => t.template_id === 'library-triage')!.spec, inputs: { library: LIBRARY, cutoff: 7 } },
+      });
+      assert.equal(estimate.status, 422, estimate.text);
+      assert.deepEqual(
+        estimate.body.errors.map((e: any) => e.loc),
+        [['body', 'inputs', 'cutoff']],
+      );
+      // The filter syntax is documented under docs/jobs.md "filter"; every expression input says so.
+      const jobs = fs.readFileSync(new URL('../../docs/jobs.md', import.meta.url), 'utf8');
+      assert.match(jobs, /^### `filter`$/m);
+      for (const t of TEMPLATES)
+        for (const step of t.spec.steps.filter((x) => x.job_type === 'filter')) {
+          const name = /^\$inputs\.(\w+)$/.exec(String(step.params?.expression))?.[1];
+          if (!name) continue;
+          assert.match(t.spec.inputs![name]!.description ?? '', /docs\/jobs\.md, "filter"/, `${t.template_id}: ${name}`);
+        }
+    });
+
+    it('POST /workflows/estimate with the inputs of a run: priced on the real set, as that run reserves', async () => {
+      const spec = TEMPLATES.find((t) => t.template_id === 'library-triage')!.spec;
+      const estimate = (inputs?: unknown) => h.req('POST', '/api/v1/workflows/estimate', { token: u.token, body: inputs === undefined ? { spec } : { spec, inputs } });
+      const assumed = await estimate();
+      assert.equal(assumed.status, 200, assumed.text);
+      assert.equal(assumed.body.assumptions.molecules_per_bound_input, 1000);
+      const listed = await estimate({ library: LIBRARY });
+      assert.equal(listed.status, 200, listed.text);
+      const keep = (e: any) => e.body.steps.find((x: any) => x.step_id === 'keep');
+      assert.deepEqual([listed.body.assumptions.molecules_per_bound_input, keep(listed).assumptions.molecules], [LIBRARY.length, LIBRARY.length]);
+      assert.ok(listed.body.cost < assumed.body.cost, `${listed.body.cost} < ${assumed.body.cost}`);
+      const library = await uploadSmiles(h, u.token, LIBRARY.slice(0, 4));
+      const uploaded = await estimate({ library, cutoff: 0.5 });
+      assert.equal(uploaded.status, 200, uploaded.text);
+      assert.equal(keep(uploaded).assumptions.molecules, 4);
+      // A run with the same inputs reserves what the estimate said.
+      const run = await startRun(h, u.token, { spec, inputs: { library, cutoff: 0.5 } });
+      assert.equal(run.reserved_usd, uploaded.body.cost);
+      await waitForRun(h, u.token, run.run_id);
+      // The run start's rules: unknown, missing and mistyped inputs; someone else's set is not found.
+      const bad = await estimate({ libary: LIBRARY, cutoff: 'x' });
+      assert.equal(bad.status, 422, bad.text);
+      assert.deepEqual(
+        bad.body.errors.map((e: any) => e.loc),
+        [
+          ['body', 'inputs', 'libary'],
+          ['body', 'inputs', 'library'],
+          ['body', 'inputs', 'cutoff'],
+        ],
+      );
+      const stranger = await h.user();
+      const theirs = await uploadSmiles(h, stranger.token, ['CCO']);
+      assert.equal((await estimate({ library: theirs })).status, 404);
     });
 
     it('solubility screen on a SMILES list: predictions equal the public model’s own', async () => {

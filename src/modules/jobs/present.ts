@@ -1,4 +1,5 @@
 // Job rows as the API shows them: money in USD, times in ISO 8601.
+import { roundSec } from '../../api/rounding.js';
 import { iso, usd } from '../../api/schemas.js';
 import { tierNameOf } from '../../config.js';
 import type { JobEstimate } from '../../compute/service.js';
@@ -42,7 +43,7 @@ export function jobInfo(j: JobRow, runtimeLimitSec: number) {
       progress_detail: j.progress_detail,
       attempts: j.attempts,
       dispatched_at: iso(j.dispatched_at),
-      expected_runtime_sec: j.expected_runtime_sec,
+      expected_runtime_sec: roundSec(j.expected_runtime_sec),
       runtime_limit_sec: runtimeLimitSec,
       rate_per_sec: usd(j.rate_micros_per_sec),
       reserved_usd: usd(j.reserved_micros),
@@ -55,7 +56,7 @@ export function jobInfo(j: JobRow, runtimeLimitSec: number) {
 export function jobEstimate(e: JobEstimate, tier: number) {
   return {
     cost: usd(e.costMicros)!,
-    expected_runtime_sec: e.expectedRuntimeSec,
+    expected_runtime_sec: roundSec(e.expectedRuntimeSec),
     job_type: e.jobType,
     rate_per_sec: usd(e.resource.rateMicrosPerSec)!,
     resource: e.resource.name,

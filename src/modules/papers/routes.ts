@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../api/route.js';
+import { invalid } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { CiteQuery, CiteResponse, PaperDetail, PaperIdParams, PaperList, PaperListQuery } from './schemas.js';
 
@@ -20,14 +21,29 @@ export const paperRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     {
       schema: {
         tags,
-        summary: 'What to cite for a job: the papers of the methods it ran, with a BibTeX bundle',
+        summary: 'What to cite for a job or a workflow run: the papers of the methods it ran, with a BibTeX bundle',
         querystring: CiteQuery,
         response: { 200: Type.Ref(CiteResponse) },
       },
     },
     async (request) => {
-      const job = await services.jobs.get(principalOf(request).userId, request.query.process_id);
-      return { process_id: job.id, job_types: [job.job_type], ...services.papers.cite([job.job_type]) };
+      const userId = principalOf(request).userId;
+      const { process_id: processId, workflow_run_id: runId } = request.query;
+      if ((processId === undefined) === (runId === undefined))
+        throw invalid(
+          [processId === undefined ? 'process_id' : 'workflow_run_id'],
+          'Give exactly one of process_id and workflow_run_id',
+          null,
+          processId === undefined ? 'missing' : 'value_error',
+        );
+      if (processId !== undefined) {
+        const job = await services.jobs.get(userId, processId);
+        return { process_id: job.id, job_types: [job.job_type], ...services.papers.cite([job.job_type]) };
+      }
+      // A run is its steps' jobs: the job types of every step, in the order of the spec.
+      const spec = await services.workflowRuns.specOf(userId, runId!);
+      const jobTypes = [...new Set(spec.steps.map((s) => s.job_type))];
+      return { workflow_run_id: runId!, job_types: jobTypes, ...services.papers.cite(jobTypes) };
     },
   );
 

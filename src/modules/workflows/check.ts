@@ -1,9 +1,11 @@
 // Checking and pricing workflow specs for a user (docs/workflows.md): the spec rules of
 // src/workflows/spec.ts with each step's estimate run against the user's artifacts and models.
+import { roundSec, roundUsd } from '../../api/rounding.js';
 import { RESOURCES } from '../../compute/resources.js';
 import { invalid, invalidInput } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { STAND_IN_ARTIFACT, validateSpec, type StepPlan, type WorkflowSpec } from '../../workflows/spec.js';
+import { atInputs, resolveInputs, withValues } from './inputs.js';
 import { ASSUMED_MOLECULES } from './runs.js';
 
 /** Validates a spec for a user: each step's own rules run with the user's models and artifacts. */
@@ -21,18 +23,31 @@ export function validateFor(s: Pick<Services, 'artifacts' | 'models'>, userId: s
   );
 }
 
-/** The cost of a valid spec: each step's job estimate at its resource's rate; the runtime of the critical path. */
-export async function estimateFor(s: Pick<Services, 'artifacts' | 'models'>, userId: string, spec: unknown) {
+/**
+ * The cost of a valid spec: each step's job estimate at its resource's rate; the runtime of the
+ * critical path. With `inputs`, they are read as a run start reads them (a molecule set counted,
+ * a value checked by the steps it goes to), so the estimate is what that run would reserve.
+ */
+export async function estimateFor(s: Pick<Services, 'artifacts' | 'models'>, userId: string, spec: unknown, inputs?: Record<string, unknown>) {
+  let priced = spec;
+  let assumed = ASSUMED_MOLECULES;
+  if (inputs !== undefined) {
+    const shape = await validateFor(s, userId, spec);
+    if (!shape.valid) throw invalidInput(shape.errors);
+    const r = await resolveInputs(s.artifacts, userId, spec as WorkflowSpec, inputs);
+    priced = withValues(spec as WorkflowSpec, r.values);
+    if (r.molecules.length) assumed = Math.max(...r.molecules);
+  }
   const plans: StepPlan[] = [];
-  const v = await validateFor(s, userId, spec, plans);
-  if (!v.valid) throw invalidInput(v.errors);
+  const v = await validateFor(s, userId, priced, plans, assumed);
+  if (!v.valid) throw invalidInput(inputs === undefined ? v.errors : atInputs(spec as WorkflowSpec, v.errors, inputs));
   // A step whose params wait for an input without a default cannot be priced before a run gives it.
   const unpriced = v.step_order.filter((id) => !plans.find((p) => p.id === id)?.estimate);
   if (unpriced.length) {
     const at = (spec as WorkflowSpec).steps.findIndex((x) => x.id === unpriced[0]);
     throw invalid(
       ['spec', 'steps', at, 'params'],
-      `step ${unpriced[0]} cannot be priced until a run gives the inputs its params take (give them defaults to estimate here)`,
+      `step ${unpriced[0]} cannot be priced until a run gives the inputs its params take (give them defaults, or the inputs, to estimate here)`,
       null,
       'needs_input',
     );
@@ -57,11 +72,15 @@ export async function estimateFor(s: Pick<Services, 'artifacts' | 'models'>, use
   }
   const total = steps.reduce((sum, x) => sum + x.cost_micros, 0);
   return {
-    cost: total / 1_000_000,
-    expected_runtime_sec: Math.max(0, ...finish.values()),
-    steps: steps.map(({ cost_micros, after: _after, ...x }) => ({ ...x, cost: cost_micros / 1_000_000 })),
+    cost: roundUsd(total / 1_000_000),
+    expected_runtime_sec: roundSec(Math.max(0, ...finish.values())),
+    steps: steps.map(({ cost_micros, after: _after, expected_runtime_sec, ...x }) => ({
+      ...x,
+      expected_runtime_sec: roundSec(expected_runtime_sec),
+      cost: roundUsd(cost_micros / 1_000_000),
+    })),
     assumptions: {
-      molecules_per_bound_input: ASSUMED_MOLECULES,
+      molecules_per_bound_input: assumed,
       runtime: 'the longest chain of steps; independent steps run in parallel',
       cost: "the sum of the steps' job estimates, reserved when a run starts",
     },

@@ -159,13 +159,23 @@ export const definitionsStore = {
     return rows.length > 0;
   },
 
-  /** The definition behind an active link token, unless deleted. */
-  async byToken(q: Queryable, tokenHash: string): Promise<(DefinitionRow & { permission: 'view' | 'run' }) | null> {
-    const { rows } = await q.query<DefinitionRow & { permission: 'view' | 'run' }>(
-      `SELECT w.*, s.permission FROM workflow_shares s JOIN workflows w ON w.id = s.workflow_id
+  /** The definition behind an active link token, unless deleted, with the share's id and permission. */
+  async byToken(q: Queryable, tokenHash: string): Promise<(DefinitionRow & { permission: 'view' | 'run'; share_id: string }) | null> {
+    const { rows } = await q.query<DefinitionRow & { permission: 'view' | 'run'; share_id: string }>(
+      `SELECT w.*, s.permission, s.id AS share_id FROM workflow_shares s JOIN workflows w ON w.id = s.workflow_id
         WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND w.deleted_at IS NULL`,
       [tokenHash],
     );
     return rows[0] ?? null;
+  },
+
+  /** Whether a link share of a definition is active, with run permission, and its definition not deleted. */
+  async activeRunLink(q: Queryable, workflowId: string, shareId: string): Promise<boolean> {
+    const { rows } = await q.query(
+      `SELECT 1 FROM workflow_shares s JOIN workflows w ON w.id = s.workflow_id
+        WHERE s.id = $1 AND s.workflow_id = $2 AND s.token_hash IS NOT NULL AND s.revoked_at IS NULL AND s.permission = 'run' AND w.deleted_at IS NULL`,
+      [shareId, workflowId],
+    );
+    return rows.length > 0;
   },
 };

@@ -293,12 +293,24 @@ export class DefinitionService {
     });
   }
 
-  /** The definition behind a link token (any signed-in caller holding it), with the link's permission. */
-  async byToken(token: string): Promise<{ view: DefinitionView; permission: 'view' | 'run' }> {
+  /** The definition behind a link token (any signed-in caller holding it), with the link's permission and share id. */
+  async byToken(token: string): Promise<{ view: DefinitionView; permission: 'view' | 'run'; shareId: string }> {
     const row = token.startsWith(TOKEN_PREFIX) ? await definitionsStore.byToken(this.db, hashToken(token)) : null;
     if (!row) throw notFound('shared workflow');
+    const { share_id: shareId, ...def } = row;
     const v = (await definitionsStore.version(this.db, row.id, row.latest_version))!;
-    return { view: view({ ...row, access: row.permission }, v), permission: row.permission };
+    return { view: view({ ...def, access: row.permission }, v), permission: row.permission, shareId };
+  }
+
+  /**
+   * Whether the user may still run a definition (at a rerun): it is not deleted, and they own
+   * it, hold a user share with run permission, or started the run through `linkShareId`, a
+   * link share still active with run permission.
+   */
+  async mayRun(userId: string, workflowId: string, linkShareId: string | null): Promise<boolean> {
+    const row = isUuid(workflowId) ? await definitionsStore.visible(this.db, userId, workflowId) : null;
+    if (row && row.access !== 'view') return true;
+    return linkShareId !== null && (await definitionsStore.activeRunLink(this.db, workflowId, linkShareId));
   }
 
   purgeDeleted(): Promise<number> {

@@ -7,6 +7,7 @@ import { MAX_SPEC_BYTES } from '../../workflows/spec.js';
 import { TEMPLATES } from '../../workflows/templates.js';
 import { estimateFor, validateFor } from './check.js';
 import {
+  EstimateRequest,
   ForkRequest,
   ListWorkflowsQuery,
   RestoreRequest,
@@ -55,12 +56,15 @@ export const definitionRoutes: RoutePlugin = async (app, { services }) => {
       config: { scope: 'read' },
       schema: {
         tags: ['workflows'],
-        summary: 'Estimate a workflow run (charges nothing): total and per-step cost and runtime; 422 with every problem of an invalid spec',
-        body: Type.Ref(ValidateRequest),
+        summary: 'Estimate a workflow run (charges nothing): total and per-step cost and runtime, with the run\u2019s inputs if given; 422 with every problem of an invalid spec',
+        body: Type.Ref(EstimateRequest),
         response: { 200: Type.Ref(WorkflowEstimate) },
       },
     },
-    async (request) => estimateFor(services, principalOf(request).userId, (request.body as { spec: unknown }).spec),
+    async (request) => {
+      const body = request.body as { spec: unknown; inputs?: Record<string, unknown> };
+      return estimateFor(services, principalOf(request).userId, body.spec, body.inputs);
+    },
   );
 
   app.get(

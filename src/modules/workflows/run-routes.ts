@@ -190,6 +190,7 @@ export const runRoutes: RoutePlugin = async (app, { services }) => {
 function graphOf(run: RunView, spec: WorkflowSpec) {
   return buildGraph({
     runId: run.run_id,
+    name: run.name,
     status: run.status,
     inputs: Object.keys(spec.inputs ?? {}),
     steps: spec.steps.map((s) => {

@@ -5,8 +5,8 @@
 // there). A failed start leaves nothing: no hold, no run, no job.
 import crypto from 'node:crypto';
 import type { Database, Queryable } from '../../db/database.js';
-import { AppError, invalid, invalidInput, notFound, type Issue } from '../../errors.js';
-import { MAX_MOLECULES, MAX_SMILES_CHARS } from '../../compute/types/molecule-jobs.js';
+import { AppError, invalid, invalidInput, notFound } from '../../errors.js';
+import { roundSec } from '../../api/rounding.js';
 import { RESOURCES } from '../../compute/resources.js';
 import type { JobService, Submitter } from '../../compute/service.js';
 import { stepSignatures, type WorkflowEngine } from '../../workflows/engine.js';
@@ -15,6 +15,7 @@ import type { StepPlan, Validation, WorkflowSpec } from '../../workflows/spec.js
 import { templateById } from '../../workflows/templates.js';
 import type { ArtifactService } from '../artifacts/service.js';
 import type { DefinitionService } from './definitions.js';
+import { atInputs, resolveInputs, withValues } from './inputs.js';
 import { runView, type RunView } from './runs-view.js';
 import { isUuid } from '../../validation.js';
 
@@ -49,6 +50,8 @@ interface Source {
   workflowId: string | null;
   version: number | null;
   templateId: string | null;
+  /** The link share it came through. */
+  shareId: string | null;
 }
 
 export class RunService {
@@ -72,72 +75,19 @@ export class RunService {
       const d = await this.deps.definitions.get(userId, b.workflow_id, b.version);
       // Without a run share, someone else's definition does not exist for this caller.
       if (d.row.access === 'view') throw notFound(`workflow ${b.workflow_id}`);
-      return { spec: d.version.spec, workflowId: d.row.id, version: d.version.version, templateId: null };
+      return { spec: d.version.spec, workflowId: d.row.id, version: d.version.version, templateId: null, shareId: null };
     }
     if (b.share_token !== undefined) {
       const s = await this.deps.definitions.byToken(b.share_token);
       if (s.permission !== 'run') throw notFound('shared workflow');
-      return { spec: s.view.spec, workflowId: s.view.workflow_id, version: s.view.version, templateId: null };
+      return { spec: s.view.spec, workflowId: s.view.workflow_id, version: s.view.version, templateId: null, shareId: s.shareId };
     }
     if (b.template_id !== undefined) {
       const t = templateById(b.template_id);
       if (!t) throw invalid(['template_id'], 'unknown template; GET /workflows/templates lists them', b.template_id, 'enum');
-      return { spec: t.spec, workflowId: null, version: null, templateId: t.template_id };
+      return { spec: t.spec, workflowId: null, version: null, templateId: t.template_id, shareId: null };
     }
-    return { spec: b.spec, workflowId: null, version: null, templateId: null };
-  }
-
-  /** Each declared input's value (given or default), checked against its type; molecule sets counted. Errors at ["inputs", NAME]. */
-  private async resolveInputs(userId: string, spec: WorkflowSpec, given: Record<string, unknown>): Promise<{ values: Record<string, unknown>; molecules: number[] }> {
-    const declared = spec.inputs ?? {};
-    const issues: Issue[] = [];
-    const values: Record<string, unknown> = {};
-    const molecules: number[] = [];
-    for (const name of Object.keys(given))
-      if (!Object.hasOwn(declared, name))
-        issues.push({
-          type: 'unknown',
-          loc: ['inputs', name],
-          msg: `the workflow has no input "${name}"; its inputs are ${Object.keys(declared).join(', ') || 'none'}`,
-          input: given[name],
-        });
-    for (const [name, d] of Object.entries(declared)) {
-      const v = Object.hasOwn(given, name) ? given[name] : d.default;
-      const bad = (msg: string) => issues.push({ type: 'type_error', loc: ['inputs', name], msg, input: v ?? null });
-      if (v === undefined) {
-        issues.push({ type: 'missing', loc: ['inputs', name], msg: `input "${name}" (${d.type}) is required: it has no default`, input: null });
-        continue;
-      }
-      if (d.type === 'molecules') {
-        if (typeof v === 'string' && isUuid(v)) {
-          const n = await this.deps.artifacts.countMolecules(userId, v).catch((err: unknown) => {
-            if (err instanceof AppError && err.code === 'not-found') throw notFound(`artifact ${v}`);
-            if (err instanceof AppError) throw err.at('inputs', name);
-            throw err;
-          });
-          molecules.push(n);
-        } else if (Array.isArray(v) && v.length >= 1 && v.length <= MAX_MOLECULES && v.every((x) => typeof x === 'string' && x.length > 0 && x.length <= MAX_SMILES_CHARS)) {
-          molecules.push(v.length);
-        } else {
-          bad(`Input should be a molecule set's artifact id or a list of 1 to ${MAX_MOLECULES} SMILES`);
-          continue;
-        }
-      } else if (
-        d.type === 'number'
-          ? typeof v !== 'number' || !Number.isFinite(v)
-          : d.type === 'integer'
-            ? !Number.isSafeInteger(v)
-            : d.type === 'boolean'
-              ? typeof v !== 'boolean'
-              : typeof v !== 'string' || v.length === 0 || v.length > 10_000
-      ) {
-        bad(`Input should be a ${d.type === 'model' ? 'model reference (public/<id> or user/<name>)' : d.type}`);
-        continue;
-      }
-      values[name] = v;
-    }
-    if (issues.length) throw invalidInput(issues);
-    return { values, molecules };
+    return { spec: b.spec, workflowId: null, version: null, templateId: null, shareId: null };
   }
 
   async start(who: Submitter, body: RunStartBody, pin?: (tx: Queryable, v: RunView) => Promise<void>): Promise<RunView> {
@@ -166,16 +116,21 @@ export class RunService {
     }
     return {
       totalMicros: total,
-      expectedRuntimeSec: Math.max(0, ...finish.values()),
-      steps: steps.map((x) => ({ step_id: x.step_id, job_type: x.job_type, cost_micros: x.planned_micros, expected_runtime_sec: x.expected_runtime_sec })),
+      expectedRuntimeSec: roundSec(Math.max(0, ...finish.values())),
+      steps: steps.map((x) => ({ step_id: x.step_id, job_type: x.job_type, cost_micros: x.planned_micros, expected_runtime_sec: roundSec(x.expected_runtime_sec) })),
     };
   }
 
-  /** A new run of a run's spec and inputs; with reuse_completed, steps whose signature is unchanged keep their outputs. */
+  /**
+   * A new run of a run's spec and inputs; with reuse_completed, steps whose signature is unchanged
+   * keep their outputs. A run of a saved definition reruns only while the caller may still run it
+   * (not deleted; owned, or a run share, or the link it came through still active): else 404.
+   */
   async rerun(who: Submitter, runId: string, body: { reuse_completed?: boolean }, pin?: (tx: Queryable, v: RunView) => Promise<void>): Promise<RunView> {
     const old = await this.own(who.userId, runId);
+    if (old.workflow_id !== null && !(await this.deps.definitions.mayRun(who.userId, old.workflow_id, old.share_id))) throw notFound(`workflow ${old.workflow_id}`);
     const reuse = body.reuse_completed ? await runsStore.reusable(this.db, who.userId, old.id) : [];
-    const src: Source = { spec: old.spec, workflowId: old.workflow_id, version: old.version, templateId: old.template_id };
+    const src: Source = { spec: old.spec, workflowId: old.workflow_id, version: old.version, templateId: old.template_id, shareId: old.share_id };
     return this.launch(who, src, old.inputs, { name: old.name, rerunOf: old.id, reuse }, pin);
   }
 
@@ -190,16 +145,13 @@ export class RunService {
     const shape = await this.deps.validate(who.userId, src.spec, [], ASSUMED_MOLECULES);
     if (!shape.valid) throw invalidInput(shape.errors);
     const spec = src.spec as WorkflowSpec;
-    const { values, molecules } = await this.resolveInputs(who.userId, spec, given);
-    // Again with the run's values in place of defaults: each step's rules see what it will run with.
-    const concrete: WorkflowSpec = {
-      ...spec,
-      inputs: Object.fromEntries(Object.entries(spec.inputs ?? {}).map(([k, d]) => [k, d.type === 'molecules' ? d : { ...d, default: values[k] }])),
-    };
+    const { values, molecules } = await resolveInputs(this.deps.artifacts, who.userId, spec, given);
+    // Again with the run's values in place of defaults: each step's rules see what it will run with
+    // (a value that fails a step's rules is reported where it was sent, at ["inputs", NAME]).
     const plans: StepPlan[] = [];
     const assumed = molecules.length ? Math.max(...molecules) : ASSUMED_MOLECULES;
-    const v = await this.deps.validate(who.userId, concrete, plans, assumed);
-    if (!v.valid) throw invalidInput(v.errors);
+    const v = await this.deps.validate(who.userId, withValues(spec, values), plans, assumed);
+    if (!v.valid) throw invalidInput(atInputs(spec, v.errors, given));
     const sigs = stepSignatures(spec, values, v.step_order);
     const reusable = new Map(o.reuse.map((r) => [r.signature, r]));
     const steps: NewStep[] = spec.steps.map((s, position) => {
@@ -263,6 +215,7 @@ export class RunService {
           inputs: values,
           reserved_micros: total,
           rerun_of: o.rerunOf,
+          share_id: src.shareId,
         },
         steps,
       );

@@ -1,7 +1,7 @@
 // Request and response schemas of the workflow endpoints (docs/workflows.md), in the OpenAPI document.
 import { Type } from '@sinclair/typebox';
 import { Nullable } from '../../api/schemas.js';
-import { MAX_STEPS, WorkflowSpec } from '../../workflows/spec.js';
+import { MAX_STEPS, NAME_PATTERN, WorkflowSpec } from '../../workflows/spec.js';
 
 const Issue = Type.Object(
   { type: Type.String(), loc: Type.Array(Type.Union([Type.String(), Type.Integer()])), msg: Type.String(), input: Type.Unknown() },
@@ -40,6 +40,18 @@ export const WorkflowEstimate = Type.Object(
 export const ValidateRequest = Type.Object(
   { spec: Type.Unknown({ description: 'A workflow spec (WorkflowSpec); validated here, every problem reported at once' }) },
   { $id: 'WorkflowValidateRequest', additionalProperties: false },
+);
+/** The values of a workflow's inputs, by name, as a run start and an estimate take them. */
+const runInputs = (description: string) => Type.Record(Type.String({ pattern: NAME_PATTERN }), Type.Unknown(), { additionalProperties: false, description });
+const INPUTS_DOC = "Values of the workflow's inputs (a molecules input: an artifact id or a list of SMILES); defaults fill the rest";
+export const EstimateRequest = Type.Object(
+  {
+    spec: Type.Unknown({ description: 'A workflow spec (WorkflowSpec); validated here, every problem reported at once' }),
+    inputs: Type.Optional(
+      runInputs(`${INPUTS_DOC}. The estimate reads them as a run start does (a molecule set is counted); without them a bound set is assumed to hold 1,000 molecules`),
+    ),
+  },
+  { $id: 'WorkflowEstimateRequest', additionalProperties: false },
 );
 
 const SpecRef = Type.Unknown({ description: `A workflow spec (WorkflowSpec, at most 256 KiB and ${MAX_STEPS} steps); validated, every problem reported at once` });
@@ -173,11 +185,7 @@ export const RunStartRequest = Type.Object(
     template_id: Type.Optional(Type.String({ maxLength: 100, description: 'A built-in template (GET /workflows/templates)' })),
     share_token: Type.Optional(Type.String({ maxLength: 200, description: 'A link token with run permission' })),
     spec: Type.Optional(SpecRef),
-    inputs: Type.Optional(
-      Type.Record(Type.String(), Type.Unknown(), {
-        description: "Values of the workflow's inputs (a molecules input: an artifact id or a list of SMILES); defaults fill the rest",
-      }),
-    ),
+    inputs: Type.Optional(runInputs(INPUTS_DOC)),
     name: Type.Optional(Name),
   },
   { $id: 'WorkflowRunStartRequest', additionalProperties: false },
@@ -278,6 +286,7 @@ export const GraphQuery = Type.Object(
 export const WorkflowRunGraph = Type.Object(
   {
     run_id: Type.String(),
+    name: Type.String({ description: "The run's name (the title of the SVG and Mermaid pictures)" }),
     status: Type.String(),
     nodes: Type.Array(
       Type.Object(
@@ -302,6 +311,7 @@ export const WORKFLOW_SCHEMAS = [
   WorkflowValidation,
   WorkflowEstimate,
   ValidateRequest,
+  EstimateRequest,
   WorkflowSaveRequest,
   WorkflowUpdateRequest,
   WorkflowDefinition,
