@@ -105,6 +105,12 @@ export interface JobModels {
   exists(userId: string, name: string): Promise<boolean>;
   /** `public/<id>` or `user/<name>`: an AppError not-found for anything the user cannot use. */
   resolve(userId: string, ref: string): Promise<JobModel>;
+  /**
+   * Checks a training table (`mpnn_train`'s input_artifact_id): AppError not-found when the
+   * artifact is not there or not the user's, 'invalid' at ["input_artifact_id"] when it is not an
+   * uploaded CSV file.
+   */
+  checkTrainingFile(userId: string, artifactId: string): Promise<void>;
   /** In the transaction that completes the training job; AppError model-exists when the name is taken and !overwrite. */
   register(tx: Queryable, m: NewJobModel, weightsArtifactId: string, overwrite: boolean): Promise<void>;
 }

@@ -2,9 +2,9 @@
 //
 // Rows whose SMILES RDKit cannot read are skipped and counted; a row whose canonical SMILES
 // repeats an earlier row's is a duplicate: the first is kept, the others counted. A target
-// that is not a finite number (a numeric string counts: rows often come from CSV), or not 0/1
-// for classification, is an input error at ["rows", i, "target"]; fewer than 50 usable rows
-// is an input error at ["rows"].
+// that is not a finite number (a numeric string counts: rows often come from CSV), beyond
+// +-MAX_ABS_TARGET, or not 0/1 for classification, is an input error at ["rows", i, "target"];
+// fewer than 50 usable rows is an input error at ["rows"].
 import { invalidInput, type Issue } from '../errors.js';
 import { featurizeSmiles, withHybridisationQueries, type MolFeatures } from './featurize.js';
 import type { SplitOptions, Task } from './options.js';
@@ -13,6 +13,12 @@ import type { RDKitModule } from './rdkit.js';
 import { murckoScaffold } from './scaffold.js';
 
 export const MIN_ROWS = 50;
+/**
+ * The largest |target| accepted (docs/models.md, "Training data"): beyond it the squares of the
+ * standard scaler's variance lose precision and then overflow (a million squared is 1e12; 1e308
+ * squared is Infinity), and such values are raw concentrations or mistakes, to be log-transformed.
+ */
+export const MAX_ABS_TARGET = 1e6;
 
 export interface TrainingRow {
   smiles: string;
@@ -48,6 +54,29 @@ function toNumber(v: unknown): number | null {
   return null;
 }
 
+/**
+ * A training target as a number, or the issue with it (at `loc`): not a finite number
+ * (`ml_target_not_numeric`), beyond +-MAX_ABS_TARGET (`ml_target_out_of_range`), or not 0/1 for
+ * classification (`ml_target_not_binary`). Shared by prepareData and the checks at job submit.
+ */
+export function checkTarget(value: unknown, task: Task, loc: Issue['loc']): { target: number } | { issue: Issue } {
+  const target = toNumber(value);
+  if (target === null) return { issue: { type: 'ml_target_not_numeric', loc, msg: 'the target must be a finite number', input: value } };
+  if (Math.abs(target) > MAX_ABS_TARGET) {
+    return {
+      issue: {
+        type: 'ml_target_out_of_range',
+        loc,
+        msg: `the target must be within -${MAX_ABS_TARGET} and ${MAX_ABS_TARGET} (log-transform values as large as this)`,
+        input: value,
+      },
+    };
+  }
+  if (task === 'classification' && target !== 0 && target !== 1)
+    return { issue: { type: 'ml_target_not_binary', loc, msg: 'a classification target must be 0 or 1', input: value } };
+  return { target };
+}
+
 /** Reads and checks the rows (see the file comment); throws an AppError ('invalid') with every problem found. */
 export function prepareData(rdkit: RDKitModule, rows: readonly TrainingRow[], task: Task): { data: Datum[]; report: DataReport } {
   const issues: Issue[] = [];
@@ -62,15 +91,12 @@ export function prepareData(rdkit: RDKitModule, rows: readonly TrainingRow[], ta
         if (report.unreadable_rows.length < 100) report.unreadable_rows.push(i);
         continue;
       }
-      const target = toNumber(row.target);
-      if (target === null) {
-        issues.push({ type: 'ml_target_not_numeric', loc: ['rows', i, 'target'], msg: 'the target must be a number', input: row.target });
+      const checked = checkTarget(row.target, task, ['rows', i, 'target']);
+      if ('issue' in checked) {
+        issues.push(checked.issue);
         continue;
       }
-      if (task === 'classification' && target !== 0 && target !== 1) {
-        issues.push({ type: 'ml_target_not_binary', loc: ['rows', i, 'target'], msg: 'a classification target must be 0 or 1', input: row.target });
-        continue;
-      }
+      const target = checked.target;
       if (seen.has(parsed.canonical)) {
         report.duplicates++;
         if (report.duplicate_rows.length < 100) report.duplicate_rows.push(i);

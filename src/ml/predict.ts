@@ -4,13 +4,17 @@
 // the ensemble's standard deviation (population, across members), null for a single model;
 // in_domain: whether the molecule's highest Tanimoto similarity (Morgan radius 2, 2048 bits)
 // to the training molecules reaches the model's threshold; error: null, or why there is no
-// prediction ("unreadable SMILES").
+// prediction ("unreadable SMILES", or NON_FINITE when the model's output for the molecule is not
+// a finite number: prediction and uncertainty are then null).
 import { parseSmiles } from '../chem/depict.js';
 import { FEATURIZER_VERSION, featurizeMol, withHybridisationQueries, type MolFeatures } from './featurize.js';
 import { maxTanimoto, morganFingerprint } from './fingerprint.js';
 import { ensembleStats, memberPredictions, type TrainedModel } from './model.js';
 import { getRDKit, type RDKitModule } from './rdkit.js';
 import { tfReady } from './tf.js';
+
+/** The error of a molecule whose prediction (or ensemble spread) is not a finite number. */
+export const NON_FINITE = 'the model gave no finite prediction for this molecule';
 
 export interface Prediction {
   smiles: string;
@@ -54,13 +58,16 @@ export function predictWith(rdkit: RDKitModule, model: TrainedModel, smiles: rea
   const out: Prediction[] = smiles.map((s) => ({ smiles: s, prediction: null, uncertainty: null, in_domain: null, similarity: null, error: 'unreadable SMILES' }));
   for (const [k, i] of ok.entries()) {
     const sim = sims[i] as number;
+    const mean = stats.mean[k] as number;
+    const std = stats.std[k] ?? null;
+    const finite = Number.isFinite(mean) && (std === null || Number.isFinite(std));
     out[i] = {
       smiles: smiles[i] as string,
-      prediction: stats.mean[k] as number,
-      uncertainty: stats.std[k] ?? null,
+      prediction: finite ? mean : null,
+      uncertainty: finite ? std : null,
       in_domain: sim >= model.config.applicability_domain.threshold,
       similarity: sim,
-      error: null,
+      error: finite ? null : NON_FINITE,
     };
   }
   return out;

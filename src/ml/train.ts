@@ -7,7 +7,9 @@
 // (regression) or binary cross-entropy on logits (classification), gradients from
 // tf.variableGrads. After each epoch the validation metric (RMSE, or ROC AUC) is computed; the
 // best epoch's weights are kept, and with `patience` set a member stops after that many epochs
-// without improvement. Test metrics are the ensemble mean's.
+// without improvement. Test metrics are the ensemble mean's. A run whose validation or test
+// metrics or test predictions are not finite (the training diverged) is refused: an AppError
+// ('invalid'), never a model (docs/models.md, "Training data").
 import { stack, toTensors, disposeBatch } from './batch.js';
 import { prepareData, splitData, type DataReport, type Datum, type TrainingRow } from './data.js';
 import { DmpnnParams, forward, initialWeights, parameterShapes } from './dmpnn.js';
@@ -21,6 +23,7 @@ import { getRDKit, type RDKitModule } from './rdkit.js';
 import { learningRate, type LrSchedule } from './schedule.js';
 import { tf, tfReady } from './tf.js';
 import { parseSmiles } from '../chem/depict.js';
+import { AppError } from '../errors.js';
 
 export interface EpochInfo {
   /** ensemble member, 0-based */
@@ -196,6 +199,28 @@ function fingerprintsOf(rdkit: RDKitModule, smiles: readonly string[]): Uint8Arr
   return out;
 }
 
+/**
+ * Refuses a result with a metric or test prediction that is not a finite number (null metrics,
+ * such as R2 of a constant split, are allowed): an AppError ('invalid') saying so.
+ */
+export function assertFiniteResult(r: Pick<TrainResult, 'val_metrics' | 'test_metrics' | 'test_predictions'>): void {
+  const bad: string[] = [];
+  for (const [part, metrics] of [
+    ['validation', r.val_metrics],
+    ['test', r.test_metrics],
+  ] as const) {
+    for (const [name, v] of Object.entries(metrics ?? {})) if (v !== null && !Number.isFinite(v)) bad.push(`${part} ${name} ${String(v)}`);
+  }
+  const preds = r.test_predictions.filter((p) => !Number.isFinite(p.prediction) || (p.uncertainty !== null && !Number.isFinite(p.uncertainty))).length;
+  if (preds) bad.push(`${preds} test predictions`);
+  if (bad.length) {
+    throw new AppError(
+      'invalid',
+      `training gave values that are not finite numbers (${bad.join(', ')}): the training diverged; lower learning_rate or check the targets' scale. No model was kept`,
+    );
+  }
+}
+
 /** Trains a model on rows of {smiles, target} (see the file comment). */
 export async function trainModel(rows: readonly TrainingRow[], options: TrainOptions = {}, onEpoch?: (info: EpochInfo) => void, shouldStop?: () => boolean): Promise<TrainResult> {
   const started = performance.now();
@@ -283,7 +308,7 @@ export async function trainModel(rows: readonly TrainingRow[], options: TrainOpt
   };
   const valStats = evaluate(val);
   const testStats = evaluate(test);
-  return {
+  const result: TrainResult = {
     model,
     learning_curve: curve,
     test_metrics: test.length
@@ -304,4 +329,6 @@ export async function trainModel(rows: readonly TrainingRow[], options: TrainOpt
     split_rows: { train: train.map((d) => d.row), val: val.map((d) => d.row), test: test.map((d) => d.row) },
     duration_ms: performance.now() - started,
   };
+  assertFiniteResult(result);
+  return result;
 }

@@ -89,6 +89,27 @@ describe('training data', () => {
     ]);
   });
 
+  test('a target beyond +-1e6 (or not finite) is an error at its row; the bound itself is accepted', async () => {
+    const rows: TrainingRow[] = ESOL.slice(0, 60).map((r, i) => ({ smiles: r.smiles, target: i % 2 ? -1e308 : 1e308 }));
+    const issues = await issuesOf(() => prepareData(rdkit, rows, 'regression'));
+    assert.equal(issues.length, 60);
+    assert.deepEqual(issues[0], { type: 'ml_target_out_of_range', loc: ['rows', 0, 'target'] });
+    assert.deepEqual(issues[1], { type: 'ml_target_out_of_range', loc: ['rows', 1, 'target'] });
+    const mixed: TrainingRow[] = [
+      ...ESOL.slice(0, 60).map((r, i) => ({ smiles: r.smiles, target: i === 0 ? -1e6 : i === 1 ? '1000000' : r.target })),
+      { smiles: 'CCO', target: '1e309' },
+      { smiles: 'CCN', target: 'Infinity' },
+      { smiles: 'CCC', target: 1000000.5 },
+    ];
+    assert.deepEqual(await issuesOf(() => prepareData(rdkit, mixed, 'regression')), [
+      { type: 'ml_target_not_numeric', loc: ['rows', 60, 'target'] },
+      { type: 'ml_target_not_numeric', loc: ['rows', 61, 'target'] },
+      { type: 'ml_target_out_of_range', loc: ['rows', 62, 'target'] },
+    ]);
+    const { data } = prepareData(rdkit, mixed.slice(0, 60), 'regression');
+    assert.deepEqual([data[0]!.target, data[1]!.target], [-1e6, 1e6]);
+  });
+
   test('a classification target must be 0 or 1', async () => {
     const rows: TrainingRow[] = ESOL.slice(0, 60).map((r, i) => ({ smiles: r.smiles, target: i === 5 ? 2 : i % 2 }));
     assert.deepEqual(await issuesOf(() => prepareData(rdkit, rows, 'classification')), [{ type: 'ml_target_not_binary', loc: ['rows', 5, 'target'] }]);

@@ -67,9 +67,16 @@ export const mpnnPredictJob: JobType<Payload> = {
     let smiles = p.smiles;
     if (!smiles) {
       smiles = [];
-      for await (const m of ctx.readMolecules(p.input_artifact_id!, p.port)) smiles.push(m.smiles);
+      try {
+        for await (const m of ctx.readMolecules(p.input_artifact_id!, p.port)) smiles.push(m.smiles);
+      } catch (err) {
+        // A set deleted (or otherwise unusable) since submit is the user's input problem.
+        throw err instanceof AppError ? new JobInputError(`input_artifact_id: ${err.message}`) : err;
+      }
     }
-    const weights = await model.weights();
+    const weights = await model.weights().catch((err: unknown) => {
+      throw err instanceof AppError ? new JobInputError(`model ${p.model}: ${err.message} (deleted since the request was made?)`) : err;
+    });
     const preds = await runInThread<PredictThreadInput, Prediction[]>(
       new URL(`../../ml/predict-thread${RUNNING_FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url),
       { weights, smiles },

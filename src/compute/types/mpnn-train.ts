@@ -7,10 +7,12 @@
 // transaction that completes the job, so a job killed mid-way registers nothing.
 import crypto from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
-import { AppError, invalid } from '../../errors.js';
+import { AppError, invalid, invalidInput, type Issue } from '../../errors.js';
 import { parseCsv } from '../../ml/csv.js';
+import { checkTarget } from '../../ml/data.js';
 import type { TrainThreadInput, TrainThreadOutput } from '../../ml/train-thread.js';
-import { JobInputError, type JobType } from '../job-type.js';
+import { JobInputError, type JobType, type RunContext } from '../job-type.js';
+import type { JobModels } from '../ports.js';
 import { RUNNING_FROM_SOURCE } from '../../paths.js';
 import { runInThread } from '../threads.js';
 import { CALIBRATION } from './calibration.js';
@@ -88,6 +90,19 @@ function trainingRowsFromCsv(text: string, p: Payload): { smiles: string; target
   return rows.map((r) => ({ smiles: r[smilesCol] ?? '', target: r[targetCol] ?? '' }));
 }
 
+/**
+ * The training file's text, checked as at submit: a file deleted (or otherwise unusable) since
+ * is the user's input problem (JobInputError), never a platform fault.
+ */
+async function readTrainingFile(ctx: RunContext<Payload>, models: JobModels, artifactId: string): Promise<string> {
+  try {
+    await models.checkTrainingFile(ctx.userId, artifactId);
+    return await ctx.readText(artifactId, MAX_FILE_BYTES);
+  } catch (err) {
+    throw err instanceof AppError ? new JobInputError(`input_artifact_id: ${err.message}`) : err;
+  }
+}
+
 export const mpnnTrainJob: JobType<Payload> = {
   name: 'mpnn_train',
   ports: { inputs: { data: { type: 'table', field: 'input_artifact_id' } }, outputs: { model: 'model' } },
@@ -101,6 +116,16 @@ export const mpnnTrainJob: JobType<Payload> = {
     if (p.input_artifact_id && !p.target_column) throw invalid(['target_column'], 'Field required with input_artifact_id', null, 'missing');
     if ((p.val_fraction ?? 0.1) + (p.test_fraction ?? 0.1) >= 0.8)
       throw invalid(['test_fraction'], 'val_fraction + test_fraction must leave at least 20 % for training', p.test_fraction);
+    if (p.rows) {
+      // The targets' own rules (src/ml/data.ts): every bad one at once, before anything is reserved.
+      const issues: Issue[] = [];
+      for (const [i, row] of p.rows.entries()) {
+        const checked = checkTarget(row.target, p.task, ['rows', i, 'target']);
+        if ('issue' in checked && issues.push(checked.issue) >= 100) break;
+      }
+      if (issues.length) throw invalidInput(issues);
+    }
+    if (p.input_artifact_id) await ctx.models?.checkTrainingFile(ctx.userId, p.input_artifact_id);
     if (!p.overwrite && (await ctx.models?.exists(ctx.userId, p.model_name))) {
       throw new AppError('model-exists', `a model named ${p.model_name} exists; set overwrite to replace it`);
     }
@@ -120,7 +145,8 @@ export const mpnnTrainJob: JobType<Payload> = {
   async run(ctx) {
     const p = ctx.payload;
     if (!ctx.deps.models) throw new Error('the models module is not available in this instance');
-    const rows = p.rows ?? trainingRowsFromCsv(await ctx.readText(p.input_artifact_id!, MAX_FILE_BYTES), p);
+    const models = ctx.deps.models;
+    const rows = p.rows ?? trainingRowsFromCsv(await readTrainingFile(ctx, models, p.input_artifact_id!), p);
     const h = p.hyperparameters ?? {};
     const test = p.test_fraction ?? 0.1;
     const val = p.val_fraction ?? 0.1;
@@ -159,7 +185,6 @@ export const mpnnTrainJob: JobType<Payload> = {
       ...info,
       applicability_domain: out.config.applicability_domain,
     };
-    const models = ctx.deps.models;
     return {
       result: {
         model_name: p.model_name,

@@ -59,9 +59,18 @@ export const inferenceRoutes: RoutePlugin = async (app, { services }) => {
         response: { 200: Type.Ref(PredictResponse) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const idem = request.idempotency;
-      return inference.predict(principalOf(request), request.body as PredictBody, (tx, response) => idem?.saveInTx(tx, 200, response) ?? Promise.resolve());
+      // The response is serialised (by this route's response schema) in the transaction that
+      // counts the call: one the serialiser refuses fails the call and counts nothing, and the
+      // idempotent replay pins exactly the text sent.
+      let text = '';
+      await inference.predict(principalOf(request), request.body as PredictBody, async (tx, response) => {
+        text = reply.serialize(response) as string;
+        await idem?.saveInTx(tx, 200, JSON.parse(text));
+      });
+      // Sent as the text pinned (a string with a JSON content type is not serialised again).
+      return reply.type('application/json; charset=utf-8').send(text as never);
     },
   );
 

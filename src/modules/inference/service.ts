@@ -50,6 +50,11 @@ export class InferenceService {
     return { models: (await this.deps.models.callable(userId)).map((m) => ({ ...m, limits: { sync_smiles: SYNC_SMILES, async_smiles: ASYNC_SMILES } })) };
   }
 
+  /**
+   * A synchronous prediction, counted 1 in the transaction that runs `record` (the route
+   * serialises and pins the response there): whatever fails, before or in it, counts nothing.
+   * A molecule without a finite prediction is an item error (src/ml/predict.ts).
+   */
   async predict(who: Submitter, body: PredictBody, record?: (tx: Queryable, response: unknown) => Promise<void>) {
     if (body.smiles.length > SYNC_SMILES) {
       throw invalid(

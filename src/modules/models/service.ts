@@ -1,10 +1,16 @@
 // Models, callable without a request (docs/models.md): users' MPNN models (listed, deleted,
 // registered in the transaction that completes their training job), the public catalog, and
 // resolving a model reference (`public/<id>` or `user/<name>`) to its weights for inference.
+//
+// A model's weights are member `model` of the result artifact of the job that trained it, so
+// the two share one artifact: registering detaches it from the job (deleting the job keeps the
+// model), and a model that is replaced or deleted gives it back to its job while that job exists
+// (its result stays readable until the job is deleted, which deletes it); otherwise it goes.
 import fs from 'node:fs/promises';
 import type { Database, Queryable } from '../../db/database.js';
-import { AppError, notFound } from '../../errors.js';
+import { AppError, invalid, notFound } from '../../errors.js';
 import type { ArtifactService } from '../artifacts/service.js';
+import { artifactsStore } from '../artifacts/store.js';
 import { publicModels, type PublicCard } from './public.js';
 import type { JobModel, JobModels } from '../../compute/ports.js';
 import { modelsStore, type ModelInfo, type ModelRow, type NewModel } from './store.js';
@@ -12,6 +18,10 @@ import { modelsStore, type ModelInfo, type ModelRow, type NewModel } from './sto
 /** Where a model's weights are inside its artifact. */
 export const MODEL_PORT = 'model';
 export const MODEL_RECORD = 'model';
+/** The formats of an uploaded training table (upload mode `file`: the file's extension, or data_format). */
+export const TRAINING_FILE_FORMATS = ['csv', 'txt'];
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A model to predict with: `public/<id>` or `user/<name>`, a key that changes with its weights, and a reader of them. */
 export type ResolvedModel = JobModel;
@@ -52,26 +62,58 @@ export class ModelService {
     return (await modelsStore.get(this.db, userId, name)) !== null;
   }
 
-  /** Deletes the model and its weights. */
+  /** Deletes the model; its weights go too unless they are the result of a job that still exists. */
   async delete(userId: string, name: string): Promise<void> {
-    const gone = await modelsStore.delete(this.db, userId, name);
-    if (!gone) throw notFound(`model ${name}`);
-    await this.artifacts.delete(userId, gone.weights_artifact_id).catch((err: unknown) => {
-      if (!(err instanceof AppError && err.code === 'not-found')) throw err;
+    const key = await this.db.transaction(async (tx) => {
+      const gone = await modelsStore.delete(tx, userId, name);
+      if (!gone) throw notFound(`model ${name}`);
+      return this.release(tx, gone);
     });
+    if (key) await this.artifacts.removeObjects([key]);
   }
 
   /**
    * Registers a trained model in `tx` (the transaction that completes its training job): its
    * weights artifact is detached from the job, so deleting the job keeps the model. A name that
    * exists without `overwrite` is a 409 `model-exists`; with it, the replaced model's weights
-   * artifact row goes in the same transaction (its object is left to the orphan sweep).
+   * are released in the same transaction (a deleted row's object is left to the orphan sweep).
    */
   async register(tx: Queryable, m: NewModel, overwrite: boolean): Promise<void> {
     const put = await modelsStore.put(tx, m, overwrite);
     if (!put) throw new AppError('model-exists', `a model named ${m.name} exists; set overwrite to replace it`);
     await this.artifacts.detachFromJob(tx, m.user_id, m.weights_artifact_id);
-    if (put.replaced) await this.artifacts.deleteRowInTx(tx, m.user_id, put.replaced.weights_artifact_id);
+    if (put.replaced) await this.release(tx, put.replaced);
+  }
+
+  /**
+   * In `tx`, the weights artifact of a model that goes: back to the job that trained it while
+   * that job exists (it is the job's result), else its row is deleted. Returns the storage key of
+   * a deleted row (its object is removed after commit, or by the orphan sweep).
+   */
+  private async release(tx: Queryable, m: ModelRow): Promise<string | null> {
+    if (m.trained_by_process_id && (await artifactsStore.reattachToJob(tx, m.user_id, m.weights_artifact_id, m.trained_by_process_id))) return null;
+    return (await artifactsStore.delete(tx, m.user_id, m.weights_artifact_id))?.storage_key ?? null;
+  }
+
+  /**
+   * The training table of an `mpnn_train` job (docs/models.md): the user's uploaded CSV file.
+   * 404 when the artifact is not there or not theirs; a 422 at ["input_artifact_id"] (relative to
+   * the job payload) when it is not an uploaded CSV file.
+   */
+  async checkTrainingFile(userId: string, artifactId: string): Promise<void> {
+    const row = UUID_RE.test(artifactId) ? await artifactsStore.getSummary(this.db, userId, artifactId) : null;
+    if (!row) throw notFound(`artifact ${artifactId}`);
+    const ports = await artifactsStore.ports(this.db, artifactId);
+    const file = ports.find((p) => p.port === 'file');
+    if (!file || file.record_count !== 1 || !TRAINING_FILE_FORMATS.includes(file.data_format)) {
+      const what = file ? `a file of format "${file.data_format}"` : `an artifact with ports ${ports.map((p) => `${p.port} (${p.data_kind})`).join(', ') || 'none'}`;
+      throw invalid(
+        ['input_artifact_id'],
+        `artifact ${artifactId} is ${what}, not an uploaded CSV file (POST /artifacts with mode=file and a .csv file)`,
+        artifactId,
+        'artifact_type',
+      );
+    }
   }
 
   /** The port the model job types use (src/compute/ports.ts). */
@@ -79,6 +121,7 @@ export class ModelService {
     return {
       exists: (userId, name) => this.exists(userId, name),
       resolve: (userId, ref) => this.resolve(userId, ref),
+      checkTrainingFile: (userId, artifactId) => this.checkTrainingFile(userId, artifactId),
       register: (tx, m, weightsArtifactId, overwrite) =>
         this.register(
           tx,
