@@ -240,18 +240,6 @@ export const artifactsStore = {
     return (rowCount ?? 0) > 0;
   },
 
-  /**
-   * Gives a detached artifact back to the job whose result it is (a replaced or deleted model's
-   * weights, docs/models.md). The job row is locked first: a concurrent job delete either waits
-   * and then deletes the artifact with its job, or went first and this finds no job (false).
-   */
-  async reattachToJob(tx: Queryable, userId: string, id: string, jobId: string): Promise<boolean> {
-    const { rows } = await tx.query('SELECT 1 FROM jobs WHERE id = $1 AND user_id = $2 AND result_artifact_id = $3 FOR UPDATE', [jobId, userId, id]);
-    if (rows.length === 0) return false;
-    const { rowCount } = await tx.query('UPDATE artifacts SET job_id = $3 WHERE id = $1 AND user_id = $2', [id, userId, jobId]);
-    return (rowCount ?? 0) > 0;
-  },
-
   async deleteForJob(q: Queryable, userId: string, jobId: string): Promise<{ id: string; storage_key: string }[]> {
     const { rows } = await q.query<{ id: string; storage_key: string }>('DELETE FROM artifacts WHERE job_id = $1 AND user_id = $2 RETURNING id, storage_key', [jobId, userId]);
     return rows;
