@@ -6,13 +6,24 @@ import { DataDirLock } from './data-dir-lock.js';
 
 type PGliteLike = Pick<PGlite, 'query' | 'exec'>;
 
+/**
+ * PGlite runs each statement synchronously on this thread and resolves it as a microtask, so a
+ * chain of awaited statements (a transaction, a sweep) would otherwise run as one long task
+ * during which no request is answered. Each statement first lets the event loop turn
+ * (setImmediate runs after pending I/O): requests interleave with database work
+ * (docs/reliability.md, "No request stalls the server").
+ */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 function wrap(db: PGliteLike): Queryable {
   return {
     async query<T>(sql: string, params?: unknown[]): Promise<QueryResult<T>> {
+      await turn();
       const r = await db.query<T>(sql, params as unknown[]);
       return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
     },
     async exec(sql: string): Promise<void> {
+      await turn();
       await db.exec(sql);
     },
   };

@@ -9,6 +9,7 @@ import type { Services } from '../services.js';
 import { addSharedSchema } from '../validation.js';
 import { readVersion } from '../version.js';
 import { makeAuthHook } from './auth.js';
+import { sharedSerializerCompiler } from './serializers.js';
 import { drainingServer } from './draining.js';
 import { clientErrorHandler, frameworkErrors } from './edge-errors.js';
 import { installErrorHandling, renderProblem } from './errors.js';
@@ -34,6 +35,8 @@ export interface BuildOptions {
   logStream?: NodeJS.WritableStream;
   /** Extra route modules (the test harness registers its own probes here). */
   plugins?: ((app: FastifyInstance, services: Services) => Promise<void>)[];
+  /** Compile every response serializer's validators before listening (serializers.ts); `crucible serve` does. */
+  eagerSerializers?: boolean;
 }
 
 export async function buildApp(services: Services, opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -58,6 +61,7 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
 
   app.setValidatorCompiler(validatorCompiler);
   const schemas: TSchema[] = [...SHARED_SCHEMAS, ...MODULES.flatMap((m) => m.schemas ?? [])];
+  app.setSerializerCompiler(sharedSerializerCompiler(schemas, opts.eagerSerializers ?? false));
   for (const s of schemas) {
     app.addSchema(s);
     addSharedSchema(s);

@@ -43,7 +43,11 @@ export async function startServer(config: Config, out: (line: string) => void = 
       out(`First start: created the admin account ${admin.email} (tier ${config.admin.tier}).`);
       if (admin.generatedPassword) out(`Admin password (shown only this once): ${admin.generatedPassword}`);
     }
-    app = await buildApp(services);
+    // Serializers compiled and the OpenAPI document built before listening: neither is then a
+    // one-off stall of a request in service (docs/reliability.md, "No request stalls the server").
+    app = await buildApp(services, { eagerSerializers: true });
+    await app.ready();
+    app.swagger();
     runtime = services.runtime(config.workers, { log: app.log });
     await runtime.start();
     if (services.db.kind === 'pglite') closeSocket = await startAdminSocket(services);

@@ -37,7 +37,7 @@ export interface Res<T = any> {
   text: string;
 }
 
-interface ReqOpts {
+export interface ReqOpts {
   body?: unknown;
   form?: Record<string, string>;
   raw?: { body: string | Buffer; type: string };
@@ -64,28 +64,9 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-let counter = 0;
-
-interface HarnessOptions extends BuildOptions {
-  /** Start a job runtime with this many slots (0: none). */
-  workers?: number;
-  runtime?: { staleAfterMs?: number; sweepMs?: number; heartbeatMs?: number };
-}
-
-export async function startHarness(backend: Backend, givenEnv: Record<string, string> = {}, opts: HarnessOptions = {}): Promise<Harness> {
-  const { env, s3 } = await storageEnv(givenEnv);
-  const { db, url, drop } = await backend.create();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-test-'));
-  const config = loadConfig({ LOG_LEVEL: 'silent', CRUCIBLE_DATA_DIR: dataDir, ...env });
-  const services = await createServices(config, db);
-  const app = await buildApp(services, { logger: false, ...opts });
-  const runtime = opts.workers ? services.runtime(opts.workers, opts.runtime) : null;
-  await runtime?.start();
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const addr = app.server.address() as { port: number };
-  const base = `http://127.0.0.1:${addr.port}`;
-
-  async function req<T>(method: string, path: string, o: ReqOpts = {}): Promise<Res<T>> {
+/** A JSON/form/raw request helper for the server at `base` (the body parsed when it is JSON). */
+export function requester(base: string) {
+  return async function req<T = any>(method: string, path: string, o: ReqOpts = {}): Promise<Res<T>> {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
     let body: string | Buffer | undefined;
     if (o.body !== undefined) {
@@ -109,7 +90,31 @@ export async function startHarness(backend: Backend, givenEnv: Record<string, st
       /* not JSON */
     }
     return { status: r.status, headers: r.headers, body: parsed as T, text };
-  }
+  };
+}
+
+let counter = 0;
+
+interface HarnessOptions extends BuildOptions {
+  /** Start a job runtime with this many slots (0: none). */
+  workers?: number;
+  runtime?: { staleAfterMs?: number; sweepMs?: number; heartbeatMs?: number };
+}
+
+export async function startHarness(backend: Backend, givenEnv: Record<string, string> = {}, opts: HarnessOptions = {}): Promise<Harness> {
+  const { env, s3 } = await storageEnv(givenEnv);
+  const { db, url, drop } = await backend.create();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-test-'));
+  const config = loadConfig({ LOG_LEVEL: 'silent', CRUCIBLE_DATA_DIR: dataDir, ...env });
+  const services = await createServices(config, db);
+  const app = await buildApp(services, { logger: false, ...opts });
+  const runtime = opts.workers ? services.runtime(opts.workers, opts.runtime) : null;
+  await runtime?.start();
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const addr = app.server.address() as { port: number };
+  const base = `http://127.0.0.1:${addr.port}`;
+
+  const req = requester(base);
 
   const h: Harness = {
     app,
