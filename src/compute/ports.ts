@@ -107,8 +107,8 @@ export interface JobModels {
   resolve(userId: string, ref: string): Promise<JobModel>;
   /**
    * Checks a training table (`mpnn_train`'s input_artifact_id): AppError not-found when the
-   * artifact is not there or not the user's, 'invalid' at ["input_artifact_id"] when it is not an
-   * uploaded CSV file.
+   * artifact is not there or not the user's, 'invalid' when it is not an uploaded CSV file, each
+   * with its issue at ["input_artifact_id"].
    */
   checkTrainingFile(userId: string, artifactId: string): Promise<void>;
   /** In the transaction that completes the training job; AppError model-exists when the name is taken and !overwrite. */

@@ -136,7 +136,10 @@ for (const backend of BACKENDS) {
       );
       const payload = (id: string) => ({ model_name: 'm', task: 'regression', input_artifact_id: id, target_column: 'y', hyperparameters: TINY });
       for (const id of [theirs, crypto.randomUUID(), 'not-a-uuid']) {
-        for (const body of await refused(u.token, 'mpnn_train', payload(id), 404)) assert.equal(body.detail, `artifact ${id} not found`);
+        for (const body of await refused(u.token, 'mpnn_train', payload(id), 404)) {
+          assert.equal(body.detail, `artifact ${id} not found`);
+          assert.deepEqual(body.errors, [{ type: 'not_found', loc: ['body', 'payload', 'input_artifact_id'], msg: `artifact ${id} not found`, input: id }]);
+        }
       }
       const molecules = await upload(u.token, 'molecules', 'set.smi', 'CCO a\nCCN b\n');
       const binary = await upload(u.token, 'file', 'weights.bin', 'smiles,y\nCCO,1\n');
@@ -161,6 +164,21 @@ for (const backend of BACKENDS) {
       });
       assert.equal(many.status, 422, many.text);
       assert.deepEqual(many.body.errors[0].loc, ['body', 'jobs', 0, 'payload', 'input_artifact_id']);
+
+      // A workflow step: checked when the spec gives the id, and at the run when an input without a default will.
+      const spec = (table: Record<string, unknown>) => ({
+        name: 'train',
+        inputs: { table: { type: 'string', ...table } },
+        steps: [{ id: 'train', job_type: 'mpnn_train', params: { ...payload('$inputs.table'), input_artifact_id: '$inputs.table' } }],
+      });
+      const given = await h.req('POST', '/api/v1/workflows/validate', { token: u.token, body: { spec: spec({ default: theirs }) } });
+      assert.equal(given.body.valid, false, given.text);
+      assert.deepEqual(
+        given.body.errors.map((e: { type: string; loc: unknown[] }) => [e.type, e.loc]),
+        [['not_found', ['spec', 'steps', 0, 'params', 'input_artifact_id']]],
+      );
+      const later = await h.req('POST', '/api/v1/workflows/validate', { token: u.token, body: { spec: spec({}) } });
+      assert.equal(later.body.valid, true, later.text);
 
       // The molecule sets of mpnn_predict and /inference/submit: the caller's own only.
       const set = await upload(other.token, 'molecules', 'set.smi', 'CCO a\n');

@@ -97,12 +97,16 @@ export class ModelService {
 
   /**
    * The training table of an `mpnn_train` job (docs/models.md): the user's uploaded CSV file.
-   * 404 when the artifact is not there or not theirs; a 422 at ["input_artifact_id"] (relative to
-   * the job payload) when it is not an uploaded CSV file.
+   * 404 when the artifact is not there or not theirs, a 422 when it is not an uploaded CSV file;
+   * both located at ["input_artifact_id"] (relative to the job payload), so that a workflow whose
+   * param waits for a run's input reports it as checked at the run.
    */
   async checkTrainingFile(userId: string, artifactId: string): Promise<void> {
     const row = UUID_RE.test(artifactId) ? await artifactsStore.getSummary(this.db, userId, artifactId) : null;
-    if (!row) throw notFound(`artifact ${artifactId}`);
+    if (!row) {
+      const msg = `artifact ${artifactId} not found`;
+      throw new AppError('not-found', msg, { issues: [{ type: 'not_found', loc: ['input_artifact_id'], msg, input: artifactId }] });
+    }
     const ports = await artifactsStore.ports(this.db, artifactId);
     const file = ports.find((p) => p.port === 'file');
     if (!file || file.record_count !== 1 || !TRAINING_FILE_FORMATS.includes(file.data_format)) {
