@@ -1,16 +1,19 @@
 // Start/stop cycles of `crucible serve` and `crucible worker` (issue 16), shared by
-// exit-pglite.test.ts and exit-postgres.test.ts (one file per backend, so each stays within the
-// runner's time limit per file, 600 s). `crucible serve` always exits after SIGTERM: 50 start/stop
-// cycles per backend, as a process manager runs it (own process group, SIGTERM to the group),
-// alternating idle, after a burst of mixed requests, during a long poll, during a running job, and
-// with stdout/stderr on pipes (FIFOs) whose reader has gone, or stopped reading once the server
-// started. Every exit must be clean (code 0) and within the shutdown deadline, and must leave the
-// data directory unlocked (the next cycle starts on it). `crucible worker` likewise, on
-// PostgreSQL. About 2.5 minutes per backend on a busy 2-core machine, most of it in the start-ups.
+// exit-pglite.test.ts and exit-postgres.test.ts (one file per backend) and by bench/exit.ts.
+// `crucible serve` always exits after SIGTERM, as a process manager runs it (own process group,
+// SIGTERM to the group): idle, after a burst of mixed requests, during a long poll, during a
+// running job, and with stdout/stderr on pipes (FIFOs) whose reader stopped reading once the
+// server started, or has gone. Every exit must be clean (code 0) and within the shutdown
+// deadline, and must leave the data directory unlocked (the next cycle starts on it).
+// `crucible worker` likewise, on PostgreSQL, its output read or its reader gone.
+// The tests run each kind of cycle once per backend (CI_SERVE_CYCLES, CI_WORKER_CYCLES: about a
+// minute per backend on a busy 2-core machine, most of it in the start-ups); `npm run bench:exit`
+// runs 50 serve and 6 worker cycles per backend (BENCH_SERVE_CYCLES), the kinds in turn.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,15 +26,20 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const MAIN = path.join(ROOT, 'src', 'main.ts');
 const GRACE_SEC = 2;
 const DEADLINE_MS = (GRACE_SEC + SHUTDOWN_MARGIN_SEC) * 1000;
-const CYCLES = 50;
+/** Cycles the tests run: one of each kind (KINDS), then bench/exit.ts repeats them. */
+export const CI_SERVE_CYCLES = 6;
+export const CI_WORKER_CYCLES = 2;
+export const BENCH_SERVE_CYCLES = 50;
+export const BENCH_WORKER_CYCLES = 6;
 const ADMIN = { email: 'admin@crucible.local', password: 'exit test admin password' };
 const pgAdminUrl = process.env.CRUCIBLE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const live = new Set<ChildProcess>();
-after(() => {
+/** Kills what a failed cycle left running (a test file's `after`, the bench's exit). */
+export function killLeftovers(): void {
   for (const c of live) killGroup(c, 'SIGKILL');
-});
+}
 
 export function killGroup(c: ChildProcess, sig: NodeJS.Signals): void {
   try {
@@ -180,6 +188,24 @@ class Server {
     return { status: r.status, body: parsed };
   }
 
+  /** GET /events?wait=25: `sent` once the whole request is written to the socket. */
+  longPoll(token: string): { sent: Promise<void>; answer: Promise<{ status: number; body: string }> } {
+    let sent!: () => void;
+    const sentP = new Promise<void>((r) => (sent = r));
+    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(`${this.url}/api/v1/events?wait=25`, { headers: { authorization: `Bearer ${token}` }, agent: false }, (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.on('finish', sent);
+      req.end();
+    });
+    answer.catch(() => undefined); // awaited after the stop; not an unhandled rejection meanwhile
+    return { sent: sentP, answer };
+  }
+
   async login(): Promise<{ access: string; refresh: string }> {
     const r = await this.req('POST', '/auth/login-email', { form: { username: ADMIN.email, password: ADMIN.password } });
     assert.equal(r.status, 200, JSON.stringify(r.body));
@@ -191,7 +217,21 @@ class Server {
 // What happens before the SIGTERM
 
 type Scenario = 'idle' | 'burst' | 'long-poll' | 'running-job' | 'pipes';
-const SCENARIOS: Scenario[] = ['idle', 'burst', 'long-poll', 'running-job', 'pipes'];
+
+/**
+ * The kinds of cycle, in the order they run: every scenario with its output read, and the pipes
+ * scenario with both ways its reader fails. The pipes cycle after the running job cancels the
+ * job that job's shutdown put back in the queue, so that the next idle cycle is idle.
+ */
+const KINDS: { scenario: Scenario; mode: PipeMode }[] = [
+  { scenario: 'idle', mode: 'read' },
+  { scenario: 'burst', mode: 'read' },
+  { scenario: 'long-poll', mode: 'read' },
+  { scenario: 'running-job', mode: 'read' },
+  { scenario: 'pipes', mode: 'reader-stalled' },
+  { scenario: 'pipes', mode: 'reader-gone' },
+];
+const kindLabel = (k: { scenario: Scenario; mode: PipeMode }) => (k.mode === 'read' ? k.scenario : `${k.scenario}, ${k.mode}`);
 
 /** The foundation tests' sequence and more: auth, refresh and its reuse, keys to the tier limit, failed logins, drawings, logout. */
 async function burst(s: Server): Promise<void> {
@@ -227,7 +267,7 @@ interface Run {
   leftoverJob: string | null;
 }
 
-async function runCycle(s: Server, scenario: Scenario, cycle: number, run: Run): Promise<() => Promise<void>> {
+async function runCycle(s: Server, scenario: Scenario, mode: PipeMode, cycle: number, run: Run): Promise<() => Promise<void>> {
   switch (scenario) {
     case 'idle':
       return async () => undefined;
@@ -236,11 +276,15 @@ async function runCycle(s: Server, scenario: Scenario, cycle: number, run: Run):
       return async () => undefined;
     case 'long-poll': {
       const { access } = await s.login();
-      const poll = s.req('GET', '/events?wait=25', { token: access });
-      await sleep(300); // the server is waiting
+      const poll = s.longPoll(access);
+      // The poll must be in flight before the SIGTERM (a request arriving during the shutdown is
+      // answered 503): its request is written, and a request sent after it has been answered.
+      await poll.sent;
+      assert.equal((await s.req('GET', '/health/live')).status, 200);
+      await sleep(100); // the server is waiting
       return async () => {
-        const r = await poll;
-        assert.equal(r.status, 200, 'the long poll answers (no events) when the server stops');
+        const r = await poll.answer;
+        assert.equal(r.status, 200, `the long poll answers (no events) when the server stops: ${r.status} ${r.body}`);
       };
     }
     case 'running-job': {
@@ -263,7 +307,7 @@ async function runCycle(s: Server, scenario: Scenario, cycle: number, run: Run):
       if (run.leftoverJob) await s.req('DELETE', `/jobs/cancel?process_id=${run.leftoverJob}`, { token: access });
       run.leftoverJob = null;
       // Enough request log lines (~190 bytes each) to fill a pipe (64 KiB) that nobody reads.
-      const requests = cycle % 2 === 0 ? 384 : 48;
+      const requests = mode === 'reader-stalled' ? 384 : 48;
       for (let i = 0; i < requests; i += 16) await Promise.all(Array.from({ length: 16 }, () => s.req('GET', '/health/live')));
       await Promise.all([
         s.req('POST', '/auth/login-email', { form: { username: ADMIN.email, password: 'wrong' } }),
@@ -272,15 +316,10 @@ async function runCycle(s: Server, scenario: Scenario, cycle: number, run: Run):
       ]);
       assert.equal((await s.req('GET', '/auth/logout', { token: access })).status, 200);
       // The reader goes with the signal (a process manager stopped with its group), or has stalled.
-      if (cycle % 2 === 1) for (const f of s.fifos) closeReader(f);
+      if (mode === 'reader-gone') for (const f of s.fifos) closeReader(f);
       return async () => undefined;
     }
   }
-}
-
-function pipeMode(scenario: Scenario, cycle: number): PipeMode {
-  if (scenario !== 'pipes') return 'read';
-  return cycle % 2 === 0 ? 'reader-stalled' : 'reader-gone';
 }
 
 // ---------------------------------------------------------------------------------------
@@ -317,114 +356,157 @@ const BACKENDS: { name: 'pglite' | 'postgres'; setup: (dataDir: string) => Promi
   { name: 'postgres', setup: postgresSetup, skip: pgAdminUrl === '' && 'no PostgreSQL server (CRUCIBLE_TEST_PG_URL is empty)' },
 ];
 
-/** Registers the test of 50 start/stop cycles of `crucible serve` on one backend. */
-export function serveCycles(name: 'pglite' | 'postgres'): void {
+/** What a run of cycles measured. */
+export interface CycleReport {
+  cycles: number;
+  /** Start-up (spawn to serving) and exit (SIGTERM to exit) of each cycle, ms. */
+  startMs: number[];
+  exitMs: number[];
+  /** The slowest exit per kind of cycle, ms. */
+  worstExitMs: Record<string, number>;
+  /** Cycles run again because something outside killed the server before it served. */
+  repeated: number;
+}
+
+const serveEnv = (setup: BackendSetup) => ({
+  ...setup.env,
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'info', // one line per request: the lines the shutdown raced with
+  CRUCIBLE_ADMIN_EMAIL: ADMIN.email,
+  CRUCIBLE_ADMIN_PASSWORD: ADMIN.password,
+  CRUCIBLE_WORKERS: '1',
+  CRUCIBLE_CHEM_THREADS: '1',
+  CRUCIBLE_SHUTDOWN_GRACE_SEC: String(GRACE_SEC),
+  CRUCIBLE_LOGIN_MAX_FAILURES: '100000',
+  CRUCIBLE_LOGIN_MAX_PER_IP: '100000',
+  CRUCIBLE_LOOKUPS_DISABLED: 'pubchem,chembl,opentargets,uniprot,rcsb',
+});
+
+/**
+ * `cycles` start/stop cycles of `crucible serve` on one backend, the kinds in turn; throws at the
+ * first exit that is not clean, not within the deadline or leaves the data directory locked.
+ */
+export async function runServeCycles(name: 'pglite' | 'postgres', cycles: number, note: (msg: string) => void = () => undefined): Promise<CycleReport> {
   const backend = BACKENDS.find((b) => b.name === name);
   if (!backend) throw new Error(`no backend ${name}`);
-  it(
-    `${backend.name}: ${CYCLES} start/stop cycles (${SCENARIOS.join(', ')}), each clean, within ${DEADLINE_MS / 1000} s, the data dir unlocked`,
-    { skip: backend.skip },
-    async (t) => {
-      const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-exit-'));
-      const dataDir = path.join(tmp, 'data');
-      const setup = await backend.setup(dataDir);
-      const env = {
-        ...setup.env,
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'info', // one line per request: the lines the shutdown raced with
-        CRUCIBLE_ADMIN_EMAIL: ADMIN.email,
-        CRUCIBLE_ADMIN_PASSWORD: ADMIN.password,
-        CRUCIBLE_WORKERS: '1',
-        CRUCIBLE_CHEM_THREADS: '1',
-        CRUCIBLE_SHUTDOWN_GRACE_SEC: String(GRACE_SEC),
-        CRUCIBLE_LOGIN_MAX_FAILURES: '100000',
-        CRUCIBLE_LOGIN_MAX_PER_IP: '100000',
-        CRUCIBLE_LOOKUPS_DISABLED: 'pubchem,chembl,opentargets,uniprot,rcsb',
-      };
-      const worst: Record<string, number> = {};
-      let killedBeforeServing = 0;
-      const run: Run = { leftoverJob: null };
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-exit-'));
+  const dataDir = path.join(tmp, 'data');
+  const setup = await backend.setup(dataDir);
+  const env = serveEnv(setup);
+  const report: CycleReport = { cycles, startMs: [], exitMs: [], worstExitMs: {}, repeated: 0 };
+  const run: Run = { leftoverJob: null };
+  try {
+    for (let cycle = 0; cycle < cycles; cycle++) {
+      const kind = KINDS[cycle % KINDS.length]!;
+      const t0 = performance.now();
+      const s = new Server([MAIN, 'serve'], env, kind.mode, tmp);
+      const what = `cycle ${cycle + 1}/${cycles} (${kindLabel(kind)})`;
       try {
-        for (let cycle = 0; cycle < CYCLES; cycle++) {
-          const scenario = SCENARIOS[cycle % SCENARIOS.length] ?? 'idle';
-          const mode = pipeMode(scenario, Math.floor(cycle / SCENARIOS.length));
-          const s = new Server([MAIN, 'serve'], env, mode, tmp);
-          const what = `cycle ${cycle + 1}/${CYCLES} (${scenario}${mode === 'read' ? '' : `, ${mode}`})`;
-          try {
-            try {
-              await s.ready();
-            } catch (err) {
-              // Killed by a signal this test did not send, before it served (seen on a machine
-              // shared with other test runs): not an exit to judge; run the cycle again, a few times at most.
-              if (s.child.signalCode && !s.output && killedBeforeServing++ < 3) {
-                t.diagnostic(`${what}: the server was killed by ${s.child.signalCode} from outside before it served; cycle repeated`);
-                cycle--;
-                continue;
-              }
-              throw new Error(`${what}: ${(err as Error).message}`);
-            }
-            const afterStop = await runCycle(s, scenario, Math.floor(cycle / SCENARIOS.length), run);
-            const exit = await s.stop();
-            await afterStop();
-            const label = mode === 'read' ? scenario : mode;
-            worst[label] = Math.max(worst[label] ?? 0, Math.round(exit.ms));
-            assert.ok(exit.ms < DEADLINE_MS, `${what}: exit took ${Math.round(exit.ms)} ms (deadline ${DEADLINE_MS} ms)\n${s.output}`);
-            assert.deepEqual({ code: exit.code, signal: exit.signal }, { code: 0, signal: null }, `${what}: a clean exit\n${s.output}`);
-            if (mode === 'read') assert.match(s.output, /"msg":"shutting down"/, what);
-            assert.doesNotMatch(s.output, /deadline \(|second signal|does not respond/, what);
-            if (!setup.env.DATABASE_URL) {
-              assert.ok(!fs.existsSync(path.join(dataDir, 'pglite.lock')), `${what}: the data dir lock is released`);
-              DataDirLock.acquire(path.join(dataDir, 'pglite.lock')).release(); // and nobody holds it
-            }
-          } finally {
-            if (s.running) killGroup(s.child, 'SIGKILL');
-            for (const f of s.fifos) closeReader(f);
+        try {
+          await s.ready();
+        } catch (err) {
+          // Killed by a signal this code did not send, before it served (seen on a machine
+          // shared with other test runs): not an exit to judge; run the cycle again, a few times at most.
+          if (s.child.signalCode && !s.output && report.repeated++ < 3) {
+            note(`${what}: the server was killed by ${s.child.signalCode} from outside before it served; cycle repeated`);
+            cycle--;
+            continue;
           }
+          throw new Error(`${what}: ${(err as Error).message}`);
         }
-        t.diagnostic(`slowest exit per scenario (ms): ${JSON.stringify(worst)}`);
+        report.startMs.push(Math.round(performance.now() - t0));
+        const afterStop = await runCycle(s, kind.scenario, kind.mode, cycle, run);
+        const exit = await s.stop();
+        await afterStop();
+        const label = kindLabel(kind);
+        report.exitMs.push(Math.round(exit.ms));
+        report.worstExitMs[label] = Math.max(report.worstExitMs[label] ?? 0, Math.round(exit.ms));
+        assert.ok(exit.ms < DEADLINE_MS, `${what}: exit took ${Math.round(exit.ms)} ms (deadline ${DEADLINE_MS} ms)\n${s.output}`);
+        assert.deepEqual({ code: exit.code, signal: exit.signal }, { code: 0, signal: null }, `${what}: a clean exit\n${s.output}`);
+        if (kind.mode === 'read') assert.match(s.output, /"msg":"shutting down"/, what);
+        assert.doesNotMatch(s.output, /deadline \(|second signal|does not respond/, what);
+        if (!setup.env.DATABASE_URL) {
+          assert.ok(!fs.existsSync(path.join(dataDir, 'pglite.lock')), `${what}: the data dir lock is released`);
+          DataDirLock.acquire(path.join(dataDir, 'pglite.lock')).release(); // and nobody holds it
+        }
       } finally {
-        await setup.cleanup().catch(() => undefined);
-        fs.rmSync(tmp, { recursive: true, force: true });
+        if (s.running) killGroup(s.child, 'SIGKILL');
+        for (const f of s.fifos) closeReader(f);
       }
+    }
+    return report;
+  } finally {
+    await setup.cleanup().catch(() => undefined);
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** `cycles` start/stop cycles of `crucible worker` on PostgreSQL, its output read and its reader gone in turn. */
+export async function runWorkerCycles(cycles: number): Promise<CycleReport> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-exit-'));
+  const setup = await postgresSetup(path.join(tmp, 'data'));
+  const env = {
+    ...setup.env,
+    CRUCIBLE_STORAGE_SHARED: '1',
+    LOG_LEVEL: 'info',
+    CRUCIBLE_WORKERS: '1',
+    CRUCIBLE_CHEM_THREADS: '1',
+    CRUCIBLE_SHUTDOWN_GRACE_SEC: String(GRACE_SEC),
+  };
+  const report: CycleReport = { cycles, startMs: [], exitMs: [], worstExitMs: {}, repeated: 0 };
+  try {
+    for (let cycle = 0; cycle < cycles; cycle++) {
+      const mode: PipeMode = cycle % 2 ? 'reader-gone' : 'read';
+      const t0 = performance.now();
+      const w = new Server([MAIN, 'worker'], env, mode, tmp);
+      const what = `worker cycle ${cycle + 1}/${cycles} (${mode})`;
+      try {
+        await w.ready(/Crucible worker \S+ running 1 job slots/);
+        report.startMs.push(Math.round(performance.now() - t0));
+        for (const f of w.fifos) closeReader(f);
+        const exit = await w.stop();
+        report.exitMs.push(Math.round(exit.ms));
+        report.worstExitMs[mode] = Math.max(report.worstExitMs[mode] ?? 0, Math.round(exit.ms));
+        assert.ok(exit.ms < DEADLINE_MS, `${what}: exit took ${Math.round(exit.ms)} ms\n${w.output}`);
+        assert.deepEqual({ code: exit.code, signal: exit.signal }, { code: 0, signal: null }, `${what}: a clean exit\n${w.output}`);
+      } finally {
+        if (w.running) killGroup(w.child, 'SIGKILL');
+      }
+    }
+    return report;
+  } finally {
+    await setup.cleanup().catch(() => undefined);
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** The skip reason of a backend's cycles, or false. */
+export function backendSkip(name: 'pglite' | 'postgres'): string | false {
+  return BACKENDS.find((b) => b.name === name)?.skip ?? `no backend ${name}`;
+}
+
+/** Registers the test of CI_SERVE_CYCLES start/stop cycles of `crucible serve` on one backend: each kind of cycle once. */
+export function serveCycles(name: 'pglite' | 'postgres'): void {
+  after(killLeftovers);
+  it(
+    `${name}: ${CI_SERVE_CYCLES} start/stop cycles (${KINDS.map(kindLabel).join('; ')}), each clean, within ${DEADLINE_MS / 1000} s, the data dir unlocked`,
+    { skip: backendSkip(name) },
+    async (t) => {
+      const report = await runServeCycles(name, CI_SERVE_CYCLES, (msg) => t.diagnostic(msg));
+      t.diagnostic(`slowest exit per kind of cycle (ms): ${JSON.stringify(report.worstExitMs)}; start-ups (ms): ${report.startMs.join(', ')}`);
     },
   );
 }
 
-/** Registers the test of 6 start/stop cycles of `crucible worker` (PostgreSQL). */
+/** Registers the test of CI_WORKER_CYCLES start/stop cycles of `crucible worker` (PostgreSQL). */
 export function workerCycles(): void {
+  after(killLeftovers);
   it(
-    `postgres: crucible worker, 6 start/stop cycles (output read, or its reader gone), each clean, within ${DEADLINE_MS / 1000} s`,
-    { skip: BACKENDS[1]?.skip ?? 'no PostgreSQL backend' },
-    async () => {
-      const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-exit-'));
-      const setup = await postgresSetup(path.join(tmp, 'data'));
-      const env = {
-        ...setup.env,
-        CRUCIBLE_STORAGE_SHARED: '1',
-        LOG_LEVEL: 'info',
-        CRUCIBLE_WORKERS: '1',
-        CRUCIBLE_CHEM_THREADS: '1',
-        CRUCIBLE_SHUTDOWN_GRACE_SEC: String(GRACE_SEC),
-      };
-      try {
-        for (let cycle = 0; cycle < 6; cycle++) {
-          const mode: PipeMode = cycle % 2 ? 'reader-gone' : 'read';
-          const w = new Server([MAIN, 'worker'], env, mode, tmp);
-          const what = `worker cycle ${cycle + 1}/6 (${mode})`;
-          try {
-            await w.ready(/Crucible worker \S+ running 1 job slots/);
-            for (const f of w.fifos) closeReader(f);
-            const exit = await w.stop();
-            assert.ok(exit.ms < DEADLINE_MS, `${what}: exit took ${Math.round(exit.ms)} ms\n${w.output}`);
-            assert.deepEqual({ code: exit.code, signal: exit.signal }, { code: 0, signal: null }, `${what}: a clean exit\n${w.output}`);
-          } finally {
-            if (w.running) killGroup(w.child, 'SIGKILL');
-          }
-        }
-      } finally {
-        await setup.cleanup().catch(() => undefined);
-        fs.rmSync(tmp, { recursive: true, force: true });
-      }
+    `postgres: crucible worker, ${CI_WORKER_CYCLES} start/stop cycles (output read, its reader gone), each clean, within ${DEADLINE_MS / 1000} s`,
+    { skip: backendSkip('postgres') },
+    async (t) => {
+      const report = await runWorkerCycles(CI_WORKER_CYCLES);
+      t.diagnostic(`exits (ms): ${report.exitMs.join(', ')}`);
     },
   );
 }

@@ -1,5 +1,5 @@
-// `crucible serve` and `crucible worker` on PostgreSQL: 50 and 6 start/stop cycles, each clean
-// and within the shutdown deadline (exit-cycles.ts).
+// `crucible serve` and `crucible worker` on PostgreSQL: each kind of start/stop cycle once, each
+// clean and within the shutdown deadline (exit-cycles.ts; the 50-cycle run is `npm run bench:exit`).
 import { describe } from 'node:test';
 import { serveCycles, workerCycles } from './exit-cycles.js';
 

@@ -6,8 +6,10 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { describe, it } from 'node:test';
-import { childEnv, killGroup, live, ROOT, sleep } from './exit-cycles.js';
+import { after, describe, it } from 'node:test';
+import { childEnv, killGroup, killLeftovers, live, ROOT, sleep } from './exit-cycles.js';
+
+after(killLeftovers);
 
 // ---------------------------------------------------------------------------------------
 // The deadline itself, with shutdowns that do not finish (a stand-in for serve: the same
