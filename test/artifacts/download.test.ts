@@ -150,7 +150,15 @@ for (const backend of BACKENDS) {
       const noPort = await download(h, owner, twoPorts, '?record=r1&port=c');
       assert.equal(noPort.status, 404);
       assert.match(noPort.json.detail, /port "c"/);
-      assert.equal((await download(h, owner, twoPorts, '?port=a')).status, 422, 'port without record');
+      // port alone (docs/artifacts.md, "Downloads"): a one-record port is its record's file, any other a zip of the port.
+      assert.equal((await download(h, owner, twoPorts, '?port=a')).body.toString(), 'from port a\n');
+      const portB = await download(h, owner, twoPorts, '?port=b');
+      assert.deepEqual([portB.status, portB.headers.get('content-type')], [200, 'application/zip']);
+      const members = await readZip(portB.body);
+      assert.deepEqual([...members.keys()], ['manifest.json', 'b/r1.csv', 'b/x.csv']);
+      assert.deepEqual(Object.keys(JSON.parse(members.get('manifest.json')!.toString()).ports), ['b']);
+      assert.equal((await download(h, owner, twoPorts, '?port=b', { range: 'bytes=0-3' })).body.toString('latin1'), 'PK\x03\x04');
+      assert.equal((await download(h, owner, twoPorts, '?port=constructor')).status, 404);
     });
 
     it("another user's artifact is 404 (get, download, delete), never 403, and stays intact", async () => {

@@ -212,9 +212,14 @@ for (const backend of BACKENDS) {
       const other = await h.user();
       assert.equal((await get(`/papers/cite?workflow_run_id=${runId}`, other.token)).status, 404);
       assert.equal((await get(`/papers/cite?workflow_run_id=${crypto.randomUUID()}`)).status, 404);
-      const both = await get(`/papers/cite?workflow_run_id=${runId}&process_id=${crypto.randomUUID()}`);
-      assert.equal(both.status, 422, JSON.stringify(both.body));
-      assert.deepEqual(both.body.errors[0].loc, ['query', 'workflow_run_id']);
+      // Both: the union (a job's types first); either one not yours is a 404.
+      const job = await h.req('POST', '/api/v1/jobs/submit', { token: u.token, body: { job_name: 'draw', job_type: 'depict', payload: { smiles: ['CCO'] } } });
+      assert.equal(job.status, 200, JSON.stringify(job.body));
+      const both = await get(`/papers/cite?workflow_run_id=${runId}&process_id=${job.body.process_id}`);
+      assert.equal(both.status, 200, JSON.stringify(both.body));
+      assert.deepEqual([both.body.process_id, both.body.workflow_run_id, both.body.job_types], [job.body.process_id, runId, ['depict', 'properties', 'cluster']]);
+      assert.equal((await get(`/papers/cite?workflow_run_id=${runId}&process_id=${crypto.randomUUID()}`)).status, 404);
+      await h.waitForJob(u.token, job.body.process_id as string);
       assert.equal((await get('/papers/cite?workflow_run_id=not-a-uuid')).status, 422);
       // Wait for the run to end so that the harness closes on a quiet queue.
       const until = Date.now() + 60_000;

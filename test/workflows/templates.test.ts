@@ -4,11 +4,25 @@
 // nearest neighbour is itself). Also the graph of a finished run as SVG, JSON and Mermaid.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
+import yauzl from 'yauzl';
 import { TEMPLATES } from '../../src/workflows/templates.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { LIBRARY, startRun, uploadSmiles, waitForRun } from './helpers.js';
+
+/** The members of a zip, by name. */
+async function zipMembers(buf: Buffer): Promise<Map<string, Buffer>> {
+  const zip = await yauzl.fromBufferPromise(buf, { lazyEntries: true });
+  const out = new Map<string, Buffer>();
+  for await (const e of zip.eachEntry()) {
+    const parts: Buffer[] = [];
+    for await (const c of await zip.openReadStreamPromise(e)) parts.push(c as Buffer);
+    out.set(e.fileName, Buffer.concat(parts));
+  }
+  return out;
+}
 
 async function result(h: Harness, token: string, jobId: string): Promise<any> {
   const r = await h.req('GET', `/api/v1/jobs/result?process_id=${jobId}`, { token });
@@ -99,6 +113,33 @@ for (const backend of BACKENDS) {
       const m = await mermaid.text();
       assert.ok(m.startsWith('---\ntitle: "Library triage · completed"\n---\nflowchart LR\n'), m.slice(0, 80));
       assert.equal((m.match(/-->/g) ?? []).length, json.body.edges.length);
+
+      // Each output downloads with ?port= alone (docs/workflows.md, "Reading runs"): the table is
+      // its one record, the kept set (a record per molecule) a zip of that port.
+      const dl = (o: { artifact_id: string; port: string }, headers: Record<string, string> = {}) =>
+        fetch(`${h.base}/api/v1/artifacts/${o.artifact_id}/download?port=${o.port}`, { headers: { authorization: `Bearer ${u.token}`, ...headers } });
+      const table = await dl(done.outputs.properties);
+      assert.equal(table.status, 200);
+      assert.match(table.headers.get('content-type') ?? '', /^text\/csv/);
+      assert.equal((await table.text()).trim().split('\n').length, LIBRARY.length + 1);
+      const keptZip = await dl(done.outputs.kept);
+      assert.deepEqual([keptZip.status, keptZip.headers.get('content-type')], [200, 'application/zip']);
+      const bytes = Buffer.from(await keptZip.arrayBuffer());
+      const members = await zipMembers(bytes);
+      const manifest = JSON.parse(members.get('manifest.json')!.toString());
+      assert.deepEqual(Object.keys(manifest.ports), ['molecules']);
+      assert.equal(manifest.ports.molecules.records.length, expectKept.length);
+      for (const r of manifest.ports.molecules.records) assert.ok(members.has(r.files.primary), r.files.primary);
+      // The same bytes every time: a range of it, asked with its ETag, is those bytes.
+      const part = await dl(done.outputs.kept, { range: 'bytes=10-99', 'if-range': keptZip.headers.get('etag')! });
+      assert.equal(part.status, 206);
+      assert.deepEqual(Buffer.from(await part.arrayBuffer()), bytes.subarray(10, 100));
+      const scratch = h.services.artifacts.scratchDir;
+      assert.deepEqual(
+        (await fsp.readdir(scratch).catch(() => [])).filter((f) => f.startsWith('port-')),
+        [],
+        'no scratch file is left',
+      );
     });
 
     it('a template input that fails a step is reported where it was sent; expression inputs point to the filter syntax', async () => {

@@ -152,13 +152,14 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
     {
       schema: {
         tags,
-        summary: 'Download the whole zip, or with record (and port) one record’s primary file; Range requests work',
+        summary:
+          'Download the whole zip, with record (and port) one record’s primary file, or with port alone that port (its one record’s file, or a zip of its records); Range requests work',
         params: ArtifactIdParams,
         querystring: DownloadQuery,
         headers: Type.Object({ range: Type.Optional(Type.String({ description: 'bytes=start-end, bytes=start- or bytes=-suffix' })) }),
         response: {
           200: {
-            description: 'The zip (application/zip) or the record member with its own media type',
+            description: 'A zip (application/zip) or a record member with its own media type',
             content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
           },
           206: { description: 'The requested byte range (Content-Range)', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },

@@ -115,7 +115,14 @@ export const ArtifactIdParams = Type.Object({ artifact_id: Type.String({ format:
 export const DownloadQuery = Type.Object(
   {
     record: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Serve this record’s primary member instead of the whole zip' })),
-    port: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The port of the record (needed when the record id repeats across ports)' })),
+    port: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description:
+          'With record: the port of the record (needed when the record id repeats across ports). Alone: that port, as its one record’s primary file, or a zip of its records (manifest.json with that port alone)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -27,6 +27,7 @@ type ArtifactSummary = Omit<ArtifactRow, 'manifest'>;
 import { ZipReader } from './zip.js';
 import type { PeriodicTask } from '../../scheduler.js';
 import { ingestUpload } from './ingest.js';
+import { portArchive } from './port-archive.js';
 import { chooseMoleculePort, readMoleculeSet } from './molecule-sets.js';
 import { resultName, uploadName } from './names.js';
 import { writeRecordsArchive } from './records.js';
@@ -132,11 +133,22 @@ export class ArtifactService {
     return { port: name, record, member: record.files.primary };
   }
 
-  /** The whole archive, or (with `record`) one record's primary member. */
+  /** The whole archive, (with `record`) one record's primary member, or (with `port` alone) one port: its record's primary member, or a zip of its records. */
   async download(userId: string, id: string, q: { record?: string; port?: string }): Promise<Download> {
     const row = await this.summary(userId, id);
+    if (q.record === undefined && q.port !== undefined) {
+      const { manifest } = await this.row(userId, id);
+      const port = Object.hasOwn(manifest.ports, q.port) ? manifest.ports[q.port]! : null;
+      if (!port) throw notFound(`port "${q.port}" in artifact ${row.id} (its ports: ${Object.keys(manifest.ports).join(', ')})`);
+      if (port.records.length === 1) return this.download(userId, id, { record: port.records[0]!.id, port: q.port });
+      const reader = await this.openZip(row);
+      try {
+        return await portArchive({ reader, artifactId: row.id, createdAt: row.created_at, manifest, port: q.port, scratchDir: this.scratchDir });
+      } finally {
+        reader.close();
+      }
+    }
     if (q.record === undefined) {
-      if (q.port !== undefined) throw invalid(['record'], 'port selects the port of a record: send record too (without record the whole archive is served)', null, 'missing');
       const { storage } = this;
       return {
         size: row.size_bytes,

@@ -33,7 +33,8 @@ export class ZipBuilder {
   readonly output: PassThrough;
   entryCount = 0;
 
-  constructor() {
+  /** `mtime`: the time every entry carries (default: when it is added); a fixed one makes the bytes reproducible. */
+  constructor(private readonly mtime?: Date) {
     const zip = this.zip as unknown as { entries: unknown; ended: boolean };
     const all = this.all;
     const advance = () => this.advance();
@@ -91,7 +92,7 @@ export class ZipBuilder {
 
   async addBuffer(name: string, content: Buffer, compress: boolean): Promise<void> {
     this.check();
-    this.zip.addBuffer(content, name, { compress, mtime: new Date() });
+    this.zip.addBuffer(content, name, { compress, mtime: this.mtime ?? new Date() });
     this.entryCount++;
     await this.backpressure();
   }
@@ -99,7 +100,7 @@ export class ZipBuilder {
   /** Adds a local file, opened only when its turn comes. */
   async addFile(name: string, filePath: string, compress: boolean): Promise<void> {
     this.check();
-    this.zip.addReadStreamLazy(name, { compress, mtime: new Date() }, (cb) => cb(null, fs.createReadStream(filePath)));
+    this.zip.addReadStreamLazy(name, { compress, mtime: this.mtime ?? new Date() }, (cb) => cb(null, fs.createReadStream(filePath)));
     this.entryCount++;
     await this.backpressure();
   }
@@ -107,7 +108,7 @@ export class ZipBuilder {
   /** Adds a stream made only when its turn comes (so it is read while later entries queue). */
   async addLazyStream(name: string, make: () => NodeJS.ReadableStream, compress: boolean): Promise<void> {
     this.check();
-    this.zip.addReadStreamLazy(name, { compress, mtime: new Date() }, (cb) => {
+    this.zip.addReadStreamLazy(name, { compress, mtime: this.mtime ?? new Date() }, (cb) => {
       try {
         cb(null, make());
       } catch (err) {

@@ -21,7 +21,7 @@ export const paperRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     {
       schema: {
         tags,
-        summary: 'What to cite for a job or a workflow run: the papers of the methods it ran, with a BibTeX bundle',
+        summary: 'What to cite for a job, a workflow run, or both: the papers of the methods they ran, with a BibTeX bundle',
         querystring: CiteQuery,
         response: { 200: Type.Ref(CiteResponse) },
       },
@@ -29,21 +29,22 @@ export const paperRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     async (request) => {
       const userId = principalOf(request).userId;
       const { process_id: processId, workflow_run_id: runId } = request.query;
-      if ((processId === undefined) === (runId === undefined))
-        throw invalid(
-          [processId === undefined ? 'process_id' : 'workflow_run_id'],
-          'Give exactly one of process_id and workflow_run_id',
-          null,
-          processId === undefined ? 'missing' : 'value_error',
-        );
+      if (processId === undefined && runId === undefined) throw invalid(['process_id'], 'Give process_id (a job) or workflow_run_id (a workflow run), or both', null, 'missing');
+      // A run is its steps' jobs: the job types of every step, in the order of the spec; with both, the job's first.
+      const jobTypes: string[] = [];
+      const asked: { process_id?: string; workflow_run_id?: string } = {};
       if (processId !== undefined) {
         const job = await services.jobs.get(userId, processId);
-        return { process_id: job.id, job_types: [job.job_type], ...services.papers.cite([job.job_type]) };
+        jobTypes.push(job.job_type);
+        asked.process_id = job.id;
       }
-      // A run is its steps' jobs: the job types of every step, in the order of the spec.
-      const spec = await services.workflowRuns.specOf(userId, runId!);
-      const jobTypes = [...new Set(spec.steps.map((s) => s.job_type))];
-      return { workflow_run_id: runId!, job_types: jobTypes, ...services.papers.cite(jobTypes) };
+      if (runId !== undefined) {
+        const spec = await services.workflowRuns.specOf(userId, runId);
+        jobTypes.push(...spec.steps.map((s) => s.job_type));
+        asked.workflow_run_id = runId;
+      }
+      const types = [...new Set(jobTypes)];
+      return { ...asked, job_types: types, ...services.papers.cite(types) };
     },
   );
 

@@ -74,7 +74,7 @@ export const PaperListQuery = Type.Object(
 
 export const PaperIdParams = Type.Object({ paper_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
 
-// What to cite for one result: a job (`process_id`) or a workflow run (`workflow_run_id`), exactly one.
+// What to cite for a result: a job (`process_id`), a workflow run (`workflow_run_id`), or both (the union).
 export const CiteQuery = Type.Object(
   {
     process_id: Type.Optional(Type.String({ format: 'uuid', description: 'A job of yours' })),
@@ -87,7 +87,7 @@ export const CiteResponse = Type.Object(
   {
     process_id: Type.Optional(Type.String({ description: 'The job asked about' })),
     workflow_run_id: Type.Optional(Type.String({ description: 'The workflow run asked about' })),
-    job_types: Type.Array(Type.String(), { description: "What ran: the job's type, or the job types of the run's steps" }),
+    job_types: Type.Array(Type.String(), { description: "What ran: the job's type and the job types of the run's steps" }),
     methods: Type.Array(Type.String(), { description: 'The methods those ran, which the papers below describe' }),
     items: Type.Array(Type.Ref(PaperDetail)),
     bibtex: Type.String({ description: 'Every entry above in one BibTeX file' }),

@@ -1,0 +1,84 @@
+// One port of an artifact on its own (GET /artifacts/{id}/download?port=P without record,
+// docs/artifacts.md "Downloads"), when the port holds other than one record: a zip holding a
+// manifest.json with that port alone and the members its records (and its bundle) name, copied
+// from the artifact's archive. It is written to a scratch file first, so that its size is known
+// (Content-Length, ranges); the file is unlinked as soon as it is opened (or by close), and the
+// orphan sweep removes what a crash leaves in the scratch directory. Its bytes depend only on
+// the artifact and the port (every entry carries the artifact's creation time, members keep
+// their compression), so its ETag, the SHA-256 of those bytes, holds across requests.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { PassThrough, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { StorageError } from '../../storage/storage.js';
+import { MANIFEST_NAME, type Manifest } from './manifest.js';
+import type { Download } from './types.js';
+import { ZipBuilder, type ZipReader } from './zip.js';
+
+export async function portArchive(o: { reader: ZipReader; artifactId: string; createdAt: Date; manifest: Manifest; port: string; scratchDir: string }): Promise<Download> {
+  const port = o.manifest.ports[o.port]!;
+  const members = new Set<string>();
+  for (const r of port.records) for (const m of Object.values(r.files)) members.add(m);
+  if (port.bundle) members.add(port.bundle);
+  const entries = await o.reader.find(members);
+  const missing = [...members].find((m) => !entries.has(m));
+  if (missing !== undefined) throw new StorageError(`artifact ${o.artifactId}: member ${missing} named by the manifest is missing`, 'ENOENT');
+
+  await fsp.mkdir(o.scratchDir, { recursive: true });
+  const file = path.join(o.scratchDir, `port-${crypto.randomUUID()}.zip`);
+  const remove = () => fsp.unlink(file).catch(() => undefined);
+  const hash = crypto.createHash('sha256');
+  const zip = new ZipBuilder(o.createdAt);
+  const written = pipeline(
+    zip.output,
+    new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        hash.update(chunk);
+        cb(null, chunk);
+      },
+    }),
+    fs.createWriteStream(file),
+  );
+  try {
+    const manifest: Manifest = { ...o.manifest, ports: { [o.port]: port } };
+    await zip.addBuffer(MANIFEST_NAME, Buffer.from(JSON.stringify(manifest)), true);
+    for (const m of members) {
+      const entry = entries.get(m)!;
+      await zip.addLazyStream(
+        m,
+        () => {
+          const out = new PassThrough();
+          o.reader.stream(entry).then(
+            (s) => s.on('error', (err) => out.destroy(err)).pipe(out),
+            (err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))),
+          );
+          return out;
+        },
+        entry.compressionMethod !== 0,
+      );
+    }
+    zip.end();
+    await written;
+  } catch (err) {
+    zip.fail(err);
+    await written.catch(() => undefined);
+    await remove();
+    throw err;
+  }
+  const { size } = await fsp.stat(file);
+  return {
+    size,
+    contentType: 'application/zip',
+    filename: `${o.artifactId}-${o.port}.zip`,
+    etag: `"${hash.digest('hex')}"`,
+    lastModified: o.createdAt,
+    open: async (range) => {
+      const handle = await fsp.open(file);
+      await remove(); // the open handle keeps the bytes until the stream ends
+      return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+    },
+    close: () => void remove(),
+  };
+}
