@@ -65,10 +65,11 @@ export const definitionsStore = {
   },
 
   /** A definition the user may see (owner or active share), deleted ones only for their owner when asked. */
-  async visible(q: Queryable, userId: string, id: string, opts: { forUpdate?: boolean; deleted?: boolean } = {}): Promise<VisibleRow | null> {
+  async visible(q: Queryable, userId: string, id: string, opts: { forUpdate?: boolean; forShare?: boolean; deleted?: boolean } = {}): Promise<VisibleRow | null> {
+    const lock = opts.forUpdate ? ' FOR UPDATE OF w' : opts.forShare ? ' FOR SHARE OF w' : '';
     const { rows } = await q.query<VisibleRow>(
       `SELECT w.*, ${ACCESS} AS access FROM workflows w
-        WHERE w.id = $2 AND ${VISIBLE} AND (w.deleted_at IS NULL OR ($3::boolean AND w.user_id = $1))${opts.forUpdate ? ' FOR UPDATE OF w' : ''}`,
+        WHERE w.id = $2 AND ${VISIBLE} AND (w.deleted_at IS NULL OR ($3::boolean AND w.user_id = $1))${lock}`,
       [userId, id, opts.deleted ?? false],
     );
     return rows[0] ?? null;
@@ -169,11 +170,12 @@ export const definitionsStore = {
     return rows[0] ?? null;
   },
 
-  /** Whether a link share of a definition is active, with run permission, and its definition not deleted. */
+  /** Whether a link share of a definition is active, with run permission, and its definition not deleted (the definition's row locked FOR SHARE). */
   async activeRunLink(q: Queryable, workflowId: string, shareId: string): Promise<boolean> {
     const { rows } = await q.query(
       `SELECT 1 FROM workflow_shares s JOIN workflows w ON w.id = s.workflow_id
-        WHERE s.id = $1 AND s.workflow_id = $2 AND s.token_hash IS NOT NULL AND s.revoked_at IS NULL AND s.permission = 'run' AND w.deleted_at IS NULL`,
+        WHERE s.id = $1 AND s.workflow_id = $2 AND s.token_hash IS NOT NULL AND s.revoked_at IS NULL AND s.permission = 'run' AND w.deleted_at IS NULL
+        FOR SHARE OF w`,
       [shareId, workflowId],
     );
     return rows.length > 0;

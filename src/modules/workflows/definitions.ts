@@ -305,12 +305,13 @@ export class DefinitionService {
   /**
    * Whether the user may still run a definition (at a rerun): it is not deleted, and they own
    * it, hold a user share with run permission, or started the run through `linkShareId`, a
-   * link share still active with run permission.
+   * link share still active with run permission. In a transaction, the definition's row is
+   * locked FOR SHARE: a revoke or delete (which lock it FOR UPDATE) waits for it, or it for them.
    */
-  async mayRun(userId: string, workflowId: string, linkShareId: string | null): Promise<boolean> {
-    const row = isUuid(workflowId) ? await definitionsStore.visible(this.db, userId, workflowId) : null;
+  async mayRun(userId: string, workflowId: string, linkShareId: string | null, q: Queryable = this.db): Promise<boolean> {
+    const row = isUuid(workflowId) ? await definitionsStore.visible(q, userId, workflowId, { forShare: true }) : null;
     if (row && row.access !== 'view') return true;
-    return linkShareId !== null && (await definitionsStore.activeRunLink(this.db, workflowId, linkShareId));
+    return linkShareId !== null && (await definitionsStore.activeRunLink(q, workflowId, linkShareId));
   }
 
   purgeDeleted(): Promise<number> {

@@ -128,10 +128,15 @@ export class RunService {
    */
   async rerun(who: Submitter, runId: string, body: { reuse_completed?: boolean }, pin?: (tx: Queryable, v: RunView) => Promise<void>): Promise<RunView> {
     const old = await this.own(who.userId, runId);
-    if (old.workflow_id !== null && !(await this.deps.definitions.mayRun(who.userId, old.workflow_id, old.share_id))) throw notFound(`workflow ${old.workflow_id}`);
+    const { workflow_id: workflowId, share_id: shareId } = old;
+    // Checked first (nothing is priced for a caller who may not run it), and again in the transaction that starts the run.
+    const mayRun = async (q: Queryable) => {
+      if (workflowId !== null && !(await this.deps.definitions.mayRun(who.userId, workflowId, shareId, q))) throw notFound(`workflow ${workflowId}`);
+    };
+    await mayRun(this.db);
     const reuse = body.reuse_completed ? await runsStore.reusable(this.db, who.userId, old.id) : [];
-    const src: Source = { spec: old.spec, workflowId: old.workflow_id, version: old.version, templateId: old.template_id, shareId: old.share_id };
-    return this.launch(who, src, old.inputs, { name: old.name, rerunOf: old.id, reuse }, pin);
+    const src: Source = { spec: old.spec, workflowId, version: old.version, templateId: old.template_id, shareId };
+    return this.launch(who, src, old.inputs, { name: old.name, rerunOf: old.id, reuse, recheck: mayRun }, pin);
   }
 
   /** Validates, resolves the inputs and prices every step (nothing written). */
@@ -194,12 +199,19 @@ export class RunService {
     who: Submitter,
     src: Source,
     given: Record<string, unknown>,
-    o: { name?: string; rerunOf: string | null; reuse: { step_id: string; signature: string; job_id: string | null; result_artifact_id: string | null }[] },
+    o: {
+      name?: string;
+      rerunOf: string | null;
+      reuse: { step_id: string; signature: string; job_id: string | null; result_artifact_id: string | null }[];
+      /** Access checked again inside the transaction (a rerun). */
+      recheck?: (tx: Queryable) => Promise<void>;
+    },
     pin?: (tx: Queryable, v: RunView) => Promise<void>,
   ): Promise<RunView> {
     const { spec, values, steps, total } = await this.prepare(who, src, given, o);
     const id = crypto.randomUUID();
     return this.db.transaction(async (tx) => {
+      await o.recheck?.(tx);
       if (total > 0) await this.deps.jobs.reserveHold(tx, who, id, total, 'workflow run start');
       await runsStore.insertRun(
         tx,
