@@ -38,6 +38,7 @@ export const SPECIFIC_CODES = [
   'model-exists',
   'version-conflict',
   'source-disabled',
+  'engine-unavailable',
   'cursor-expired',
   'payload-too-large',
 ] as const;

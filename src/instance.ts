@@ -4,6 +4,7 @@
 import { pino } from 'pino';
 import { logDestination } from './log.js';
 import { ChemPool } from './chem/pool.js';
+import { allLanes } from './compute/lanes.js';
 import { JobQueue } from './compute/queue.js';
 import type { Config } from './config.js';
 import { isUniqueViolation, type Database } from './db/database.js';
@@ -28,7 +29,7 @@ export async function createServices(config: Config, db?: Database, opts: Create
   const started: Stop[] = [];
   try {
     await migrate(db);
-    const queue = new JobQueue(db, config.databaseUrl);
+    const queue = new JobQueue(db, config.databaseUrl, allLanes());
     if (opts.queue) {
       await queue.start();
       started.push({ what: 'job queue (pg-boss)', stop: () => queue.stop() });

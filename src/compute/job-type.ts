@@ -1,8 +1,11 @@
 // What a job type is: a payload schema, an estimate model, where it runs and the run itself.
 // One file per type in types/, one line in registry.ts (docs/architecture.md, "Add a job type").
 import type { TSchema } from '@sinclair/typebox';
+import type { StructureInfoOutcome } from '../chem/jobs/types.js';
 import type { ChemPool } from '../chem/pool.js';
 import type { Queryable } from '../db/database.js';
+import type { EngineName } from './engines/catalog.js';
+import type { Engines } from './engines/discovery.js';
 import type { JobModels } from './ports.js';
 import type { Resource } from './resources.js';
 
@@ -33,6 +36,8 @@ export interface EstimateContext {
   countMolecules(artifactId: string, port?: string): Promise<number>;
   /** Users' models (the model job types check names and references at submit). */
   models?: JobModels;
+  /** RDKit's reading of inline structures (engine job types size and check them at submit). */
+  structureInfo?(inputs: string[]): Promise<StructureInfoOutcome[]>;
 }
 
 export interface OutputRecord {
@@ -68,8 +73,8 @@ export interface RunContext<P> {
    * A `milestone` (an epoch ended) is written within a quarter second; other progress with the next heartbeat.
    */
   progress(fraction: number, message?: string, detail?: Record<string, unknown>, milestone?: boolean): void;
-  /** Molecules of an uploaded set. */
-  readMolecules(artifactId: string, port?: string): AsyncIterable<{ id: string; smiles: string; name?: string }>;
+  /** Molecules of an uploaded set (`molblock`: the record's connection table, when it came from SDF). */
+  readMolecules(artifactId: string, port?: string): AsyncIterable<{ id: string; smiles: string; name?: string; molblock?: string }>;
   /** An uploaded file's text, at most maxBytes. */
   readText(artifactId: string, maxBytes: number): Promise<string>;
   /** What job types may use, shared by the instance. */
@@ -82,6 +87,8 @@ export interface JobDeps {
   chem: ChemPool;
   /** Users' and public models (absent in an instance without the models module). */
   models?: JobModels;
+  /** The engines this worker found at start (engine job types run them; docs/engines.md). */
+  engines?: Engines;
 }
 
 /**
@@ -112,10 +119,19 @@ export interface JobType<P = unknown> {
   ports?: { inputs: Record<string, InputPort>; outputs: Record<string, PortType> };
   runsOn: Placement;
   /**
+   * The engines a payload needs (docs/engines.md): a worker claims the job only when it found
+   * them all, and estimate and submit answer 503 engine-unavailable when no live worker has.
+   */
+  engines?(payload: P): EngineName[];
+  /** Every set of engines `engines` can return (each is a queue lane, src/compute/lanes.ts). */
+  engineSets?: EngineName[][];
+  /**
    * The methods it runs, as the reference papers name them (src/modules/papers/catalog.json,
    * `methods`: clogp, tpsa, morgan, butina, ...): GET /papers/cite lists their papers.
    */
   methods: readonly string[];
+  /** The methods a given payload runs (GET /papers/cite of a job); `methods` when absent. */
+  methodsOf?(payload: P): string[];
   estimate(payload: P, ctx: EstimateContext): Promise<Estimate>;
   run(ctx: RunContext<P>): Promise<JobOutput>;
 }

@@ -22,7 +22,7 @@ export interface JobArtifacts {
   removeObjects(keys: string[]): Promise<void>;
   /** Molecules in an uploaded set; AppErrors located relative to the job payload (["input_artifact_id"], ["port"]). */
   countMolecules(userId: string, artifactId: string, port?: string): Promise<number>;
-  readMolecules(userId: string, artifactId: string, port?: string): AsyncIterable<{ id: string; smiles: string; name?: string }>;
+  readMolecules(userId: string, artifactId: string, port?: string): AsyncIterable<{ id: string; smiles: string; name?: string; molblock?: string }>;
   /** An uploaded file's text (AppErrors located relative to the job payload: ["input_artifact_id"]). */
   readText(userId: string, artifactId: string, maxBytes: number): Promise<string>;
 }

@@ -13,6 +13,13 @@ const MESSAGE_EXPIRY_SEC = 60;
 export interface QueueMessage {
   id: string; // pg-boss job id
   jobId: string;
+  /** The lane it came from (src/compute/lanes.ts). */
+  lane: string;
+}
+
+/** The pg-boss queue of a lane ('' is the default queue). */
+export function queueOf(lane: string): string {
+  return lane ? `${JOB_QUEUE}-${lane}` : JOB_QUEUE;
 }
 
 function adapter(q: Queryable): PgBoss.Db {
@@ -37,7 +44,11 @@ function adapter(q: Queryable): PgBoss.Db {
 export class JobQueue {
   private readonly boss: PgBoss;
 
-  constructor(db: Database, databaseUrl: string | null) {
+  constructor(
+    db: Database,
+    databaseUrl: string | null,
+    private readonly lanes: readonly string[] = [''],
+  ) {
     const common = { schema: 'pgboss', schedule: false, supervise: true, migrate: true } as const;
     // On PostgreSQL pg-boss keeps a small pool of its own; on PGlite it shares the one connection.
     this.boss = databaseUrl ? new PgBoss({ ...common, connectionString: databaseUrl, max: 4 }) : new PgBoss({ ...common, db: adapter(db) });
@@ -48,7 +59,7 @@ export class JobQueue {
 
   async start(): Promise<void> {
     await this.boss.start();
-    await this.ensureQueue();
+    for (const lane of this.lanes) await this.ensureQueue(queueOf(lane));
   }
 
   /**
@@ -56,11 +67,11 @@ export class JobQueue {
    * process creating the same queue at the same moment (it deadlocks or hits a unique key on
    * PostgreSQL), so a failed attempt is followed by a fresh look before trying again.
    */
-  private async ensureQueue(): Promise<void> {
+  private async ensureQueue(name: string): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      if (await this.boss.getQueue(JOB_QUEUE)) return;
+      if (await this.boss.getQueue(name)) return;
       try {
-        await this.boss.createQueue(JOB_QUEUE, { name: JOB_QUEUE, policy: 'standard', retryLimit: 0 });
+        await this.boss.createQueue(name, { name, policy: 'standard', retryLimit: 0 });
         return;
       } catch (err) {
         const code = (err as { code?: string }).code;
@@ -80,25 +91,31 @@ export class JobQueue {
    * as soon as a worker claims its job, so it only needs to outlive the fetch-to-claim moment;
    * one a worker fetched and then died with expires and is re-sent by the sweep.
    */
-  async send(tx: Queryable, jobId: string): Promise<string> {
-    const id = await this.boss.send(JOB_QUEUE, { jobId }, { db: adapter(tx), retryLimit: 0, expireInSeconds: MESSAGE_EXPIRY_SEC });
+  async send(tx: Queryable, jobId: string, lane = ''): Promise<string> {
+    const id = await this.boss.send(queueOf(lane), { jobId }, { db: adapter(tx), retryLimit: 0, expireInSeconds: MESSAGE_EXPIRY_SEC });
     if (!id) throw new Error('the queue refused the job');
     await tx.query('SELECT pg_notify($1, $2)', [JOBS_CHANNEL, jobId]);
     return id;
   }
 
-  async fetch(max: number): Promise<QueueMessage[]> {
-    const jobs = await this.boss.fetch<{ jobId: string }>(JOB_QUEUE, { batchSize: max });
-    return (jobs ?? []).map((j) => ({ id: j.id, jobId: j.data.jobId }));
+  /** Up to `max` messages from `lanes`, the first lane first (the runtime rotates them). */
+  async fetch(max: number, lanes: readonly string[] = ['']): Promise<QueueMessage[]> {
+    const out: QueueMessage[] = [];
+    for (const lane of lanes) {
+      if (out.length >= max) break;
+      const jobs = await this.boss.fetch<{ jobId: string }>(queueOf(lane), { batchSize: max - out.length });
+      for (const j of jobs ?? []) out.push({ id: j.id, jobId: j.data.jobId, lane });
+    }
+    return out;
   }
 
   /** Whether a message can still be delivered (waiting, or fetched and not yet expired). */
-  async pending(messageId: string): Promise<boolean> {
-    const job = await this.boss.getJobById(JOB_QUEUE, messageId);
+  async pending(messageId: string, lane = ''): Promise<boolean> {
+    const job = await this.boss.getJobById(queueOf(lane), messageId);
     return job !== null && (job.state === 'created' || job.state === 'retry' || job.state === 'active');
   }
 
-  async complete(messageId: string): Promise<void> {
-    await this.boss.complete(JOB_QUEUE, messageId).catch(() => undefined);
+  async complete(messageId: string, lane = ''): Promise<void> {
+    await this.boss.complete(queueOf(lane), messageId).catch(() => undefined);
   }
 }

@@ -3,6 +3,7 @@ import type { JobType } from './job-type.js';
 import { clusterJob } from './types/cluster.js';
 import { depictJob } from './types/depict.js';
 import { filterJob } from './types/filter.js';
+import { optimizeJob, singlepointJob } from './types/optimize.js';
 import { propertiesJob } from './types/properties.js';
 import { similaritySearchJob } from './types/similarity-search.js';
 import { substructureSearchJob } from './types/substructure-search.js';
@@ -11,7 +12,19 @@ import { mpnnTrainJob } from './types/mpnn-train.js';
 import { utilityRequestJob } from './types/utility.js';
 import { waitJob } from './types/wait.js';
 
-const TYPES: JobType[] = [propertiesJob, depictJob, similaritySearchJob, substructureSearchJob, clusterJob, filterJob, waitJob, mpnnTrainJob, mpnnPredictJob];
+const TYPES: JobType[] = [
+  propertiesJob,
+  depictJob,
+  similaritySearchJob,
+  substructureSearchJob,
+  clusterJob,
+  filterJob,
+  waitJob,
+  mpnnTrainJob,
+  mpnnPredictJob,
+  optimizeJob,
+  singlepointJob,
+];
 
 /** Types that run a feature's asynchronous requests (utilities, inference): never submitted through /jobs. */
 const REQUEST_TYPE_LIST: JobType[] = [utilityRequestJob, mpnnPredictJob];

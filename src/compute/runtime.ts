@@ -8,13 +8,17 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import type { Database } from '../db/database.js';
 import type { Scheduler } from '../scheduler.js';
+import { discoverEngines, type Engines } from './engines/discovery.js';
+import { sweepScratch } from './engines/scratch.js';
 import { JobAborted, JobInputError, runtimeLimitSec, type JobDeps, type JobType } from './job-type.js';
+import { DEFAULT_LANE, lanesFor } from './lanes.js';
 import type { ComputePorts } from './ports.js';
 import { JOBS_CHANNEL, type JobQueue, type QueueMessage } from './queue.js';
 import { RUNNABLE_TYPES } from './registry.js';
 import { RESOURCES } from './resources.js';
 import { jobsStore, type JobRow } from './store.js';
 import { finishJob, type Finish } from './transitions.js';
+import { workersStore } from './workers-store.js';
 
 export const MAX_ATTEMPTS = 3;
 
@@ -47,6 +51,10 @@ export class JobRuntime {
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
   private unlisten: (() => Promise<void>) | null = null;
+  /** What this process found at start (docs/engines.md), and the lanes it therefore serves. */
+  private engines: Engines | null = null;
+  private lanes: string[] = [DEFAULT_LANE];
+  private nextLane = 0;
   private readonly o: Required<Omit<RuntimeOptions, 'log' | 'scheduler'>> & Pick<RuntimeOptions, 'log' | 'scheduler'>;
 
   constructor(
@@ -61,6 +69,13 @@ export class JobRuntime {
   async start(): Promise<void> {
     if (!this.stopped) return;
     this.stopped = false;
+    if (this.o.slots > 0) {
+      // Engines are looked for once, at start; a worker then claims only what it can run.
+      this.engines = await discoverEngines();
+      this.lanes = lanesFor(this.engines);
+      sweepScratch();
+      await workersStore.register(this.db, { workerId: this.workerId, hostname: os.hostname(), pid: process.pid, slots: this.o.slots, engines: this.engines });
+    }
     this.unlisten = await this.db.listen(JOBS_CHANNEL, () => this.wake?.());
     if (this.o.slots > 0) this.loop = this.fetchLoop();
     this.o.scheduler?.add({ name: this.sweepTaskName, everyMs: this.o.sweepMs, run: () => this.sweep() });
@@ -80,6 +95,12 @@ export class JobRuntime {
     for (const r of this.running.values()) r.controller.abort(new JobAborted('shutdown'));
     await Promise.allSettled([...this.running.values()].map((r) => r.promise));
     await this.unlisten?.();
+    if (this.o.slots > 0) await workersStore.remove(this.db, this.workerId).catch(() => undefined);
+  }
+
+  /** What this worker found at start (null before start and for a runtime without slots). */
+  get foundEngines(): Engines | null {
+    return this.engines;
   }
 
   get busy(): number {
@@ -92,7 +113,9 @@ export class JobRuntime {
       let got: QueueMessage[] = [];
       if (free > 0) {
         try {
-          got = await this.queue.fetch(free);
+          // The lanes in turn, each fetch starting from the next one, so that no lane waits behind another.
+          const start = this.nextLane++ % this.lanes.length;
+          got = await this.queue.fetch(free, [...this.lanes.slice(start), ...this.lanes.slice(0, start)]);
         } catch (err) {
           this.o.log?.warn({ err }, 'queue fetch failed');
         }
@@ -125,7 +148,7 @@ export class JobRuntime {
   private async execute(m: QueueMessage, controller: AbortController): Promise<void> {
     // Claimed only if the message is still the job's current one.
     const claimed = await jobsStore.claim(this.db, m.jobId, m.id, this.workerId);
-    await this.queue.complete(m.id); // the jobs table carries the state from here on
+    await this.queue.complete(m.id, m.lane); // the jobs table carries the state from here on
     if (!claimed) return;
     const attempt = claimed.attempts;
     const job = await jobsStore.markRunning(this.db, claimed.id, this.workerId, attempt);
@@ -200,7 +223,7 @@ export class JobRuntime {
         outcome = undefined; // the canceller already ended it
       else if (reason?.reason === 'shutdown') {
         outcome = undefined;
-        await this.requeue(job.id, attempt).catch(() => undefined);
+        await this.requeue(job.id, attempt, job.lane).catch(() => undefined);
       } else if (reason?.reason === 'runtime-limit') {
         outcome = { status: 'error', message: `runtime limit exceeded (${Math.round(limitMs / 1000)} s = 3 x expected + ${this.o.runtimeGraceSec} s)`, chargeable: true, worker };
       } else if (err instanceof JobInputError) {
@@ -227,7 +250,7 @@ export class JobRuntime {
       progress,
       readMolecules: (artifactId, port) => this.ports.artifacts.readMolecules(job.user_id, artifactId, port),
       readText: (artifactId, maxBytes) => this.ports.artifacts.readText(job.user_id, artifactId, maxBytes),
-      deps: this.o.deps,
+      deps: { ...this.o.deps, engines: this.engines ?? undefined },
     });
   }
 
@@ -236,8 +259,8 @@ export class JobRuntime {
   }
 
   /** Returns this worker's claim to the queue (shutdown), keeping the attempt count. */
-  private async requeue(jobId: string, attempt: number): Promise<void> {
-    await this.db.transaction((tx) => jobsStore.requeueOwn(tx, jobId, this.workerId, attempt, () => this.queue.send(tx, jobId)));
+  private async requeue(jobId: string, attempt: number, lane: string): Promise<void> {
+    await this.db.transaction((tx) => jobsStore.requeueOwn(tx, jobId, this.workerId, attempt, () => this.queue.send(tx, jobId, lane)));
   }
 
   /**
@@ -258,11 +281,13 @@ export class JobRuntime {
           failed++;
           return;
         }
-        await jobsStore.requeueLost(tx, job.id, await this.queue.send(tx, job.id));
+        await jobsStore.requeueLost(tx, job.id, await this.queue.send(tx, job.id, job.lane));
         requeued++;
       });
     }
     requeued += await this.resendLostMessages();
+    if (this.o.slots > 0 && !this.stopped) await workersStore.touch(this.db, this.workerId);
+    await workersStore.removeOld(this.db);
     return { requeued, failed };
   }
 
@@ -270,8 +295,8 @@ export class JobRuntime {
   private async resendLostMessages(): Promise<number> {
     let n = 0;
     for (const j of await jobsStore.longQueued(this.db)) {
-      if (j.queue_job_id && (await this.queue.pending(j.queue_job_id))) continue;
-      if (await this.db.transaction((tx) => jobsStore.resend(tx, j.id, j.queue_job_id, () => this.queue.send(tx, j.id)))) n++;
+      if (j.queue_job_id && (await this.queue.pending(j.queue_job_id, j.lane))) continue;
+      if (await this.db.transaction((tx) => jobsStore.resend(tx, j.id, j.queue_job_id, () => this.queue.send(tx, j.id, j.lane)))) n++;
     }
     return n;
   }

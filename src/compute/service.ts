@@ -4,16 +4,21 @@
 // ["payload", ...], ["resource"]); routes, workflows and the Assistant root them.
 import crypto from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
+import type { StructureInfoOutcome } from '../chem/jobs/types.js';
+import type { ChemPool } from '../chem/pool.js';
 import type { Database, Queryable } from '../db/database.js';
 import { AppError, invalid, invalidInput, notFound, type Issue } from '../errors.js';
 import { compileJsonValidator, isUuid, validationIssues } from '../validation.js';
 import { runtimeLimitSec, type JobType } from './job-type.js';
 import type { ComputePorts } from './ports.js';
+import { ENGINES } from './engines/catalog.js';
+import { laneOf } from './lanes.js';
 import type { JobQueue } from './queue.js';
 import { JOB_TYPES, REQUEST_TYPES } from './registry.js';
 import { RESOURCE_NAMES, RESOURCES, type Resource } from './resources.js';
 import { ACTIVE_STATUSES, JOB_STATUSES, jobsStore, TERMINAL, type JobOrigin, type JobRow, type JobStatus } from './store.js';
 import { finishJob } from './transitions.js';
+import { workersStore } from './workers-store.js';
 
 /** Who submits: the account, the API key used (if any) and its monthly spend ceiling. */
 export interface Submitter {
@@ -80,7 +85,17 @@ export class JobService {
     private readonly queue: JobQueue,
     private readonly ports: ComputePorts,
     private readonly runtimeGraceSec = 60,
+    /** RDKit threads, for the engine types' checks of inline structures at submit. */
+    private readonly chem?: ChemPool,
   ) {}
+
+  private async structureInfo(inputs: string[]): Promise<StructureInfoOutcome[]> {
+    if (!this.chem) throw new Error('this instance has no chemistry pool');
+    const outs = await this.chem.runItems('structure_info', inputs, {}, this.chem.threads);
+    return outs.map((o) =>
+      o.ok ? o.value : { atoms: 0, heavy: 0, elements: [], formalCharge: 0, electrons: 0, has3d: false, smiles: null, error: o.failure === 'timeout' ? 'too_large' : 'failed' },
+    );
+  }
 
   private validator(type: JobType): ValidateFunction {
     let v = this.validators.get(type.name);
@@ -111,12 +126,14 @@ export class JobService {
     const type = types.get(req.job_type);
     const resource = RESOURCES[req.resource ?? 'default'];
     if (issues.length || !type || !resource) throw invalidInput(issues);
+    await this.requireEngines(type, req.payload);
     const est = await type
       .estimate(req.payload, {
         userId: who.userId,
         resource,
         countMolecules: (artifactId, port) => this.ports.artifacts.countMolecules(who.userId, artifactId, port),
         models: this.ports.models,
+        structureInfo: (inputs) => this.structureInfo(inputs),
       })
       .catch((err: unknown) => {
         throw err instanceof AppError ? err.at('payload') : err;
@@ -130,6 +147,26 @@ export class JobService {
       runtimeLimitSec: runtimeLimitSec(expected, this.runtimeGraceSec),
       assumptions: est.assumptions,
     };
+  }
+
+  /**
+   * 503 engine-unavailable unless a live worker found every engine the payload needs
+   * (docs/engines.md); the detail names the Debian packages to install.
+   */
+  private async requireEngines(type: JobType, payload: unknown): Promise<void> {
+    const needed = type.engines?.(payload) ?? [];
+    if (!needed.length) return;
+    const live = await workersStore.live(this.db);
+    const missing = needed.filter((e) => !live.some((w) => w.engines[e]?.available && needed.every((n) => w.engines[n]?.available)));
+    if (!missing.length) return;
+    const absent = needed.filter((e) => !live.some((w) => w.engines[e]?.available));
+    const names = (absent.length ? absent : needed).map((e) => `${e} (Debian package ${ENGINES[e].debianPackage})`);
+    throw new AppError(
+      'engine-unavailable',
+      live.length === 0
+        ? `${type.name} needs ${names.join(' and ')}, and this server runs no compute worker (start one with crucible worker, or serve with CRUCIBLE_WORKERS above 0)`
+        : `${type.name} needs ${names.join(' and ')}${absent.length ? '' : ' on one worker'}, which no worker of this server has; install with: apt-get install ${needed.map((e) => ENGINES[e].debianPackage).join(' ')}`,
+    );
   }
 
   /** One job; errors located relative to the request. Returns its process id. */
@@ -180,7 +217,8 @@ export class JobService {
       }
       for (const p of planned) {
         // The message goes first so that the row is written once, with its id; both commit together.
-        const queueJobId = await this.queue.send(tx, p.id);
+        const lane = laneOf(p.jobType, p.payload);
+        const queueJobId = await this.queue.send(tx, p.id, lane);
         await jobsStore.insert(tx, {
           id: p.id,
           origin,
@@ -195,6 +233,7 @@ export class JobService {
           reservedMicros: charged ? p.costMicros : 0,
           info: { assumptions: p.assumptions, ...opts.info },
           queueJobId,
+          lane,
         });
       }
       await opts.inTransaction?.(tx, ids);

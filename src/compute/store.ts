@@ -41,6 +41,8 @@ export interface JobRow {
   info: Record<string, unknown>;
   /** The workflow run this job is a step of (docs/workflows.md), charged through its hold. */
   workflow_run_id: string | null;
+  /** The queue lane it travels in (src/compute/lanes.ts). */
+  lane: string;
   created_at: Date;
   dispatched_at: Date | null;
   started_at: Date | null;
@@ -62,6 +64,8 @@ export interface NewJob {
   info: Record<string, unknown>;
   /** The queue message that announces it (sent in the same transaction). */
   queueJobId: string;
+  /** The lane (queue) it was sent in (src/compute/lanes.ts); '' by default. */
+  lane?: string;
   /** A workflow run's step: reservedMicros is its share of the run's hold, not a reservation of its own. */
   workflowRunId?: string | null;
 }
@@ -94,8 +98,8 @@ const RUNTIME = `CASE WHEN started_at IS NULL THEN 0 ELSE greatest(0, extract(ep
 export const jobsStore = {
   async insert(tx: Queryable, j: NewJob): Promise<void> {
     await tx.query(
-      `INSERT INTO jobs (id, user_id, key_id, job_name, job_type, resource, payload, expected_runtime_sec, rate_micros_per_sec, reserved_micros, info, queue_job_id, origin, workflow_run_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+      `INSERT INTO jobs (id, user_id, key_id, job_name, job_type, resource, payload, expected_runtime_sec, rate_micros_per_sec, reserved_micros, info, queue_job_id, origin, workflow_run_id, lane)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
       [
         j.id,
         j.userId,
@@ -111,6 +115,7 @@ export const jobsStore = {
         j.queueJobId,
         j.origin,
         j.workflowRunId ?? null,
+        j.lane ?? '',
       ],
     );
   },
@@ -254,9 +259,9 @@ export const jobsStore = {
   },
 
   /** Queued jobs old enough that their message may have been lost (fetched by a worker that died before claiming). */
-  async longQueued(q: Queryable, limit = 100): Promise<{ id: string; queue_job_id: string | null }[]> {
-    const { rows } = await q.query<{ id: string; queue_job_id: string | null }>(
-      `SELECT id, queue_job_id FROM jobs WHERE status = 'queued' AND created_at < now() - interval '90 seconds' ORDER BY created_at LIMIT ${limit}`,
+  async longQueued(q: Queryable, limit = 100): Promise<{ id: string; queue_job_id: string | null; lane: string }[]> {
+    const { rows } = await q.query<{ id: string; queue_job_id: string | null; lane: string }>(
+      `SELECT id, queue_job_id, lane FROM jobs WHERE status = 'queued' AND created_at < now() - interval '90 seconds' ORDER BY created_at LIMIT ${limit}`,
     );
     return rows;
   },

@@ -38,6 +38,7 @@ export const SLUGS: Record<SpecificCode, SlugInfo> = {
   'model-exists': { status: 409, title: 'Model name taken', retry: 'conflict' },
   'version-conflict': { status: 409, title: 'Stale base version', retry: 'conflict' },
   'source-disabled': { status: 503, title: 'Source disabled', retry: 'terminal' },
+  'engine-unavailable': { status: 503, title: 'Engine unavailable', retry: 'terminal' },
   'cursor-expired': { status: 410, title: 'Cursor expired', retry: 'terminal' },
   'payload-too-large': { status: 413, title: 'Payload too large', retry: 'validation' },
 };

@@ -6,6 +6,7 @@ import { assistantModule } from './assistant/index.js';
 import { authModule } from './auth/index.js';
 import { depictModule } from './depict/index.js';
 import { describeModule } from './describe/index.js';
+import { enginesModule } from './engines/index.js';
 import { eventsModule } from './events/index.js';
 import { healthModule } from './health/index.js';
 import { inferenceModule } from './inference/index.js';
@@ -32,6 +33,7 @@ export const MODULES: readonly Module[] = [
   depictModule,
   describeModule,
   jobsModule,
+  enginesModule,
   lookupsModule,
   papersModule,
   usageModule,

@@ -12,6 +12,7 @@
 import crypto from 'node:crypto';
 import type { Queryable } from '../db/database.js';
 import type { ComputePorts, JobWorkflows } from '../compute/ports.js';
+import { laneOf } from '../compute/lanes.js';
 import type { JobQueue } from '../compute/queue.js';
 import { JOB_TYPES } from '../compute/registry.js';
 import { RESOURCES } from '../compute/resources.js';
@@ -180,7 +181,9 @@ export class WorkflowEngine implements JobWorkflows {
   private async startStep(tx: Queryable, run: RunRow, step: SpecStep, row: StepRow, artifactOf: (id: string) => string | null): Promise<string> {
     const id = crypto.randomUUID();
     const resource = RESOURCES[step.resource ?? 'default'] ?? RESOURCES.default;
-    const queueJobId = await this.queue.send(tx, id);
+    const payload = stepPayload(step, run.inputs, artifactOf);
+    const lane = laneOf(step.job_type, payload);
+    const queueJobId = await this.queue.send(tx, id, lane);
     await jobsStore.insert(tx, {
       id,
       origin: 'job',
@@ -189,12 +192,13 @@ export class WorkflowEngine implements JobWorkflows {
       name: `${run.name} / ${step.id}`.slice(0, 200),
       type: step.job_type,
       resource: resource.name,
-      payload: stepPayload(step, run.inputs, artifactOf),
+      payload,
       expectedRuntimeSec: row.expected_runtime_sec,
       rateMicrosPerSec: resource.rateMicrosPerSec,
       reservedMicros: row.planned_micros,
       info: { workflow_run_id: run.id, step_id: step.id },
       queueJobId,
+      lane,
       workflowRunId: run.id,
     });
     await runsStore.startStep(tx, run.id, step.id, id);

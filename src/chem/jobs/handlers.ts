@@ -5,6 +5,8 @@
 import type { Mol } from '@rdkit/rdkit';
 import { parseSmiles, tooManyAtoms, type RDKitModule } from '../depict.js';
 import { MAX_INPUT_CHARS, tooLargeToParse } from '../limits.js';
+import { ELEMENTS } from '../properties/data.js';
+import { readMolGraph } from '../properties/molgraph.js';
 import { butinaAssign, butinaCount, popcount, tanimotoBytes } from './butina.js';
 import type {
   ButinaAssignOptions,
@@ -14,6 +16,7 @@ import type {
   ButinaOptions,
   MoleculeError,
   MolSmilesOutcome,
+  StructureInfoOutcome,
   MorganFpOutcome,
   MorganParams,
   MorganSimilarityOptions,
@@ -180,7 +183,61 @@ function butinaAssignItem(_rdkit: RDKitModule, pos: number, o: ButinaAssignOptio
 type JobHandler<K extends keyof JobKindMap> = (rdkit: RDKitModule, input: JobKindMap[K]['input'], options: JobKindMap[K]['options']) => JobKindMap[K]['output'];
 
 /** The handlers of the compute-job kinds, merged into the worker's registry (src/chem/worker.ts). */
+const EMPTY_INFO = { atoms: 0, heavy: 0, elements: [], formalCharge: 0, electrons: 0, has3d: false, smiles: null };
+
+/** Whether a molblock's atoms are placed in 3D (some z not 0); V2000 and V3000. */
+export function molblockHas3d(molblock: string): boolean {
+  const lines = molblock.split('\n');
+  if (/V3000/.test(lines[3] ?? '')) {
+    let inAtoms = false;
+    for (const l of lines) {
+      if (/^M {2}V30 BEGIN ATOM/.test(l)) inAtoms = true;
+      else if (/^M {2}V30 END ATOM/.test(l)) return false;
+      else if (inAtoms && Math.abs(Number(l.trim().split(/\s+/)[6])) > 1e-4) return true;
+    }
+    return false;
+  }
+  const n = Number((lines[3] ?? '').slice(0, 3));
+  for (let i = 0; i < n; i++) if (Math.abs(Number((lines[4 + i] ?? '').slice(20, 30))) > 1e-4) return true;
+  return false;
+}
+
+export function structureInfo(rdkit: RDKitModule, input: string): StructureInfoOutcome {
+  const r = readMolecule(rdkit, input);
+  if (!r.mol) return { ...EMPTY_INFO, error: r.error };
+  try {
+    const g = readMolGraph(r.mol.get_json());
+    const elements = new Set<string>();
+    let atoms = 0;
+    let electrons = 0;
+    let charge = 0;
+    let heavy = 0;
+    for (let i = 0; i < g.n; i++) {
+      const z = g.z[i] ?? 0;
+      elements.add(ELEMENTS[z]?.symbol ?? '*');
+      atoms += 1 + (g.hs[i] ?? 0);
+      electrons += z + (g.hs[i] ?? 0);
+      charge += g.chg[i] ?? 0;
+      if (z !== 1) heavy++;
+      if (g.hs[i]) elements.add('H');
+    }
+    return {
+      atoms,
+      heavy,
+      elements: [...elements],
+      formalCharge: charge,
+      electrons: electrons - charge,
+      has3d: r.fromMolblock && molblockHas3d(input),
+      smiles: r.fromMolblock ? r.mol.get_smiles() : null,
+      error: null,
+    };
+  } finally {
+    r.mol.delete();
+  }
+}
+
 export const JOB_HANDLERS: { [K in keyof JobKindMap]: JobHandler<K> } = {
+  structure_info: (rdkit, input) => structureInfo(rdkit, input),
   mol_smiles: (rdkit, input) => molSmiles(rdkit, input),
   morgan_fp: morganFp,
   morgan_similarity: morganSimilarity,

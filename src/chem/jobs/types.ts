@@ -130,7 +130,26 @@ export interface ButinaAssignOutcome {
 }
 
 /** The compute-job kinds, merged into the pool's KindMap (src/chem/kinds.ts). */
+/** `structure_info`: one molecule (SMILES or molblock) -> what an engine job checks before it runs (docs/engines.md). */
+export interface StructureInfoOutcome {
+  /** Atoms with every hydrogen (implicit ones counted). */
+  atoms: number;
+  heavy: number;
+  /** The element symbols present, H included. */
+  elements: string[];
+  formalCharge: number;
+  /** Sum of atomic numbers minus the formal charge. */
+  electrons: number;
+  /** A molblock whose coordinates are 3D (some z not 0). */
+  has3d: boolean;
+  /** For a molblock input, its SMILES (names and records); else null. */
+  smiles: string | null;
+  error: MoleculeError | null;
+}
+
 export interface JobKindMap {
+  /** One molecule (SMILES or molblock) -> atoms, elements, charge and electrons (engine jobs). */
+  structure_info: { input: string; options: Record<string, never>; output: StructureInfoOutcome };
   /** One molecule (SMILES or molblock) -> SMILES (molblocks of SDF uploads before describe/depict). */
   mol_smiles: { input: string; options: Record<string, never>; output: MolSmilesOutcome };
   /** One molecule -> Morgan bit vector. */

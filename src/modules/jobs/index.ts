@@ -28,7 +28,7 @@ export const jobsModule: Module = {
     workflowEngine.attach(ports);
     return {
       workflowEngine,
-      jobs: new JobService(db, queue, ports, config.runtimeGraceSec),
+      jobs: new JobService(db, queue, ports, config.runtimeGraceSec, chem),
       runtime: (slots, opts = {}) =>
         new JobRuntime(db, queue, ports, {
           staleAfterMs: config.jobStaleAfterSec * 1000,

@@ -1,0 +1,80 @@
+// Estimates of engine jobs (docs/jobs.md, "Calibration of the engine estimates"): the time of
+// one calculation is modelled per method and task as `base + perAtom2 x atoms^2` seconds on
+// one thread, plus the 3D preparation of each structure; the figures come from measuring the
+// engines on this project's reference molecules (scripts/calibrate-engines.ts) and carry the
+// same safety factor as the RDKit job types.
+import type { Estimate } from '../../job-type.js';
+
+export type EngineTask = 'singlepoint' | 'optimize' | 'frequencies' | 'scan_point' | 'conformer';
+
+interface Cost {
+  base: number;
+  perAtom2: number;
+}
+
+/** Seconds per calculation, one thread: base + perAtom2 x atoms^2 (measured; see the file's header). */
+export const ENGINE_COSTS: Readonly<Record<string, Readonly<Record<EngineTask, Cost>>>> = {
+  gfn2: {
+    singlepoint: { base: 0.05, perAtom2: 0.00012 },
+    optimize: { base: 0.15, perAtom2: 0.0012 },
+    frequencies: { base: 0.3, perAtom2: 0.006 },
+    scan_point: { base: 0.15, perAtom2: 0.0012 },
+    conformer: { base: 0.15, perAtom2: 0.0012 },
+  },
+  gfn1: {
+    singlepoint: { base: 0.05, perAtom2: 0.0001 },
+    optimize: { base: 0.15, perAtom2: 0.001 },
+    frequencies: { base: 0.3, perAtom2: 0.005 },
+    scan_point: { base: 0.15, perAtom2: 0.001 },
+    conformer: { base: 0.15, perAtom2: 0.001 },
+  },
+  gfnff: {
+    singlepoint: { base: 0.05, perAtom2: 0.00002 },
+    optimize: { base: 0.08, perAtom2: 0.00008 },
+    frequencies: { base: 0.1, perAtom2: 0.0004 },
+    scan_point: { base: 0.08, perAtom2: 0.00008 },
+    conformer: { base: 0.08, perAtom2: 0.00008 },
+  },
+  pm7: {
+    singlepoint: { base: 0.02, perAtom2: 0.00005 },
+    optimize: { base: 0.05, perAtom2: 0.0015 },
+    frequencies: { base: 0.1, perAtom2: 0.004 },
+    scan_point: { base: 0.05, perAtom2: 0.0015 },
+    conformer: { base: 0.05, perAtom2: 0.0015 },
+  },
+  pm6: {
+    singlepoint: { base: 0.02, perAtom2: 0.00005 },
+    optimize: { base: 0.05, perAtom2: 0.0015 },
+    frequencies: { base: 0.1, perAtom2: 0.004 },
+    scan_point: { base: 0.05, perAtom2: 0.0015 },
+    conformer: { base: 0.05, perAtom2: 0.0015 },
+  },
+};
+
+/** Open Babel's 3D build of one structure (--gen3d), seconds. */
+export const PREPARE_SEC = 0.5;
+/** Claim, result artifact, bookkeeping. */
+export const OVERHEAD_SEC = 2;
+/** As the RDKit types: the machine may be loaded, the molecules larger than measured. */
+export const SAFETY = 2;
+/** Atoms assumed for a structure whose size is not known at submit (an uploaded set). */
+export const ASSUMED_ATOMS = 40;
+
+/** Expected runtime of `n` structures (their atom counts when known), `steps` calculations each. */
+export function engineEstimate(method: string, task: EngineTask, n: number, atoms: number[], steps = 1): Estimate {
+  const c = ENGINE_COSTS[method]?.[task] ?? ENGINE_COSTS.gfn2!.optimize;
+  const sizes = atoms.length ? atoms : Array<number>(n).fill(ASSUMED_ATOMS);
+  const calc = sizes.reduce((t, a) => t + PREPARE_SEC + steps * (c.base + c.perAtom2 * a * a), 0);
+  return {
+    expectedRuntimeSec: Math.round((OVERHEAD_SEC + SAFETY * calc) * 1000) / 1000,
+    assumptions: {
+      structures: n,
+      atoms: atoms.length
+        ? { min: Math.min(...atoms), max: Math.max(...atoms), total: atoms.reduce((a, b) => a + b, 0) }
+        : `${ASSUMED_ATOMS} per structure (an uploaded set is sized when it runs)`,
+      method,
+      calculations_per_structure: steps,
+      model: 'overhead + 2 x structures x (3D preparation + calculations x (base + k x atoms^2)) (docs/jobs.md)',
+    },
+  };
+}

@@ -1,0 +1,76 @@
+// The quantum-chemistry job types' common part (docs/engines.md): the payload checks at submit
+// (sizes, charge and multiplicity of inline structures), the estimate, and one calculation of
+// a prepared structure by the method's engine (xtb or MOPAC).
+import { invalid } from '../../../errors.js';
+import type { EstimateContext, RunContext } from '../../job-type.js';
+import { engineEstimate, type EngineTask } from './calibration.js';
+import { runMopac } from './mopac.js';
+import { countStructures, maxAtoms, spinOf, XTB_METHODS, type QmMethod, type QmPayload } from './payload.js';
+import type { EngineTools } from './run.js';
+import type { Prepared, Structure } from './structures.js';
+import { ItemFailure } from './structures.js';
+import { runXtb, type XtbResult } from './xtb.js';
+
+export type QmResult = XtbResult;
+
+export interface QmCall {
+  method: QmMethod;
+  solvent?: string | null;
+  charge: number;
+  multiplicity: number;
+  optimize?: { maxIterations?: number };
+  extra?: string[];
+  timeoutMs?: number;
+}
+
+export function methodOf(p: QmPayload): QmMethod {
+  return p.method ?? 'gfn2';
+}
+
+/** One calculation with the method's engine. */
+export function runQm(tools: EngineTools, dir: string, s: Prepared, c: QmCall): Promise<QmResult> {
+  if (XTB_METHODS.includes(c.method)) return runXtb(tools, dir, s, { ...c, method: c.method as 'gfn2' | 'gfn1' | 'gfnff' });
+  return runMopac(tools, dir, s, { ...c, method: c.method as 'pm7' | 'pm6' });
+}
+
+/** The charge and multiplicity of a structure, or an ItemFailure when they do not fit its electrons. */
+export function chargeAndSpin(p: QmPayload, s: Structure): { charge: number; multiplicity: number } {
+  const charge = p.charge ?? s.info.formalCharge;
+  const electrons = s.info.electrons + s.info.formalCharge - charge;
+  const spin = spinOf(electrons, p.multiplicity);
+  if (!spin.ok) throw new ItemFailure('charge_multiplicity', `charge ${charge} leaves ${electrons} electrons, which multiplicity ${spin.multiplicity} does not fit`);
+  return { charge, multiplicity: spin.multiplicity };
+}
+
+/**
+ * The checks a JSON schema cannot make, and the estimate: inline structures are read by RDKit
+ * on the chemistry pool, so that a charge and multiplicity that do not fit a structure's
+ * electrons is a 422 before anything is reserved, and the estimate counts their atoms. An
+ * uploaded set is checked when the job runs (item errors).
+ */
+export async function qmEstimate(p: QmPayload, ctx: EstimateContext, task: EngineTask, extraSteps = 1) {
+  const n = await countStructures(p, ctx);
+  const method = methodOf(p);
+  let atoms: number[] = [];
+  if (p.molecules && ctx.structureInfo) {
+    const infos = await ctx.structureInfo(p.molecules);
+    // Unreadable or oversized structures are item errors when the job runs (one bad structure
+    // never fails the others); a charge and multiplicity that cannot fit is the request's mistake.
+    infos.forEach((info, i) => {
+      if (info.error) return;
+      const charge = p.charge ?? info.formalCharge;
+      const spin = spinOf(info.electrons + info.formalCharge - charge, p.multiplicity);
+      if (!spin.ok)
+        throw invalid(
+          [p.multiplicity !== undefined ? 'multiplicity' : 'charge'],
+          `structure ${i} has ${info.electrons + info.formalCharge - charge} electrons with charge ${charge}, which multiplicity ${spin.multiplicity} does not fit (an even count needs an odd multiplicity)`,
+          p.multiplicity ?? p.charge ?? null,
+          'charge_multiplicity',
+        );
+    });
+    atoms = infos.map((i) => (i.error ? 0 : Math.min(i.atoms, maxAtoms(method))));
+  }
+  return engineEstimate(method, task, n, atoms, extraSteps);
+}
+
+export type QmRunContext = RunContext<QmPayload>;

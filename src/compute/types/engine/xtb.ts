@@ -1,0 +1,108 @@
+// xtb (GFN2-xTB, GFN1-xTB, GFN-FF; ALPB solvation) for the engine job types (docs/engines.md).
+// The structure goes in as an SDF file, whose atom order xtb keeps; the figures come from its
+// output: the total energy from the last "TOTAL ENERGY" line (12 decimals; xtbout.json has 8),
+// the gap and the dipole from the summary, the partial charges from xtbout.json, the geometry
+// from xtbopt.sdf.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { EngineTools } from './run.js';
+import { ItemFailure, lastLines, readMolblockAtoms, withCoords, type Prepared } from './structures.js';
+
+export const HARTREE_PER_KCAL = 1 / 627.5094740631;
+
+export interface XtbOptions {
+  method: 'gfn2' | 'gfn1' | 'gfnff';
+  solvent?: string | null;
+  charge: number;
+  multiplicity: number;
+  /** Geometry optimisation (--opt), with at most this many cycles. */
+  optimize?: { maxIterations?: number };
+  /** Extra arguments (e.g. --hess, --input for constraints). */
+  extra?: string[];
+  timeoutMs?: number;
+}
+
+export interface XtbResult {
+  energyHartree: number;
+  gapEv: number | null;
+  dipoleDebye: number | null;
+  charges: number[] | null;
+  /** The final geometry in the input's atom order (the input's when not optimised). */
+  molblock: string;
+  converged: boolean | null;
+  iterations: number | null;
+  stdout: string;
+}
+
+export function methodArgs(method: XtbOptions['method']): string[] {
+  return method === 'gfnff' ? ['--gfnff'] : ['--gfn', method === 'gfn1' ? '1' : '2'];
+}
+
+/** The last number of the last line matching `label` in xtb's summary box. */
+function lastFigure(text: string, label: RegExp): number | null {
+  let found: number | null = null;
+  for (const line of text.split('\n')) {
+    if (!label.test(line)) continue;
+    const m = /(-?\d+\.\d+(?:[eE][-+]?\d+)?)/.exec(line.replace(label, ''));
+    if (m) found = Number(m[1]);
+  }
+  return found;
+}
+
+/** Runs xtb on `s` in `dir`; an SCF that does not converge, or a failed run, is an ItemFailure with xtb's own words. */
+export async function runXtb(tools: EngineTools, dir: string, s: Prepared, o: XtbOptions): Promise<XtbResult> {
+  const input = path.join(dir, 'structure.sdf');
+  fs.writeFileSync(input, `${s.molblock.replace(/\s*$/, '\n')}$$$$\n`);
+  for (const f of ['xtbopt.sdf', 'xtbout.json']) fs.rmSync(path.join(dir, f), { force: true });
+  const args = [
+    'structure.sdf',
+    ...methodArgs(o.method),
+    '--chrg',
+    String(o.charge),
+    '--uhf',
+    String(o.multiplicity - 1),
+    ...(o.solvent ? ['--alpb', o.solvent] : []),
+    ...(o.optimize ? ['--opt', 'normal', ...(o.optimize.maxIterations ? ['--cycles', String(o.optimize.maxIterations)] : [])] : []),
+    '--json',
+    '-P',
+    String(tools.threads),
+    ...(o.extra ?? []),
+  ];
+  const r = await tools.run('xtb', args, dir, { timeoutMs: o.timeoutMs });
+  const text = `${r.stdout}\n${r.stderr}`;
+  const optFile = path.join(dir, 'xtbopt.sdf');
+  const last = fs.existsSync(optFile) ? withCoords(s.molblock, readMolblockAtoms(fs.readFileSync(optFile, 'utf8')).coords) : null;
+  if (r.code !== 0) {
+    const why = /-\d+- \S+: (.+)/.exec(text)?.[1] ?? lastLines(r.stderr || r.stdout);
+    const code = /did not converge|not converge/i.test(why) ? 'scf_not_converged' : 'engine_failed';
+    throw new ItemFailure(code, `xtb: ${why.trim()}`, last);
+  }
+  const energy = lastFigure(r.stdout, /\|\s*TOTAL ENERGY/);
+  if (energy === null) throw new ItemFailure('engine_failed', `xtb gave no total energy: ${lastLines(r.stdout)}`, last);
+  let json: { 'partial charges'?: number[] } = {};
+  try {
+    json = JSON.parse(fs.readFileSync(path.join(dir, 'xtbout.json'), 'utf8')) as typeof json;
+  } catch {
+    /* gfnff writes none in some versions: no charges then */
+  }
+  const dipoleLine = /molecular dipole:[\s\S]*?full:\s+(-?\d+\.\d+)\s+(-?\d+\.\d+)\s+(-?\d+\.\d+)\s+(-?\d+\.\d+)/.exec(r.stdout);
+  const failedOpt = /FAILED TO CONVERGE GEOMETRY OPTIMIZATION/.test(r.stdout);
+  const cycles = /GEOMETRY OPTIMIZATION CONVERGED AFTER (\d+) ITERATIONS/.exec(r.stdout) ?? /FAILED TO CONVERGE GEOMETRY OPTIMIZATION IN (\d+) ITERATIONS/.exec(r.stdout);
+  const result: XtbResult = {
+    energyHartree: energy,
+    gapEv: o.method === 'gfnff' ? null : lastFigure(r.stdout, /\|\s*HOMO-LUMO GAP/),
+    dipoleDebye: dipoleLine ? Number(dipoleLine[4]) : null,
+    charges: Array.isArray(json['partial charges']) && json['partial charges'].length === s.symbols.length ? json['partial charges'] : null,
+    molblock: o.optimize ? (last ?? s.molblock) : s.molblock,
+    converged: o.optimize ? !failedOpt : null,
+    iterations: cycles ? Number(cycles[1]) : null,
+    stdout: r.stdout,
+  };
+  if (o.optimize && failedOpt)
+    throw new ItemFailure(
+      'not_converged',
+      `xtb: failed to converge the geometry optimisation in ${result.iterations ?? '?'} iterations (the last structure is kept)`,
+      result.molblock,
+    );
+  return result;
+}
