@@ -17,7 +17,7 @@ import { JOBS_CHANNEL, type JobQueue, type QueueMessage } from './queue.js';
 import { RUNNABLE_TYPES } from './registry.js';
 import { RESOURCES } from './resources.js';
 import { jobsStore, type JobRow } from './store.js';
-import { finishJob, type Finish } from './transitions.js';
+import { CANCEL_CHANNEL, finishJob, type Finish } from './transitions.js';
 import { workersStore } from './workers-store.js';
 
 export const MAX_ATTEMPTS = 3;
@@ -51,6 +51,7 @@ export class JobRuntime {
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
   private unlisten: (() => Promise<void>) | null = null;
+  private unlistenCancel: (() => Promise<void>) | null = null;
   /** What this process found at start (docs/engines.md), and the lanes it therefore serves. */
   private engines: Engines | null = null;
   private lanes: string[] = [DEFAULT_LANE];
@@ -77,6 +78,8 @@ export class JobRuntime {
       await workersStore.register(this.db, { workerId: this.workerId, hostname: os.hostname(), pid: process.pid, slots: this.o.slots, engines: this.engines });
     }
     this.unlisten = await this.db.listen(JOBS_CHANNEL, () => this.wake?.());
+    // A cancelled job this worker runs stops now, not at its next heartbeat.
+    if (this.o.slots > 0) this.unlistenCancel = await this.db.listen(CANCEL_CHANNEL, (jobId) => this.running.get(jobId)?.controller.abort(new JobAborted('cancelled')));
     if (this.o.slots > 0) this.loop = this.fetchLoop();
     this.o.scheduler?.add({ name: this.sweepTaskName, everyMs: this.o.sweepMs, run: () => this.sweep() });
   }
@@ -95,6 +98,7 @@ export class JobRuntime {
     for (const r of this.running.values()) r.controller.abort(new JobAborted('shutdown'));
     await Promise.allSettled([...this.running.values()].map((r) => r.promise));
     await this.unlisten?.();
+    await this.unlistenCancel?.();
     if (this.o.slots > 0) await workersStore.remove(this.db, this.workerId).catch(() => undefined);
   }
 

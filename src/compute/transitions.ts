@@ -5,6 +5,12 @@ import type { Queryable } from '../db/database.js';
 import type { JobEventSink, JobWallet, JobWorkflows } from './ports.js';
 import { jobsStore, type JobRow, type TerminalUpdate } from './store.js';
 
+/**
+ * NOTIFY channel of cancelled jobs: the worker running one stops it at once (an engine's
+ * process group is killed) instead of at its next heartbeat (docs/jobs.md).
+ */
+export const CANCEL_CHANNEL = 'crucible_job_cancel';
+
 export type Finish = Omit<TerminalUpdate, 'resultArtifactId'> & { resultArtifactId?: string | null };
 
 export interface TransitionDeps {
@@ -18,6 +24,8 @@ export async function finishJob(tx: Queryable, deps: TransitionDeps, jobId: stri
   await deps.workflows?.lockRunOf(tx, jobId);
   const job = await jobsStore.finish(tx, jobId, { ...f, resultArtifactId: f.resultArtifactId ?? null });
   if (!job) return null;
+  // Delivered when the transaction commits, to every process listening.
+  if (f.status === 'cancelled') await tx.query('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, job.id]);
   // A feature's request (origin utility or inference) reserved nothing and has no event kind.
   if (job.origin !== 'job') return job;
   if (job.workflow_run_id) {

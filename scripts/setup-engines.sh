@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the compute engines from Debian's packages (docs/engines.md, "Installation"):
+# xtb, MOPAC, Open Babel and AutoDock Vina. Safe to run again: it does nothing when all four
+# are there. Needs root (or sudo) and apt.
+set -euo pipefail
+PACKAGES=(xtb mopac openbabel autodock-vina)
+missing=()
+for bin in xtb mopac obabel vina; do command -v "$bin" >/dev/null 2>&1 || missing+=("$bin"); done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "engines: xtb, mopac, obabel and vina are installed"
+  exit 0
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "engines: missing ${missing[*]}, and this system has no apt-get: install the Debian/Ubuntu packages ${PACKAGES[*]} (or the same programs) yourself" >&2
+  exit 1
+fi
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+if ! $SUDO apt-get install -y --no-install-recommends "${PACKAGES[@]}"; then
+  $SUDO apt-get update
+  $SUDO apt-get install -y --no-install-recommends "${PACKAGES[@]}"
+fi
+for bin in xtb mopac obabel vina; do command -v "$bin" >/dev/null || { echo "engines: $bin is still missing" >&2; exit 1; }; done
+echo "engines: installed ${PACKAGES[*]}"

@@ -1,0 +1,37 @@
+// What the engine tests share: the engine processes running in a worker's scratch directories
+// (found through /proc, as an operator would), and molecules of known sizes.
+import fs from 'node:fs';
+import path from 'node:path';
+import { scratchRoot } from '../../src/compute/engines/scratch.js';
+
+/** A GFN2 optimisation of this (124 atoms with hydrogens) runs for half a minute or more: long enough to cancel or kill mid-way. */
+export const LONG_SMILES = 'CC(C)Cc1ccc(cc1)C(C)C(=O)NCCCCCCCCCCCCc1ccc(cc1)C(C)C(=O)NCCCCCCCCc1ccccc1';
+
+/** Pids of the live processes whose working directory is a scratch directory of process `workerPid`. */
+export function engineProcesses(workerPid: number): { pid: number; cmd: string }[] {
+  const prefix = path.join(scratchRoot(), `${workerPid}-`);
+  const out: { pid: number; cmd: string }[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const cwd = fs.readlinkSync(`/proc/${name}/cwd`);
+      if (!cwd.startsWith(prefix)) continue;
+      const state = /\) (\S)/.exec(fs.readFileSync(`/proc/${name}/stat`, 'utf8'))?.[1];
+      if (state === 'Z') continue; // dead, waiting to be reaped
+      out.push({ pid: Number(name), cmd: fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ').trim() });
+    } catch {
+      /* gone meanwhile, or not ours to read */
+    }
+  }
+  return out;
+}
+
+/** Waits until `check` is true, polling every `everyMs`; returns the ms it took, or throws after `timeoutMs`. */
+export async function within(what: string, timeoutMs: number, check: () => boolean | Promise<boolean>, everyMs = 20): Promise<number> {
+  const t0 = Date.now();
+  for (;;) {
+    if (await check()) return Date.now() - t0;
+    if (Date.now() - t0 > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
