@@ -13,7 +13,11 @@ export interface IdempotencyContext {
   key: string;
   userId: string;
   saved: boolean;
-  saveInTx(tx: Queryable, status: number, body: unknown): Promise<void>;
+  /**
+   * Pins `body` as the response replays answer. With `redacted` (a secret shown once, left out
+   * of `body`), the first response is the route's own, complete one; else it is exactly `body`.
+   */
+  saveInTx(tx: Queryable, status: number, body: unknown, opts?: { redacted?: boolean }): Promise<void>;
 }
 
 /** none: public; any: API key or access token; token: access token only (API keys get 403). */

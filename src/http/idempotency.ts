@@ -131,14 +131,15 @@ export function makeIdempotencyHooks(db: Database) {
       key,
       userId,
       saved: false,
-      async saveInTx(tx, status, body) {
+      async saveInTx(tx, status, body, opts = {}) {
         const text = serializeAs(reply, status, body);
         if (!(await idempotencyStore.pin(tx, userId, key, owner, status, text, JSON_TYPE))) {
           // Our lease ran out and a retry took the key over: roll this work back.
           throw problem('idempotency-key-in-progress', "a retry with this Idempotency-Key took over this request; its result is the retry's");
         }
         this.saved = true;
-        pinned.set(request, { status, text });
+        // A redacted replay (a secret shown once) does not replace the first response.
+        if (!opts.redacted) pinned.set(request, { status, text });
       },
     };
     owners.set(request, owner);

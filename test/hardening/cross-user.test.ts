@@ -64,6 +64,7 @@ const ID_PARAMS: Record<string, IdParam> = {
   process_ids: { values: (a) => [`${a.completedJob},${a.runningJob}`, a.runningJob], missing: uuid, expect: 'per-id-not-found' },
   subject_id: { values: (a) => [a.completedJob, a.runningJob], missing: uuid, expect: 'sees-nothing' },
   run_id: { values: (a) => [a.runId], missing: uuid, expect: (path) => (path.startsWith('/api/v1/workflows/runs/') ? 'not-found' : 'sees-nothing') },
+  workflow_run_id: { values: (a) => [a.runId], missing: uuid, expect: 'not-found' },
   workflow_id: { values: (a) => [a.workflowId], missing: uuid, expect: (path) => (path === '/api/v1/workflows/runs' ? 'sees-nothing' : 'not-found') },
   share_id: { values: (a) => [a.shareId], missing: uuid, expect: 'not-found' },
   step_id: { values: () => ['keep'], missing: () => 'no-such-step', expect: 'not-found' },

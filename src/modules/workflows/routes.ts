@@ -216,7 +216,7 @@ export const definitionRoutes: RoutePlugin = async (app, { services }) => {
       // A replay answers the share without its token: the token is shown once.
       const v = await defs.share(principalOf(request).userId, request.params.workflow_id, request.body, (tx, share) => {
         const { token: _token, url: _url, ...kept } = share;
-        return idem?.saveInTx(tx, 201, kept) ?? Promise.resolve();
+        return idem?.saveInTx(tx, 201, kept, { redacted: true }) ?? Promise.resolve();
       });
       return reply.code(201).send(v);
     },
