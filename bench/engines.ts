@@ -1,0 +1,141 @@
+// npm run bench:engines — the compute engines through the API against the same engine
+// commands run directly, in the same run (docs/performance.md, "Engines"):
+//
+// A. Throughput: N GFN2 optimisations of drug-sized molecules (3D structures given, so the
+//    API adds only its own work: claim, Open Babel's hydrogen check, result artifact) through
+//    an instance with 2 job slots, against `xargs -P 2 xtb ...` on the same structures.
+//    Target: the API at least 0.9x the direct throughput.
+// B. Cancel: M cancels of a running GFN2 optimisation; the time from the cancel's answer to
+//    the engine process being gone (p50, p99). Target: p99 under 1 s.
+// C. An ensemble: a 50-conformer GFN2 conformer search of ibuprofen, wall time and cost
+//    (when the `conformers` job type is registered).
+//
+//   npm run bench:engines [-- --n 50 --cancels 20]
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { discoverEngines } from '../src/compute/engines/discovery.js';
+import { JOB_TYPES } from '../src/compute/registry.js';
+import { startInstance, type BenchInstance } from './lib/instance.js';
+import { engineProcesses } from '../test/engines/helpers.js';
+
+const arg = (name: string, dflt: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const N = arg('n', 50);
+const CANCELS = arg('cancels', 20);
+
+/** Drug-sized molecules (15 to 35 heavy atoms), repeated to N. */
+const DRUGS = [
+  'CC(=O)Oc1ccccc1C(=O)O',
+  'CN1C=NC2=C1C(=O)N(C(=O)N2C)C',
+  'CC(C)Cc1ccc(cc1)C(C)C(=O)O',
+  'CC(=O)Nc1ccc(O)cc1',
+  'CCN(CC)CC(=O)Nc1c(C)cccc1C',
+  'CC(C)NCC(O)COc1cccc2ccccc12',
+  'COc1ccc2nc([nH]c2c1)S(=O)Cc1ncc(C)c(OC)c1C',
+  'CC1(C)S[C@@H]2[C@H](NC(=O)Cc3ccccc3)C(=O)N2[C@H]1C(=O)O',
+  'CN1CCN(CC1)C(=O)c1ccc(cc1)Nc1nccc(n1)-c1cccnc1',
+  'O=C(O)c1ccccc1Nc1cccc(c1)C(F)(F)F',
+];
+
+async function api(inst: BenchInstance, method: string, p: string, body?: unknown) {
+  const r = await fetch(`${inst.base}/api/v1${p}`, {
+    method,
+    headers: { authorization: `Bearer ${inst.user.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await r.text();
+  if (!r.ok) throw new Error(`${method} ${p}: ${r.status} ${text}`);
+  return JSON.parse(text) as any;
+}
+
+async function waitAll(inst: BenchInstance, ids: string[]): Promise<void> {
+  const left = new Set(ids);
+  while (left.size) {
+    for (const id of [...left]) {
+      const s = await api(inst, 'GET', `/jobs/status?process_id=${id}`);
+      if (s.status === 'completed') left.delete(id);
+      else if (s.status === 'error' || s.status === 'cancelled') throw new Error(`job ${id} ${s.status}: ${s.message}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+}
+
+async function main() {
+  const engines = await discoverEngines();
+  if (!engines.xtb.available || !engines.obabel.available) throw new Error('xtb and Open Babel are needed: npm run setup:engines');
+  console.log(`# bench:engines  ${new Date().toISOString()}  ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(2)}; xtb ${engines.xtb.version}`);
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-bench-engines-'));
+  // The structures: 3D with hydrogens (Open Babel), the same files for both sides.
+  const molblocks: string[] = [];
+  for (let i = 0; i < N; i++) {
+    const smiles = DRUGS[i % DRUGS.length]!;
+    molblocks.push(execFileSync(engines.obabel.path!, [`-:${smiles}`, '--gen3d', '-h', '-omol'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  }
+
+  // A. Direct: the job's own xtb command (src/compute/types/engine/xtb.ts), two at a time.
+  const direct = path.join(work, 'direct');
+  fs.mkdirSync(direct);
+  molblocks.forEach((m, i) => {
+    fs.mkdirSync(path.join(direct, String(i)));
+    fs.writeFileSync(path.join(direct, String(i), 'structure.sdf'), `${m.trimEnd()}\n$$$$\n`);
+  });
+  const t0 = performance.now();
+  const x = spawnSync(
+    'bash',
+    ['-c', `ls | xargs -P 2 -I{} sh -c 'cd {} && OMP_NUM_THREADS=1 ${engines.xtb.path} structure.sdf --gfn 2 --chrg 0 --uhf 0 --opt normal --json -P 1 > out.txt 2>&1'`],
+    { cwd: direct, stdio: 'inherit' },
+  );
+  const directSec = (performance.now() - t0) / 1000;
+  if (x.status !== 0) throw new Error('the direct xtb runs failed');
+
+  // A. Through the API: N jobs of one structure each, 2 job slots.
+  const inst = await startInstance('pglite', { workers: 2 });
+  let apiSec = 0;
+  try {
+    const t1 = performance.now();
+    const ids: string[] = [];
+    for (const m of molblocks) ids.push((await api(inst, 'POST', '/jobs/submit', { job_name: 'bench', job_type: 'optimize', payload: { molecules: [m], method: 'gfn2' } })).process_id);
+    await waitAll(inst, ids);
+    apiSec = (performance.now() - t1) / 1000;
+    const charged = (await api(inst, 'GET', '/wallet')).balance_usd as number;
+    console.log(`A. ${N} GFN2 optimisations: direct (xargs -P 2) ${directSec.toFixed(1)} s = ${(N / directSec).toFixed(2)}/s; API (2 slots) ${apiSec.toFixed(1)} s = ${(N / apiSec).toFixed(2)}/s; ratio API/direct throughput ${(directSec / apiSec).toFixed(3)} (target >= 0.9); charged $${(1000 - charged).toFixed(4)}`);
+
+    // B. Cancel to engine gone.
+    const big = 'CC(C)Cc1ccc(cc1)C(C)C(=O)NCCCCCCCCCCCCc1ccc(cc1)C(C)C(=O)NCCCCCCCCc1ccccc1';
+    const gone: number[] = [];
+    for (let i = 0; i < CANCELS; i++) {
+      const id = (await api(inst, 'POST', '/jobs/submit', { job_name: 'cancel', job_type: 'optimize', payload: { molecules: [big], method: 'gfn2' } })).process_id as string;
+      while (!engineProcesses(process.pid).some((p) => /\bxtb\b/.test(p.cmd))) await new Promise((r) => setTimeout(r, 20));
+      await api(inst, 'DELETE', `/jobs/cancel?process_id=${id}`);
+      const tc = performance.now();
+      while (engineProcesses(process.pid).length) await new Promise((r) => setTimeout(r, 2));
+      gone.push(performance.now() - tc);
+    }
+    console.log(`B. cancel -> engine gone, ${CANCELS} cancels: p50 ${pct(gone, 50).toFixed(0)} ms, p99 ${pct(gone, 99).toFixed(0)} ms, max ${Math.max(...gone).toFixed(0)} ms (target p99 < 1000 ms)`);
+
+    // C. A 50-conformer ensemble.
+    if (JOB_TYPES.has('conformers')) {
+      const t2 = performance.now();
+      const before = (await api(inst, 'GET', '/wallet')).balance_usd as number;
+      const id = (await api(inst, 'POST', '/jobs/submit', { job_name: 'ensemble', job_type: 'conformers', payload: { molecules: ['CC(C)Cc1ccc(cc1)C(C)C(=O)O'], method: 'gfn2', max_conformers: 50 } })).process_id as string;
+      await waitAll(inst, [id]);
+      const res = await api(inst, 'GET', `/jobs/result?process_id=${id}`);
+      const after = (await api(inst, 'GET', '/wallet')).balance_usd as number;
+      console.log(`C. ibuprofen GFN2 conformer search (max 50): ${((performance.now() - t2) / 1000).toFixed(1)} s wall, ${res.items[0].conformers?.length ?? 0} conformers kept, charged $${(before - after).toFixed(4)}`);
+    } else console.log('C. skipped: the conformers job type is not registered');
+  } finally {
+    await inst.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
