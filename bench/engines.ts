@@ -103,11 +103,14 @@ async function main() {
   try {
     const t1 = performance.now();
     const ids: string[] = [];
-    for (const m of molblocks) ids.push((await api(inst, 'POST', '/jobs/submit', { job_name: 'bench', job_type: 'optimize', payload: { molecules: [m], method: 'gfn2' } })).process_id);
+    for (const m of molblocks)
+      ids.push((await api(inst, 'POST', '/jobs/submit', { job_name: 'bench', job_type: 'optimize', payload: { molecules: [m], method: 'gfn2' } })).process_id);
     await waitAll(inst, ids);
     apiSec = (performance.now() - t1) / 1000;
     const charged = (await api(inst, 'GET', '/wallet')).balance_usd as number;
-    console.log(`A. ${N} GFN2 optimisations: direct (xargs -P 2) ${directSec.toFixed(1)} s = ${(N / directSec).toFixed(2)}/s; API (2 slots) ${apiSec.toFixed(1)} s = ${(N / apiSec).toFixed(2)}/s; ratio API/direct throughput ${(directSec / apiSec).toFixed(3)} (target >= 0.9); charged $${(1000 - charged).toFixed(4)}`);
+    console.log(
+      `A. ${N} GFN2 optimisations: direct (xargs -P 2) ${directSec.toFixed(1)} s = ${(N / directSec).toFixed(2)}/s; API (2 slots) ${apiSec.toFixed(1)} s = ${(N / apiSec).toFixed(2)}/s; ratio API/direct throughput ${(directSec / apiSec).toFixed(3)} (target >= 0.9); charged $${(1000 - charged).toFixed(4)}`,
+    );
 
     // B. Cancel to engine gone.
     const big = 'CC(C)Cc1ccc(cc1)C(C)C(=O)NCCCCCCCCCCCCc1ccc(cc1)C(C)C(=O)NCCCCCCCCc1ccccc1';
@@ -120,17 +123,27 @@ async function main() {
       while (engineProcesses(process.pid).length) await new Promise((r) => setTimeout(r, 2));
       gone.push(performance.now() - tc);
     }
-    console.log(`B. cancel -> engine gone, ${CANCELS} cancels: p50 ${pct(gone, 50).toFixed(0)} ms, p99 ${pct(gone, 99).toFixed(0)} ms, max ${Math.max(...gone).toFixed(0)} ms (target p99 < 1000 ms)`);
+    console.log(
+      `B. cancel -> engine gone, ${CANCELS} cancels: p50 ${pct(gone, 50).toFixed(0)} ms, p99 ${pct(gone, 99).toFixed(0)} ms, max ${Math.max(...gone).toFixed(0)} ms (target p99 < 1000 ms)`,
+    );
 
     // C. A 50-conformer ensemble.
     if (JOB_TYPES.has('conformers')) {
       const t2 = performance.now();
       const before = (await api(inst, 'GET', '/wallet')).balance_usd as number;
-      const id = (await api(inst, 'POST', '/jobs/submit', { job_name: 'ensemble', job_type: 'conformers', payload: { molecules: ['CC(C)Cc1ccc(cc1)C(C)C(=O)O'], method: 'gfn2', max_conformers: 50 } })).process_id as string;
+      const id = (
+        await api(inst, 'POST', '/jobs/submit', {
+          job_name: 'ensemble',
+          job_type: 'conformers',
+          payload: { molecules: ['CC(C)Cc1ccc(cc1)C(C)C(=O)O'], method: 'gfn2', max_conformers: 50 },
+        })
+      ).process_id as string;
       await waitAll(inst, [id]);
       const res = await api(inst, 'GET', `/jobs/result?process_id=${id}`);
       const after = (await api(inst, 'GET', '/wallet')).balance_usd as number;
-      console.log(`C. ibuprofen GFN2 conformer search (max 50): ${((performance.now() - t2) / 1000).toFixed(1)} s wall, ${res.items[0].conformers?.length ?? 0} conformers kept, charged $${(before - after).toFixed(4)}`);
+      console.log(
+        `C. ibuprofen GFN2 conformer search (max 50): ${((performance.now() - t2) / 1000).toFixed(1)} s wall, ${res.items[0].conformers?.length ?? 0} conformers kept, charged $${(before - after).toFixed(4)}`,
+      );
     } else console.log('C. skipped: the conformers job type is not registered');
   } finally {
     await inst.close();

@@ -53,7 +53,9 @@ async function main() {
     run: (engine, args, cwd, opts = {}) =>
       runEngine({ path: engines[engine].path!, args, cwd, input: opts.input, threads: 1, memoryBytes: 4 * 1024 ** 3, timeoutMs: opts.timeoutMs ?? 30 * 60_000, signal }),
   };
-  console.log(`engines: xtb ${engines.xtb.version}, mopac ${engines.mopac.version}, obabel ${engines.obabel.version}; ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(2)}`);
+  console.log(
+    `engines: xtb ${engines.xtb.version}, mopac ${engines.mopac.version}, obabel ${engines.obabel.version}; ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(2)}`,
+  );
   // Prepare each molecule once (Open Babel), timing it.
   const prepared = [];
   let prepSec = 0;
@@ -61,7 +63,15 @@ async function main() {
     const dir = makeScratch('calibrate');
     const t0 = performance.now();
     // As prepare() does for a SMILES (src/compute/types/engine/structures.ts), without RDKit's atom count check.
-    const r = await runEngine({ path: engines.obabel.path!, args: [`-:${smiles}`, '--gen3d', '-h', '-omol'], cwd: dir, threads: 1, memoryBytes: 2 * 1024 ** 3, timeoutMs: 120_000, signal });
+    const r = await runEngine({
+      path: engines.obabel.path!,
+      args: [`-:${smiles}`, '--gen3d', '-h', '-omol'],
+      cwd: dir,
+      threads: 1,
+      memoryBytes: 2 * 1024 ** 3,
+      timeoutMs: 120_000,
+      signal,
+    });
     const info = { atoms: 0, heavy: 0, elements: [], formalCharge: 0, electrons: 0, has3d: true, smiles: null, error: null };
     const p: Prepared = { index, id: String(index), input: smiles, info, molblock: r.stdout, ...readMolblockAtoms(r.stdout) };
     prepSec += (performance.now() - t0) / 1000;
@@ -92,7 +102,14 @@ async function main() {
       const xs = points.map((q) => q.atoms * q.atoms);
       const mx = xs.reduce((a, b) => a + b, 0) / n;
       const my = points.reduce((a, q) => a + q.sec, 0) / n;
-      const k = Math.max(0, points.reduce((a, q, i) => a + (xs[i]! - mx) * (q.sec - my), 0) / Math.max(1e-12, xs.reduce((a, x) => a + (x - mx) ** 2, 0)));
+      const k = Math.max(
+        0,
+        points.reduce((a, q, i) => a + (xs[i]! - mx) * (q.sec - my), 0) /
+          Math.max(
+            1e-12,
+            xs.reduce((a, x) => a + (x - mx) ** 2, 0),
+          ),
+      );
       const base = Math.max(0, my - k * mx);
       const cur = ENGINE_COSTS[method]?.[task];
       const worst = Math.max(...points.map((q) => q.sec / ((cur?.base ?? 0) + (cur?.perAtom2 ?? 0) * q.atoms * q.atoms)));
