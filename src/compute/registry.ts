@@ -1,6 +1,7 @@
 // Every job type, by name. A new type is one file in types/ and one line here.
 import type { JobType } from './job-type.js';
 import { clusterJob } from './types/cluster.js';
+import { conformersJob } from './types/conformers.js';
 import { depictJob } from './types/depict.js';
 import { filterJob } from './types/filter.js';
 import { optimizeJob, singlepointJob } from './types/optimize.js';
@@ -24,6 +25,7 @@ const TYPES: JobType[] = [
   mpnnPredictJob,
   optimizeJob,
   singlepointJob,
+  conformersJob,
 ];
 
 /** Types that run a feature's asynchronous requests (utilities, inference): never submitted through /jobs. */
