@@ -115,6 +115,16 @@ export interface JobModels {
   register(tx: Queryable, m: NewJobModel, weightsArtifactId: string, overwrite: boolean): Promise<void>;
 }
 
+/**
+ * The features whose asynchronous requests (origin `utility` or `inference`) are counted
+ * against the monthly allowance at submit (docs/usage.md): a request that ends `error` gives
+ * its units back, in the transaction that ends it.
+ */
+export interface JobRequests {
+  /** Called by finishJob for a request (origin other than `job`) that has just ended `error`. */
+  failed(tx: Queryable, job: JobRow): Promise<void>;
+}
+
 /** The engine's neighbours, wired once per instance. */
 export interface ComputePorts {
   wallet: JobWallet;
@@ -124,4 +134,6 @@ export interface ComputePorts {
   models?: JobModels;
   /** Absent in an instance without workflows. */
   workflows?: JobWorkflows;
+  /** Absent in an instance without the allowance: a failed request gives nothing back. */
+  requests?: JobRequests;
 }

@@ -13,7 +13,8 @@ export function requestFields(j: JobRow) {
     message: j.message,
     progress: j.progress,
     molecules: info.molecules ?? 0,
-    counted: info.units ?? 0,
+    // A request that failed gave its count back (docs/usage.md); a cancelled one keeps it.
+    counted: j.status === 'error' ? 0 : (info.units ?? 0),
     created_at: j.created_at.toISOString(),
     started_at: j.started_at?.toISOString() ?? null,
     finished_at: j.finished_at?.toISOString() ?? null,

@@ -2,7 +2,7 @@
 // caller can win, so cancel racing completion leaves exactly one state), the settlement of its
 // reservation and its terminal event, all in the caller's transaction.
 import type { Queryable } from '../db/database.js';
-import type { JobEventSink, JobWallet, JobWorkflows } from './ports.js';
+import type { JobEventSink, JobRequests, JobWallet, JobWorkflows } from './ports.js';
 import { jobsStore, type JobRow, type TerminalUpdate } from './store.js';
 
 /**
@@ -17,6 +17,7 @@ export interface TransitionDeps {
   wallet: JobWallet;
   events: JobEventSink;
   workflows?: JobWorkflows;
+  requests?: JobRequests;
 }
 
 /** Returns the finished row, or null when the job was already terminal or no longer this worker's. */
@@ -26,8 +27,12 @@ export async function finishJob(tx: Queryable, deps: TransitionDeps, jobId: stri
   if (!job) return null;
   // Delivered when the transaction commits, to every process listening.
   if (f.status === 'cancelled') await tx.query('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, job.id]);
-  // A feature's request (origin utility or inference) reserved nothing and has no event kind.
-  if (job.origin !== 'job') return job;
+  // A feature's request (origin utility or inference) reserved nothing and has no event kind;
+  // one that failed gives back the allowance it counted at submit (docs/usage.md).
+  if (job.origin !== 'job') {
+    if (f.status === 'error') await deps.requests?.failed(tx, job);
+    return job;
+  }
   if (job.workflow_run_id) {
     if (!deps.workflows) throw new Error(`job ${job.id} is a workflow step, and this instance has no workflow engine`);
     // A workflow step: its run charges it against the run's hold and moves on, in this transaction.

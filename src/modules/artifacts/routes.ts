@@ -140,7 +140,17 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
 
   app.delete(
     '/artifacts/:artifact_id',
-    { schema: { tags, summary: 'Delete an artifact (its row, then its file)', params: ArtifactIdParams, response: { 200: Type.Ref('MessageResponse') } } },
+    {
+      schema: {
+        tags,
+        summary: 'Delete an artifact (its row, then its file)',
+        params: ArtifactIdParams,
+        response: {
+          200: Type.Ref('MessageResponse'),
+          409: { description: 'Problem: the artifact holds the weights of one of your models (delete the model with DELETE /user-models/mpnn)', $ref: 'Problem#' },
+        },
+      },
+    },
     async (request) => {
       await services.artifacts.delete(principalOf(request).userId, request.params.artifact_id);
       return { message: `artifact ${request.params.artifact_id} deleted` };

@@ -327,9 +327,20 @@ export class ArtifactService {
 
   // ------------------------------------------------------------ deleting
 
+  /**
+   * DELETE /artifacts/{id}: the row, then the file. The weights of a registered model are not
+   * deleted on their own (the model would break): a 409 naming the model, which
+   * DELETE /user-models/mpnn removes with its weights (docs/artifacts.md).
+   */
   async delete(userId: string, id: string): Promise<void> {
-    const gone = UUID_RE.test(id) ? await artifactsStore.delete(this.db, userId, id) : null;
+    const gone = UUID_RE.test(id) ? await artifactsStore.deleteUnlessModelWeights(this.db, userId, id) : null;
     if (!gone) throw notFound(`artifact ${id}`);
+    if ('model' in gone) {
+      throw new AppError(
+        'conflict',
+        `artifact ${id} holds the weights of model ${gone.model}; delete the model with DELETE /user-models/mpnn?model_name=${encodeURIComponent(gone.model)}`,
+      );
+    }
     await this.removeObject(gone.storage_key);
   }
 

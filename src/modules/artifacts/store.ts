@@ -222,6 +222,24 @@ export const artifactsStore = {
     return rows[0] ?? null;
   },
 
+  /**
+   * DELETE /artifacts/{id}: deletes the row unless it holds the weights of one of the user's
+   * models (table user_models, docs/models.md), in one statement. `storage_key` of the deleted
+   * row; else `model`, the name of a model holding it; null: no such artifact of the user.
+   */
+  async deleteUnlessModelWeights(q: Queryable, userId: string, id: string): Promise<{ storage_key: string } | { model: string } | null> {
+    const { rows } = await q.query<{ storage_key: string | null; model: string | null }>(
+      `WITH m AS (SELECT name FROM user_models WHERE user_id = $2 AND weights_artifact_id = $1 ORDER BY name LIMIT 1),
+            d AS (DELETE FROM artifacts WHERE id = $1 AND user_id = $2 AND NOT EXISTS (SELECT 1 FROM m) RETURNING storage_key)
+       SELECT (SELECT storage_key FROM d) AS storage_key, (SELECT name FROM m) AS model`,
+      [id, userId],
+    );
+    const r = rows[0];
+    if (r?.storage_key != null) return { storage_key: r.storage_key };
+    if (r?.model != null) return { model: r.model };
+    return null;
+  },
+
   /** The artifact stops belonging to its job (deleting the job then keeps it). */
   async detachFromJob(tx: Queryable, userId: string, id: string): Promise<boolean> {
     const { rowCount } = await tx.query('UPDATE artifacts SET job_id = NULL WHERE id = $1 AND user_id = $2', [id, userId]);

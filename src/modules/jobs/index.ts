@@ -7,6 +7,7 @@ import { JobService } from '../../compute/service.js';
 import { WorkflowEngine } from '../../workflows/engine.js';
 import { jobArtifactsFrom } from '../artifacts/job-results.js';
 import { appendEvent } from '../events/service.js';
+import { failedRequestRefunds } from '../usage/service.js';
 import { jobRoutes } from './routes.js';
 import { JOB_SCHEMAS } from './schemas.js';
 
@@ -24,7 +25,14 @@ export const jobsModule: Module = {
   name: 'jobs',
   provide({ db, config, queue, wallet, artifacts, chem, scheduler, models }) {
     const workflowEngine = new WorkflowEngine(queue);
-    const ports: ComputePorts = { wallet, events: { append: appendEvent }, artifacts: jobArtifactsFrom(artifacts), models: models.jobPort(), workflows: workflowEngine };
+    const ports: ComputePorts = {
+      wallet,
+      events: { append: appendEvent },
+      artifacts: jobArtifactsFrom(artifacts),
+      models: models.jobPort(),
+      workflows: workflowEngine,
+      requests: failedRequestRefunds,
+    };
     workflowEngine.attach(ports);
     return {
       workflowEngine,

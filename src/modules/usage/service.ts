@@ -3,6 +3,8 @@
 // (`consume`), never beyond the tier's allowance; an enterprise account is unlimited. The usage
 // summary puts the calls beside storage, keys and the month's jobs, workflow runs and Assistant
 // turns, from the same figures as /artifacts/usage, the key list and the ledger.
+import type { JobRequests } from '../../compute/ports.js';
+import type { JobOrigin } from '../../compute/store.js';
 import { tierNameOf, type Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/database.js';
 import { AppError } from '../../errors.js';
@@ -23,6 +25,25 @@ export function periodOf(now: Date = new Date()): Period {
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
   return { start, end, key: start.toISOString().slice(0, 10) };
 }
+
+/** The kind of calls an asynchronous request of each origin counts. */
+const KIND_OF: Partial<Record<JobOrigin, CallKind>> = { utility: 'utilities', inference: 'inference' };
+
+/**
+ * The job engine's port for failed requests (JobRequests, src/compute/ports.ts; wired by
+ * src/modules/jobs/index.ts): an asynchronous utility or inference request that ends `error`
+ * gives the units it counted at submit (its `info.units`) back to the month it was counted in
+ * (the month of its created_at, UTC), in the transaction that ends it. A cancelled request
+ * keeps its count (docs/usage.md, "Counting").
+ */
+export const failedRequestRefunds: JobRequests = {
+  async failed(tx, job) {
+    const kind = KIND_OF[job.origin];
+    const units = (job.info as { units?: unknown }).units;
+    if (!kind || typeof units !== 'number' || !Number.isSafeInteger(units) || units < 1) return;
+    await usageStore.refund(tx, job.user_id, periodOf(new Date(job.created_at)).key, kind, units);
+  },
+};
 
 const usd = (micros: number) => Math.round(micros) / 1_000_000;
 const paid = (a: SubjectActivity) => ({ count: a.count, charged_usd: usd(a.charged_micros) });

@@ -55,6 +55,20 @@ export const usageStore = {
     return rows[0] ?? null;
   },
 
+  /**
+   * Takes `units` calls of `kind` back off the account's row of the month `month` (YYYY-MM-01):
+   * a request that failed gives back what it counted (docs/usage.md). Never below zero. The new
+   * counts, or null when the month has no row (nothing to give back).
+   */
+  async refund(q: Queryable, userId: string, month: string, kind: CallKind, units: number): Promise<MonthCounts | null> {
+    const col = COLUMN[kind];
+    const { rows } = await q.query<MonthCounts>(
+      `UPDATE usage_months SET ${col} = greatest(0, ${col} - $3::int) WHERE user_id = $1 AND month = $2::date RETURNING utilities, inference`,
+      [userId, month, units],
+    );
+    return rows[0] ?? null;
+  },
+
   async month(q: Queryable, userId: string, month: string): Promise<MonthCounts> {
     const { rows } = await q.query<MonthCounts>('SELECT utilities, inference FROM usage_months WHERE user_id = $1 AND month = $2::date', [userId, month]);
     return rows[0] ?? { utilities: 0, inference: 0 };
