@@ -19,7 +19,11 @@
 //       ("estimate a triage of artifact <uuid>",              first when no artifact id is given).
 //        "estimate a similarity expansion of CCO in artifact <uuid>")
 //     templates: "triage" -> library-triage; "solubility" / "ESOL" -> solubility-screen;
-//     "similarity" / "expansion" / "neighbours" -> similarity-expansion (needs a query molecule).
+//     "similarity" / "expansion" / "neighbours" -> similarity-expansion (needs a query molecule);
+//     "xtb screen" -> xtb-screen.
+//   optimise / single point / frequencies / conformers (calculations.ts)    -> estimate_engine_job,
+//       ("optimise caffeine with GFN2 in water")              then propose_engine_job (a plan card)
+//                                                             unless only an estimate is asked.
 //   "chembl" or a CHEMBL id: "activities" -> lookup_bioactivity molecule_activities (target_activities
 //       when "target" is said), limit 10; otherwise operation molecule (target).
 //   "pubchem" / "look up" / "find compound" / "search for" -> lookup_compounds {names}.
@@ -36,11 +40,32 @@
 // countTokens(text written) + countTokens(name) + countTokens(arguments) of each call.
 import { setImmediate as tick } from 'node:timers/promises';
 import { TEMPLATES } from '../workflows/templates.js';
+import { calculationIn, calculationStep, engineTemplateInputs, type CalculationIntent } from './calculations.js';
 import { COMPOUNDS, compoundsIn, findMolecules, type MentionedMolecule, type UnknownName } from './compounds.js';
 import { chooseLibrary } from './library.js';
 import type { ChatMessage, CompletionRequest, Provider, ProviderEvent, ToolCall } from './provider.js';
 import { countPromptTokens, countTokens, loadTokenizer } from './tokens.js';
-import type { DescribedMolecule, ToolResults, WorkflowQuote } from './tool-specs.js';
+import {
+  call,
+  clip,
+  duration,
+  errorText,
+  fixed,
+  isObj,
+  lookedUp,
+  lookupNote,
+  objs,
+  plural,
+  quoteLines,
+  say,
+  toolError,
+  usd,
+  type Args,
+  type Done,
+  type PlannedCall,
+  type Step,
+} from './steps.js';
+import type { DescribedMolecule, ToolResults } from './tool-specs.js';
 
 export const BUILTIN_MODEL = 'crucible-builtin-1';
 
@@ -58,55 +83,35 @@ export const BUILTIN_REQUESTS: { example: string; does: string }[] = [
     example: 'plan a solubility screen of my library',
     does: 'Proposes a plan card for the molecule set you name, else your newest upload (it asks when several could be meant); you approve it, the Assistant never runs it',
   },
+  {
+    example: 'optimise caffeine with GFN2 in water',
+    does: 'Estimates an engine job and proposes it as a plan card you approve: optimisation, single point, frequencies ("frequencies of ethanol at 350 K") or conformers ("find conformers of ibuprofen with GFN-FF"), of named compounds, SMILES or your library, with GFN2, GFN1, GFN-FF, PM7 or PM6, in the gas phase or an implicit solvent',
+  },
   { example: 'show my jobs', does: 'Your recent jobs (also "my recent runs", "my artifacts")' },
 ];
 
-type Args = Record<string, unknown>;
-interface PlannedCall {
-  name: string;
-  args: Args;
-}
-interface Step {
-  text: string;
-  calls: PlannedCall[];
-}
-/** A tool call of this turn with its parsed answer. */
-interface Done {
-  name: string;
-  args: Args;
-  result: unknown;
-}
 type ListTool = 'list_jobs' | 'list_runs' | 'list_artifacts';
 type Intent =
   | { kind: 'molecules'; molecules: MentionedMolecule[]; unknown: UnknownName[]; describe: boolean; depict: boolean }
   | { kind: 'bioactivity'; args: Args }
   | { kind: 'compounds'; names: string[] }
-  | { kind: 'workflow'; mode: 'plan' | 'estimate'; template: (typeof TEMPLATES)[number]; library: string | null; query: MentionedMolecule | null; request: string }
+  | {
+      kind: 'workflow';
+      mode: 'plan' | 'estimate';
+      template: (typeof TEMPLATES)[number];
+      library: string | null;
+      query: MentionedMolecule | null;
+      request: string;
+      /** An engine template's inputs the request names (method, solvent, temperature_k), and the molecules it runs on when named. */
+      extra: Args;
+      molecules: MentionedMolecule[];
+    }
+  | CalculationIntent
   | { kind: 'lists'; calls: PlannedCall[] }
   | { kind: 'ask'; text: string }
   | { kind: 'help' };
 
 const UUID_RE = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i;
-const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-const objs = (x: unknown): Record<string, unknown>[] => (Array.isArray(x) ? x.filter(isObj) : []);
-/** A short, single-line quotation of a text found in a tool answer. */
-const clip = (x: unknown, n: number): string => {
-  const s = String(x)
-    .replace(/[\p{Cc}\s]+/gu, ' ')
-    .trim();
-  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
-};
-const fixed = (x: unknown, digits: number) => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
-const usd = (x: unknown) => (typeof x !== 'number' || !Number.isFinite(x) ? 'n/a' : `$${x > 0 && x < 0.01 ? x.toFixed(4) : x.toFixed(2)}`);
-const duration = (x: unknown) => {
-  if (typeof x !== 'number' || !Number.isFinite(x)) return 'an unknown time';
-  if (x < 90) return `about ${Math.round(x)} s`;
-  return x < 5400 ? `about ${Math.round(x / 60)} min` : `about ${(x / 3600).toFixed(1)} h`;
-};
-const plural = (n: number, word: string) => `${n} ${n === 1 ? word : word.endsWith('y') ? `${word.slice(0, -1)}ies` : `${word}s`}`;
-const toolError = (x: unknown): string | null =>
-  isObj(x) && isObj(x.error) ? `${clip(typeof x.error.code === 'string' ? x.error.code : 'error', 40)}: ${clip(x.error.message ?? '', 200)}` : null;
-const errorText = (d: Done, err: string) => `The ${d.name} tool answered an error (${err}).`;
 
 // --- Understanding the request ------------------------------------------------------------------
 
@@ -117,7 +122,11 @@ function templateOf(t: string) {
       ? 'solubility-screen'
       : /similarity|expansion|neighbou?rs|analogu?es/.test(t)
         ? 'similarity-expansion'
-        : null;
+        : /\bxtb[- ]?screen/.test(t)
+          ? 'xtb-screen'
+          : /\bconformer-search\b|\bconformer search (?:template|workflow)\b|\bconform\w*\b.*\b(?:frequenc|thermochem)/.test(t)
+            ? 'conformer-search'
+            : null;
   return TEMPLATES.find((x) => x.template_id === id) ?? null;
 }
 
@@ -156,12 +165,18 @@ function understand(request: string): Intent {
   const planWord = /\b(plan|propose|proposal|prepare|set up|setup|schedule)\b/.test(t);
   const estimateWord = /\b(estimate|estimated|cost|costs|price|quote|how much|how long|runtime)\b/.test(t);
   const runWord = /\b(run|launch|start|queue)\b/.test(t);
-  if (template && (planWord || estimateWord || runWord || library || /\b(library|my molecules|data ?set|molecule set|artifact)\b/.test(t))) {
+  const engine = template ? engineTemplateInputs(template.template_id, request) : null;
+  if (engine && 'ask' in engine) return { kind: 'ask', text: engine.ask };
+  const named = engine && !library ? engine.molecules : [];
+  if (template && (planWord || estimateWord || runWord || library || named.length || /\b(library|my molecules|data ?set|molecule set|artifact)\b/.test(t))) {
     const query = template.template_id === 'similarity-expansion' ? (molecules[0] ?? null) : null;
     if (template.template_id === 'similarity-expansion' && !query)
       return { kind: 'ask', text: 'A similarity expansion needs a query molecule: name a compound or give its SMILES, e.g. "plan a similarity expansion of aspirin".' };
-    return { kind: 'workflow', mode: estimateWord && !planWord ? 'estimate' : 'plan', template, library, query, request };
+    const mode = estimateWord && !planWord ? 'estimate' : 'plan';
+    return { kind: 'workflow', mode, template, library, query, request, extra: engine?.inputs ?? {}, molecules: named };
   }
+  const calculation = calculationIn(request, estimateWord && !planWord ? 'estimate' : 'plan');
+  if (calculation) return calculation;
   if (/chembl/.test(t)) {
     const ids = [...new Set([...request.matchAll(/\bCHEMBL\d{1,10}\b/gi)].map((m) => m[0].toUpperCase()))];
     const queries = ids.length ? ids.slice(0, 20) : namesIn(request, /\b(?:for|of|about|on)\s+/i, molecules);
@@ -285,14 +300,11 @@ function lookupAnswer(d: Done): string {
   return lines.join('\n');
 }
 
-function quoteLines(q: Partial<WorkflowQuote>): string[] {
-  return objs(q.steps).map((s) => `- ${clip(s.step_id, 40)} (${clip(s.job_type, 40)}): ${usd(s.cost_usd)}, ${duration(s.expected_runtime_sec)}`);
-}
-
 function workflowAnswer(d: Done, intent: Extract<Intent, { kind: 'workflow' }>): string {
   const q = d.result as Partial<ToolResults['propose_plan']>;
   const inputs = isObj(d.args.inputs) ? d.args.inputs : {};
-  const on = `${intent.template.name} (${intent.template.template_id}) on artifact ${clip(inputs.library, 60)}`;
+  const set = Array.isArray(inputs.library) ? intent.molecules.map((m) => clip(m.label, 40)).join(', ') : `artifact ${clip(inputs.library, 60)}`;
+  const on = `${intent.template.name} (${intent.template.template_id}) on ${set}`;
   const steps = quoteLines(q);
   const per = steps.length ? `\nPer step:\n${steps.join('\n')}` : '';
   if (d.name === 'estimate_workflow')
@@ -323,16 +335,16 @@ function listAnswer(d: Done): string {
 
 // --- One step --------------------------------------------------------------------------------
 
-const say = (text: string): Step => ({ text, calls: [] });
-const call = (name: string, args: Args): Step => ({ text: '', calls: [{ name, args }] });
-
 function workflowStep(intent: Extract<Intent, { kind: 'workflow' }>, done: Done[]): Step {
   const main = intent.mode === 'plan' ? 'propose_plan' : 'estimate_workflow';
   const result = done.findLast((d) => d.name === main);
   if (result) return say(toolError(result.result) ? errorText(result, toolError(result.result)!) : workflowAnswer(result, intent));
-  let library = intent.library;
+  let library: string | string[] | null = intent.library;
   let title = `${intent.template.name} of artifact ${library}`;
-  if (!library) {
+  if (!library && intent.molecules.length) {
+    library = intent.molecules.map((m) => m.smiles);
+    title = `${intent.template.name} of ${intent.molecules.map((m) => m.label).join(', ')}`.slice(0, 200);
+  } else if (!library) {
     const listed = done.findLast((d) => d.name === 'list_artifacts');
     if (!listed) return call('list_artifacts', { kind: 'molecules', limit: 50 });
     const err = toolError(listed.result);
@@ -343,56 +355,12 @@ function workflowStep(intent: Extract<Intent, { kind: 'workflow' }>, done: Done[
     library = picked.artifact_id;
     title = `${intent.template.name} of ${picked.name}`;
   }
-  const inputs: Args = intent.query ? { library, query: intent.query.smiles } : { library };
+  const inputs: Args = intent.query ? { library, query: intent.query.smiles } : { library, ...intent.extra };
   const source = { template_id: intent.template.template_id, inputs };
   return call(main, intent.mode === 'plan' ? { title, ...source } : source);
 }
 
 type MoleculesIntent = Extract<Intent, { kind: 'molecules' }>;
-const andList = (names: string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
-
-/** The molecules lookup_compounds found for the request's unknown names: a SMILES (data) of at most 500 characters, without spaces. */
-function lookedUp(intent: MoleculesIntent, lookup: Done | undefined): MentionedMolecule[] {
-  const items = lookup && !toolError(lookup.result) ? objs((lookup.result as Record<string, unknown>).compounds) : [];
-  return intent.unknown.flatMap((u) => {
-    const item = items.find((i) => typeof i.name === 'string' && i.name.toLowerCase() === u.name.toLowerCase());
-    return item?.status === 'found' && typeof item.smiles === 'string' && /^\S{1,500}$/.test(item.smiles) ? [{ at: u.at, label: u.name, smiles: item.smiles }] : [];
-  });
-}
-
-/** What the name lookup gave: the compounds found (CID, title), those not found, the source; or that lookups are disabled. */
-function lookupNote(intent: MoleculesIntent, d: Done): string {
-  const names = intent.unknown.map((u) => clip(u.name, 60));
-  const r = d.result as Record<string, unknown>;
-  if (isObj(r.error) && r.error.code === 'source-disabled') {
-    const some = COMPOUNDS.slice(0, 6).map((c) => c.name);
-    return (
-      `Compound name lookups (PubChem) are disabled on this server, so I could not look up ${andList(names)}. ` +
-      `I know ${COMPOUNDS.length} common compounds by name (${some.join(', ')}, ...); for any other, give its SMILES, e.g. "describe CCO".`
-    );
-  }
-  const err = toolError(r);
-  if (err) return `I could not look up ${andList(names)} in PubChem (${err}).`;
-  const items = objs(r.compounds);
-  const found: string[] = [];
-  const missing: string[] = [];
-  const failed: string[] = [];
-  for (const u of intent.unknown) {
-    const i = items.find((x) => typeof x.name === 'string' && x.name.toLowerCase() === u.name.toLowerCase());
-    const name = clip(u.name, 60);
-    if (i?.status === 'found' && typeof i.smiles === 'string') found.push(`${name} (CID ${clip(i.cid, 20)}${i.title ? `, "${clip(i.title, 60)}"` : ''})`);
-    else if (!i || i.status === 'not_found') missing.push(name);
-    else failed.push(`${name} (${clip(i.status, 40)})`);
-  }
-  const lines = [
-    ...(found.length ? [`Looked up by name in PubChem: ${found.join(', ')}.`] : []),
-    ...(missing.length ? [`Not found in PubChem: ${andList(missing)}. Check the spelling, or give a SMILES.`] : []),
-    ...(failed.length ? [`Could not look up: ${failed.join(', ')}.`] : []),
-  ];
-  if (typeof r.attribution === 'string') lines.push(`Source: ${clip(r.attribution, 200)}`);
-  return lines.join('\n');
-}
-
 /** Describe and draw: the names it does not know are looked up first (lookup_compounds), then every molecule is described and drawn. */
 function moleculesStep(intent: MoleculesIntent, done: Done[]): Step {
   const lookup = intent.unknown.length ? done.find((d) => d.name === 'lookup_compounds') : undefined;
@@ -432,6 +400,8 @@ function decide(intent: Intent, done: Done[]): Step {
       return workflowStep(intent, done);
     case 'molecules':
       return moleculesStep(intent, done);
+    case 'calculation':
+      return calculationStep(intent, done);
     default:
   }
   if (done.length === 0) {

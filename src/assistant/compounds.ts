@@ -168,11 +168,12 @@ function nameLike(phrase: string): boolean {
  * neither a known compound nor a SMILES ("describe sertraline and olaparib"), in request order:
  * each phrase after the request's verb ("describe", "properties of", ...), between commas and
  * "and", that holds no known molecule and reads as a name (at most four words, none of them an
- * ordinary English word such as "it" or "my"). At most `max` of each.
+ * ordinary English word such as "it" or "my"). At most `max` of each. `triggerRe` finds where the
+ * names start (other requests than describe and draw: "optimise X", calculations.ts).
  */
-export function compoundsIn(text: string, max = 20): { molecules: MentionedMolecule[]; unknown: UnknownName[] } {
+export function compoundsIn(text: string, max = 20, triggerRe: RegExp = TRIGGER_RE): { molecules: MentionedMolecule[]; unknown: UnknownName[] } {
   const molecules = findMolecules(text, max);
-  const trigger = TRIGGER_RE.exec(text);
+  const trigger = triggerRe.exec(text);
   if (!trigger) return { molecules, unknown: [] };
   const start = trigger.index + trigger[0].length;
   const rest = text.slice(start);

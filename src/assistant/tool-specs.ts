@@ -1,8 +1,9 @@
 // The tools the Assistant's model may call (docs/assistant.md, "Tools"), as the model sees
 // them: names, descriptions and JSON Schema parameters, and the JSON each answers to the model
 // (the `tool` message content). src/modules/assistant/tools.ts runs them with the caller's own
-// rights by calling the services directly. No tool starts charged work: propose_plan stores a
-// plan card that only the user's approval (POST /assistant/plans/{plan_id}/approve) can run.
+// rights by calling the services directly. No tool starts charged work: propose_plan and
+// propose_engine_job store a plan card that only the user's approval (POST
+// /assistant/plans/{plan_id}/approve) can run; an engine job's card is a one-step workflow run.
 import { OPERATIONS } from '../lookups/index.js';
 import type { ToolSpec } from './provider.js';
 
@@ -20,6 +21,41 @@ const workflowSource = {
   template_id: { type: 'string', description: 'library-triage, solubility-screen or similarity-expansion' },
   spec: { type: 'object', description: 'An inline workflow spec (docs/workflows.md), instead of template_id' },
   inputs: { type: 'object', description: 'The workflow inputs, e.g. {"library": "<artifact id>"}' },
+};
+
+/**
+ * The engine job types the Assistant estimates and proposes (docs/engines.md; the payload
+ * fields of contract section 13). Docking will join when its job type exists.
+ */
+export const ENGINE_JOB_TYPES = ['optimize', 'singlepoint', 'frequencies', 'conformers'] as const;
+export type EngineJobType = (typeof ENGINE_JOB_TYPES)[number];
+
+/** The structures of an engine job and its parameters (each type takes those it names; the type's own schema checks them). */
+const engineJob = {
+  job_type: {
+    type: 'string',
+    enum: [...ENGINE_JOB_TYPES],
+    description:
+      'optimize (geometry optimisation), singlepoint (energy, gap, dipole, charges at the given geometry), frequencies (optimisation, then harmonic frequencies, IR and thermochemistry), conformers (a ranked conformer ensemble)',
+  },
+  molecules: {
+    type: 'array',
+    items: { type: 'string', minLength: 1, maxLength: 2000 },
+    minItems: 1,
+    maxItems: 1000,
+    description: 'The structures as SMILES (or give input_artifact_id)',
+  },
+  input_artifact_id: { type: 'string', description: "One of the user's molecule sets, or an earlier job's structures (instead of molecules)" },
+  port: { type: 'string', description: 'The port of input_artifact_id holding the structures, e.g. "structures"' },
+  method: { type: 'string', enum: ['gfn2', 'gfn1', 'gfnff', 'pm7', 'pm6'], description: 'gfn2 (default), gfn1, gfnff: xtb; pm7, pm6: MOPAC; conformers take gfn2 or gfnff' },
+  solvent: { type: ['string', 'null'], description: 'An ALPB solvent name (water, methanol, dmso, chcl3, ch2cl2, thf, toluene, ...); null or absent: gas phase' },
+  charge: { type: 'integer', minimum: -10, maximum: 10 },
+  multiplicity: { type: 'integer', minimum: 1, maximum: 7 },
+  max_iterations: { type: 'integer', minimum: 1, maximum: 5000, description: 'optimize, frequencies' },
+  temperature_k: { type: 'number', description: 'frequencies and conformers (298.15)' },
+  max_conformers: { type: 'integer', minimum: 1, maximum: 500, description: 'conformers (50)' },
+  energy_window_kcal: { type: 'number', description: 'conformers (6)' },
+  rmsd_threshold: { type: 'number', description: 'conformers, Å (0.5)' },
 };
 
 export const TOOL_SPECS: readonly ToolSpec[] = [
@@ -60,6 +96,18 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
     parameters: obj({ kind: { type: 'string', maxLength: 100 }, limit: limit(50) }),
   },
   { name: 'get_artifact', description: 'One of the user\u2019s artifacts.', parameters: obj({ artifact_id: { type: 'string' } }, ['artifact_id']) },
+  {
+    name: 'estimate_engine_job',
+    description:
+      'The cost and runtime of a quantum-chemistry or conformer job (xtb, MOPAC, Open Babel) on molecules or a molecule set, as approving its plan card would reserve them; nothing runs.',
+    parameters: obj(engineJob, ['job_type']),
+  },
+  {
+    name: 'propose_engine_job',
+    description:
+      'Proposes an engine job (as estimate_engine_job) to the user as a plan card: a one-step workflow run with its estimate. Nothing runs and nothing is charged until the user approves the card. Cards expire after 24 hours.',
+    parameters: obj({ title: { type: 'string', minLength: 1, maxLength: 200 }, ...engineJob }, ['title', 'job_type']),
+  },
   {
     name: 'propose_plan',
     description:
@@ -105,6 +153,15 @@ export interface WorkflowQuote {
   steps: { step_id: string; job_type: string; cost_usd: number; expected_runtime_sec: number }[];
 }
 
+/** What estimate_engine_job answers (and propose_engine_job inside its card): the job and the one-step run's quote. */
+export interface EngineJobQuote extends WorkflowQuote {
+  job_type: string;
+  method: string;
+  solvent: string | null;
+  /** How many structures the job takes (a molecule set's size). */
+  structures: number;
+}
+
 /**
  * The JSON each tool answers to the model. A tool that fails answers
  * `{error: {code, message}}` instead (a problem slug such as `not-found` or `validation-error`).
@@ -131,6 +188,8 @@ export interface ToolResults {
     created_at: string;
   };
   propose_plan: { plan_id: string; title: string; status: 'proposed'; expires_at: string } & WorkflowQuote;
+  estimate_engine_job: EngineJobQuote;
+  propose_engine_job: { plan_id: string; title: string; status: 'proposed'; expires_at: string } & EngineJobQuote;
 }
 
 export type ToolError = { error: { code: string; message: string } };

@@ -83,6 +83,34 @@ export const TEMPLATES: readonly Template[] = [
       },
     },
   },
+  {
+    template_id: 'xtb-screen',
+    name: 'xtb screen',
+    description: 'Keep the molecules in range, optimise them (GFN2-xTB by default) and tabulate their energies, HOMO-LUMO gaps and dipoles',
+    spec: {
+      name: 'xtb screen',
+      description: 'filter -> optimize',
+      inputs: {
+        library: { type: 'molecules', description: 'The library: an uploaded molecule set (artifact id) or a list of SMILES; at most 1,000 molecules reach the optimisation' },
+        expression: {
+          type: 'string',
+          default: 'heavy_atoms <= 40 and mw <= 600',
+          description: 'Which molecules to optimise: a filter expression (docs/jobs.md, "filter")',
+        },
+        method: { type: 'string', default: 'gfn2', description: 'gfn2 (GFN2-xTB), gfn1 (GFN1-xTB) or gfnff (GFN-FF) with xtb; pm7 or pm6 with MOPAC' },
+        solvent: { type: 'string', default: 'water', description: 'The implicit solvent: an ALPB name (water, methanol, dmso, ...; docs/engines.md); COSMO with MOPAC methods' },
+      },
+      steps: [
+        { id: 'keep', job_type: 'filter', inputs: { molecules: '$inputs.library' }, params: { expression: '$inputs.expression' } },
+        { id: 'optimize', job_type: 'optimize', inputs: { molecules: '$steps.keep.outputs.molecules' }, params: { method: '$inputs.method', solvent: '$inputs.solvent' } },
+      ],
+      outputs: {
+        kept: '$steps.keep.outputs.molecules',
+        structures: '$steps.optimize.outputs.structures',
+        table: '$steps.optimize.outputs.table',
+      },
+    },
+  },
 ];
 
 export function templateById(id: string): Template | undefined {

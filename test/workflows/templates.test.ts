@@ -1,7 +1,8 @@
 // The built-in templates (docs/workflows.md) are real, runnable specs: each runs end to end
 // through POST /workflows/runs with template_id, and its outputs hold what the steps promise
 // (kept molecules satisfy the filter, predictions equal the public model's own, the query's
-// nearest neighbour is itself). Also the graph of a finished run as SVG, JSON and Mermaid.
+// nearest neighbour is itself, the xtb screen optimises the filter's molecules with GFN2 in
+// water). Also the graph of a finished run as SVG, JSON and Mermaid.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -41,11 +42,11 @@ for (const backend of BACKENDS) {
     });
     after(() => h?.close());
 
-    it('lists at least the three named templates, each a valid spec', async () => {
+    it('lists at least the four named templates, each a valid spec', async () => {
       const r = await h.req('GET', '/api/v1/workflows/templates', { token: u.token });
       assert.equal(r.status, 200);
       const ids = r.body.templates.map((t: any) => t.template_id);
-      for (const id of ['library-triage', 'solubility-screen', 'similarity-expansion']) assert.ok(ids.includes(id), id);
+      for (const id of ['library-triage', 'solubility-screen', 'similarity-expansion', 'xtb-screen']) assert.ok(ids.includes(id), id);
       for (const t of r.body.templates) {
         const v = await h.req('POST', '/api/v1/workflows/validate', { token: u.token, body: { spec: t.spec } });
         assert.deepEqual([v.body.valid, v.body.errors], [true, []], t.template_id);
@@ -221,6 +222,43 @@ for (const backend of BACKENDS) {
       const want = new Map(direct.body.predictions.map((p: any) => [p.smiles, p.prediction]));
       assert.equal(got.predictions.length, smiles.length);
       for (const p of got.predictions) assert.ok(Math.abs(p.prediction - (want.get(p.smiles) as number)) < 1e-9, `${p.smiles}: ${p.prediction} vs ${String(want.get(p.smiles))}`);
+    });
+
+    it('xtb screen: the filter’s kept SMILES are optimised (GFN2 in water by default); the table holds their energies, gaps and dipoles', async () => {
+      // Tiny molecules: heavy_atoms <= 3 keeps water, methanol and ethanol, not benzene or decane.
+      const smiles = ['c1ccccc1', 'O', 'CO', 'CCCCCCCCCC', 'CCO'];
+      const library = await uploadSmiles(h, u.token, smiles, 'tiny.smi');
+      const run = await startRun(h, u.token, { template_id: 'xtb-screen', inputs: { library, expression: 'heavy_atoms <= 3' } });
+      assert.deepEqual([run.template_id, run.inputs.method, run.inputs.solvent], ['xtb-screen', 'gfn2', 'water']);
+      const done = await waitForRun(h, u.token, run.run_id, 120_000);
+      assert.equal(done.status, 'completed', JSON.stringify(done.steps));
+      assert.deepEqual(Object.keys(done.outputs).sort(), ['kept', 'structures', 'table']);
+      const opt = await result(h, u.token, done.steps.find((s: any) => s.step_id === 'optimize').job_id);
+      assert.deepEqual([opt.job_type, opt.method, opt.solvent], ['optimize', 'gfn2', 'water']);
+      // The filter's SMILES records reached the optimisation with their names, in order.
+      assert.deepEqual(
+        opt.items.map((i: any) => [i.name, i.error, i.converged]),
+        [
+          ['m1', null, true],
+          ['m2', null, true],
+          ['m4', null, true],
+        ],
+      );
+      // Water with GFN2-xTB in ALPB water: -5.085 Eh (the gas phase is -5.070), a gap of 14.8 eV.
+      assert.ok(Math.abs(opt.items[0].energy_hartree + 5.085) < 2e-3, String(opt.items[0].energy_hartree));
+      assert.ok(Math.abs(opt.items[0].homo_lumo_gap_ev - 14.76) < 0.1, String(opt.items[0].homo_lumo_gap_ev));
+      const dl = (o: { artifact_id: string; port: string }) =>
+        fetch(`${h.base}/api/v1/artifacts/${o.artifact_id}/download?port=${o.port}`, { headers: { authorization: `Bearer ${u.token}` } });
+      const table = (await (await dl(done.outputs.table)).text()).trim().split('\n');
+      assert.equal(table[0], 'index,id,name,error,energy_hartree,homo_lumo_gap_ev,dipole_debye,iterations');
+      const rows = table.slice(1).map((l) => l.split(','));
+      assert.deepEqual(
+        rows.map((r) => [r[2], Number(r[4]), Number(r[5]), Number(r[6])]),
+        opt.items.map((i: any) => [i.name, i.energy_hartree, i.homo_lumo_gap_ev, i.dipole_debye]),
+      );
+      for (const r of rows) assert.ok(Number(r[5]) > 5 && Number(r[6]) > 1, r.join(','));
+      const structures = await h.req('GET', `/api/v1/artifacts/${done.outputs.structures.artifact_id}`, { token: u.token });
+      assert.equal(structures.body.manifest.ports.structures.record_count, 3, structures.text.slice(0, 400));
     });
 
     it('similarity expansion: the query is its own nearest neighbour; neighbours are described, filtered and drawn', async () => {

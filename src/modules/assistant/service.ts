@@ -98,7 +98,7 @@ export class AssistantService {
           provider: c.provider,
           description:
             c.provider === 'builtin'
-              ? 'The embedded deterministic planner: describes, draws and looks up named compounds, reads your jobs, runs and artifacts, estimates and proposes workflow runs from the templates (docs/assistant.md)'
+              ? 'The embedded deterministic planner: describes, draws and looks up named compounds, reads your jobs, runs and artifacts, estimates and proposes workflow runs from the templates and engine jobs (optimisation, single point, frequencies, conformers) (docs/assistant.md)'
               : `An OpenAI-compatible Chat Completions model with tool calling (${c.model})`,
           input_price_per_mtok_usd: c.priceInputPerMTok,
           output_price_per_mtok_usd: c.priceOutputPerMTok,

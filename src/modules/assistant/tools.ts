@@ -2,8 +2,8 @@
 // the matching endpoint directly (never over HTTP) as the caller, so it sees only the caller's
 // own jobs, runs and artifacts. Lookups never send a structure, whoever asks. Each call answers
 // the model (`forModel`, the JSON of src/assistant/tool-specs.ts's ToolResults) and the client
-// (`forClient`: the same, with drawings). propose_plan stores a plan card; nothing here starts
-// charged work.
+// (`forClient`: the same, with drawings). propose_plan and propose_engine_job (engine-jobs.ts)
+// store a plan card; nothing here starts charged work.
 import { TOOL_NAMES, type DescribedMolecule, type ListedArtifact, type ToolError, type WorkflowQuote } from '../../assistant/tool-specs.js';
 import { roundSec } from '../../api/rounding.js';
 import { usd } from '../../api/schemas.js';
@@ -14,6 +14,7 @@ import type { Principal } from '../auth/principal.js';
 import { depictMolecules } from '../depict/service.js';
 import { describeMolecules } from '../describe/service.js';
 import type { RunStartBody } from '../workflows/runs.js';
+import { EngineJobArgumentError, quoteEngineJob } from './engine-jobs.js';
 
 export interface ToolContext {
   who: Principal;
@@ -177,6 +178,15 @@ async function call(s: Deps, ctx: ToolContext, name: string, a: Args): Promise<T
         created_at: x.created_at,
       });
     }
+    case 'estimate_engine_job':
+      return same((await quoteEngineJob(s, who, a)).quote);
+    case 'propose_engine_job': {
+      const title = str(a, 'title').slice(0, 200);
+      const { body, quote: q } = await quoteEngineJob(s, who, a, title);
+      const card = await ctx.proposePlan(title, body, q);
+      const result = { plan_id: card.plan_id, title, status: 'proposed' as const, expires_at: card.expires_at, ...q };
+      return { ...same(result), plan: result };
+    }
     case 'propose_plan': {
       const title = str(a, 'title').slice(0, 200);
       const body = runBody(a);
@@ -205,7 +215,7 @@ export async function runTool(s: Deps, ctx: ToolContext, name: string, argsText:
   try {
     return { ...(await call(s, ctx, name, args as Args)), ok: true };
   } catch (err) {
-    if (err instanceof ToolArgumentError) return fail('invalid-arguments', err.message);
+    if (err instanceof ToolArgumentError || err instanceof EngineJobArgumentError) return fail('invalid-arguments', err.message);
     if (err instanceof LookupRequestError) return fail('validation-error', err.message);
     if (err instanceof SourceDisabledError) return fail('source-disabled', err.message);
     if (err instanceof AppError) {

@@ -1,0 +1,270 @@
+// Engine job requests of the builtin Assistant model (docs/assistant.md, "Engine jobs"):
+// "optimise caffeine with GFN2 in water", "frequencies of ethanol with GFN-FF at 350 K",
+// "single point of CCO with PM7", "find conformers of ibuprofen", "optimise my library".
+//
+// The request gives the job type (its trigger words, conformers first, then frequencies, single
+// points, optimisation), the method (gfn2 unless one is named: GFN2/GFN1/GFN-FF, PM7/PM6, "xtb",
+// "mopac", "force field"), the solvent ("in water", "in chloroform", "in ALPB dmso"; xtb's ALPB
+// names, COSMO with MOPAC), charge ("charge -1"), multiplicity ("triplet", "multiplicity 3"),
+// temperature ("at 350 K", "at 25 °C"; frequencies and conformers) and the molecules: known
+// names and SMILES (compounds.ts), other names looked up in PubChem first, an artifact id, or
+// "my library" (library.ts picks the set). Those phrases are blanked out before molecules are
+// looked for, so "in water" or "in toluene" never becomes a molecule. Then: estimate_engine_job,
+// and (unless only an estimate was asked for) propose_engine_job with the same job: a plan card
+// the user approves. Tool answers fill in the numbers, never choose the next tool.
+import { SOLVENTS } from '../compute/types/engine/payload.js';
+import { COMPOUNDS, compoundsIn, findMolecules, type MentionedMolecule, type UnknownName } from './compounds.js';
+import { chooseLibrary } from './library.js';
+import { call, clip, duration, errorText, isObj, lookedUp, lookupNote, plural, say, toolError, usd, type Args, type Done, type Step } from './steps.js';
+import type { EngineJobQuote, EngineJobType, ToolResults } from './tool-specs.js';
+
+export interface CalculationIntent {
+  kind: 'calculation';
+  mode: 'plan' | 'estimate';
+  jobType: EngineJobType;
+  /** The job's parameters but its structures: method, solvent, charge, multiplicity, temperature_k. */
+  params: Args;
+  molecules: MentionedMolecule[];
+  unknown: UnknownName[];
+  /** An artifact id given, or "mine" for "my library" (list_artifacts, then library.ts). */
+  library: string | null;
+  request: string;
+}
+
+interface Kind {
+  type: EngineJobType;
+  /** What the job is, in a sentence. */
+  what: string;
+  /** The card's title starts with this. */
+  title: string;
+  trigger: RegExp;
+  methods: readonly string[];
+  temperature: boolean;
+}
+
+const QM = ['gfn2', 'gfn1', 'gfnff', 'pm7', 'pm6'] as const;
+const KINDS: readonly Kind[] = [
+  { type: 'conformers', what: 'conformer search', title: 'Conformers of', trigger: /\bconform(?:er|ers|ational)\b/, methods: ['gfn2', 'gfnff'], temperature: true },
+  {
+    type: 'frequencies',
+    what: 'frequency calculation',
+    title: 'Frequencies of',
+    trigger: /\bfrequenc(?:y|ies)\b|\bvibrations?\b|\bvibrational\b|\bir spectr(?:um|a)\b|\bthermochemistry\b|\bhessian\b|\bzero[- ]point\b|\bzpve\b|\bgibbs (?:free )?energ/,
+    methods: QM,
+    temperature: true,
+  },
+  { type: 'singlepoint', what: 'single point', title: 'Single point of', trigger: /\bsingle[- ]?points?\b/, methods: QM, temperature: false },
+  { type: 'optimize', what: 'geometry optimisation', title: 'Optimise', trigger: /\boptimi[sz](?:e|es|ed|ing|ation|ations)\b|\bminimi[sz]e\b/, methods: QM, temperature: false },
+];
+
+const METHODS: readonly [RegExp, string][] = [
+  [/\bgfn[- ]?2(?:[- ]?xtb)?\b/i, 'gfn2'],
+  [/\bgfn[- ]?1(?:[- ]?xtb)?\b/i, 'gfn1'],
+  [/\bgfn[- ]?ff\b|\bforce[- ]field\b/i, 'gfnff'],
+  [/\bpm7\b/i, 'pm7'],
+  [/\bpm6\b/i, 'pm6'],
+  [/\bmopac\b/i, 'pm7'],
+  [/\bxtb\b/i, 'gfn2'],
+];
+export const METHOD_LABELS: Readonly<Record<string, string>> = { gfn2: 'GFN2-xTB', gfn1: 'GFN1-xTB', gfnff: 'GFN-FF', pm7: 'PM7', pm6: 'PM6' };
+
+/** Solvent names a user writes, to xtb's ALPB names (payload.ts SOLVENTS). */
+const SOLVENT_ALIASES: Readonly<Record<string, string>> = {
+  aqueous: 'water',
+  dichloromethane: 'ch2cl2',
+  dcm: 'ch2cl2',
+  'methylene chloride': 'ch2cl2',
+  chloroform: 'chcl3',
+  'carbon disulfide': 'cs2',
+  '1,4-dioxane': 'dioxane',
+  dimethylformamide: 'dmf',
+  'dimethyl sulfoxide': 'dmso',
+  dimethylsulfoxide: 'dmso',
+  'diethyl ether': 'ether',
+  'ethyl acetate': 'ethylacetate',
+  furan: 'furane',
+  tetrahydrofuran: 'thf',
+  'wet octanol': 'woctanol',
+  'n-hexane': 'hexane',
+  '1-octanol': 'octanol',
+};
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Every name after "in": ALPB names, their aliases, and the known compounds (a compound that is no ALPB solvent is asked about). */
+const SOLVENT_WORDS = [...new Set([...Object.keys(SOLVENTS), ...Object.keys(SOLVENT_ALIASES), ...COMPOUNDS.flatMap((c) => [c.name.toLowerCase(), ...(c.aliases ?? [])])])].sort(
+  (a, b) => b.length - a.length,
+);
+/** "in water", "in ALPB dmso", "in aqueous solution"; "with" or "using" only before a solvent's name ("using implicit water", not "with caffeine"). */
+const SOLVENT_RE = new RegExp(
+  `\\b(?:in|(?:with|using)(?=\\s+(?:an?\\s+)?(?:implicit\\s+|alpb\\s+|cosmo\\s+|solvent\\s+)*(?:${[...Object.keys(SOLVENTS), ...Object.keys(SOLVENT_ALIASES)].map(escape).join('|')})(?![\\w-])))\\s+(?:an?\\s+)?(?:implicit\\s+)?(?:(?:alpb|cosmo|gbsa)\\s+)?(?:solvent\\s+)?(${SOLVENT_WORDS.map(escape).join('|')})(?![\\w-])(?:\\s+(?:solvent|solution|solvation))?`,
+  'i',
+);
+const GAS_RE = /\b(?:in\s+(?:the\s+)?)?(?:gas[- ]phase|vacuum|vacuo)\b/i;
+const SPIN: Readonly<Record<string, number>> = { singlet: 1, doublet: 2, triplet: 3, quartet: 4, quintet: 5, sextet: 6, septet: 7 };
+const UUID_RE = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i;
+const LIBRARY_RE =
+  /\b(?:my|our|the)\s+(?:\w+\s+)?(?:library|libraries|molecules|molecule set|data ?set|uploads?|compounds)\b|\b(?:latest|newest|last)\s+upload\b|[\w-]+\.(?:smi|sdf|csv|mol2?)\b/i;
+/** Where the molecules start: after the request's verb ("optimise the geometry of", "frequencies of"). */
+const NAMES_AFTER =
+  /\b(?:(?:re-?)?optimi[sz]e(?:\s+the)?(?:\s+(?:geometry|geometries|structures?)\s+of)?|minimi[sz]e|(?:find|generate|search|get|compute|calculate|run)?\s*(?:the\s+)?(?:conformers?|conformer search|conformational search|frequenc(?:y|ies)|vibrations?|ir spectr(?:um|a)|thermochemistry|single[- ]?points?(?:\s+energ(?:y|ies))?)\s+(?:of|for|on))\s+/i;
+
+/** Blanks `re`'s matches out of `text` (same length, so positions keep their meaning). */
+function blank(text: string, re: RegExp): string {
+  return text.replace(new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`), (m) => ' '.repeat(m.length));
+}
+
+/**
+ * The conditions a request names, with their phrases blanked out of the text: the method (null
+ * when none is named), the solvent, charge, multiplicity and temperature; or a question (ask)
+ * when a method or solvent named cannot be used.
+ */
+function conditionsIn(request: string, what: string, methods: readonly string[], temperature: boolean): { params: Args; method: string | null; text: string } | { ask: string } {
+  let text = request;
+  const params: Args = {};
+  const method = METHODS.find(([re]) => re.test(text))?.[1] ?? null;
+  for (const [re] of METHODS) text = blank(text, re);
+  if (method && !methods.includes(method)) return { ask: `A ${what} runs with ${methods.map((m) => METHOD_LABELS[m]).join(' or ')}; ask again with one of them.` };
+  const solvent = SOLVENT_RE.exec(text);
+  if (solvent) {
+    const said = solvent[1]!.toLowerCase();
+    const name = Object.hasOwn(SOLVENTS, said) ? said : SOLVENT_ALIASES[said];
+    if (!name)
+      return {
+        ask: `The implicit solvent model has no parameters for ${clip(solvent[1], 40)}. The solvents are: ${Object.keys(SOLVENTS).join(', ')}; ask again with one of them, or in the gas phase.`,
+      };
+    params.solvent = name;
+    text = blank(text, SOLVENT_RE);
+  }
+  text = blank(text, GAS_RE);
+  const charge = /\bcharge\s*(?:of|=|:)?\s*([+-]?\d{1,2})\b/i.exec(text);
+  if (charge) params.charge = Number(charge[1]);
+  const spin = /\b(singlet|doublet|triplet|quartet|quintet|sextet|septet)\b/i.exec(text);
+  const mult = /\bmultiplicity\s*(?:of|=|:)?\s*(\d)\b/i.exec(text);
+  if (mult) params.multiplicity = Number(mult[1]);
+  else if (spin) params.multiplicity = SPIN[spin[1]!.toLowerCase()];
+  const kelvin = /\bat\s+(\d{1,4}(?:\.\d+)?)\s*(?:k|kelvin)\b/i.exec(text);
+  const celsius = /\bat\s+(-?\d{1,4}(?:\.\d+)?)\s*(?:°\s*c|degrees?\s+c(?:elsius)?)\b/i.exec(text);
+  if (temperature && (kelvin || celsius)) params.temperature_k = kelvin ? Number(kelvin[1]) : Math.round((Number(celsius![1]) + 273.15) * 100) / 100;
+  for (const re of [
+    /\bcharge\s*(?:of|=|:)?\s*[+-]?\d{1,2}\b/i,
+    /\bmultiplicity\s*(?:of|=|:)?\s*\d\b/i,
+    /\bat\s+-?\d{1,4}(?:\.\d+)?\s*(?:k|kelvin|°\s*c|degrees?\s+c(?:elsius)?)\b/i,
+  ])
+    text = blank(text, re);
+  return { params, method, text };
+}
+
+/** An engine job request, a question about one (ask), or null when the request is something else. */
+export function calculationIn(request: string, mode: 'plan' | 'estimate'): CalculationIntent | { kind: 'ask'; text: string } | null {
+  const kind = KINDS.find((k) => k.trigger.test(request.toLowerCase()));
+  if (!kind) return null;
+  const c = conditionsIn(request, kind.what, kind.methods, kind.temperature);
+  if ('ask' in c) return { kind: 'ask', text: c.ask };
+  const params: Args = { method: c.method ?? 'gfn2', ...c.params };
+  const { molecules, unknown } = compoundsIn(c.text, 20, NAMES_AFTER);
+  const id = UUID_RE.exec(request)?.[0].toLowerCase() ?? null;
+  const library = id ?? (!molecules.length && !unknown.length && LIBRARY_RE.test(request) ? 'mine' : null);
+  if (!molecules.length && !unknown.length && !library)
+    return {
+      kind: 'ask',
+      text: `Which molecules should the ${kind.what} run on? Name compounds, give SMILES, or say "my library", e.g. "${kind.type === 'optimize' ? 'optimise caffeine with GFN2 in water' : `${kind.title.toLowerCase()} ethanol with GFN-FF`}".`,
+    };
+  return { kind: 'calculation', mode, jobType: kind.type, params, molecules: id ? [] : molecules, unknown: id ? [] : unknown, library, request };
+}
+
+/**
+ * The inputs an engine template's request names (docs/workflows.md, "Templates"): xtb-screen
+ * takes a method and a solvent, conformer-search a method and a temperature; and the molecules
+ * it names (known names and SMILES, run as the template's library). Null for other templates.
+ */
+export function engineTemplateInputs(templateId: string, request: string): { inputs: Args; molecules: MentionedMolecule[] } | { ask: string } | null {
+  const screen = templateId === 'xtb-screen';
+  if (!screen && templateId !== 'conformer-search') return null;
+  // The template's own name is no method: "an xtb screen" leaves the method to its default.
+  const text = blank(request, /\bxtb[- ]?screen\b/i);
+  const c = screen ? conditionsIn(text, 'xtb screen', QM, false) : conditionsIn(text, 'conformer search', ['gfn2', 'gfnff'], true);
+  if ('ask' in c) return c;
+  const inputs: Args = {};
+  if (c.method) inputs.method = c.method;
+  if (screen && typeof c.params.solvent === 'string') inputs.solvent = c.params.solvent;
+  if (!screen && typeof c.params.temperature_k === 'number') inputs.temperature_k = c.params.temperature_k;
+  return { inputs, molecules: findMolecules(c.text) };
+}
+
+const kindOf = (t: string) => KINDS.find((k) => k.type === t)!;
+
+/** "GFN2-xTB in water (ALPB)", "PM7 in the gas phase". */
+function conditions(method: unknown, solvent: unknown): string {
+  const m = typeof method === 'string' ? method : 'gfn2';
+  const label = METHOD_LABELS[m] ?? clip(m, 20);
+  return typeof solvent === 'string' ? `${label} in ${clip(solvent, 30)} (${m.startsWith('pm') ? 'COSMO' : 'ALPB'})` : `${label} in the gas phase`;
+}
+
+function names(molecules: MentionedMolecule[]): string {
+  const shown = molecules.slice(0, 3).map((m) => clip(m.label, 40));
+  const rest = molecules.length - shown.length;
+  return rest > 0 ? `${shown.join(', ')} and ${rest} more` : shown.length < 2 ? shown.join('') : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
+}
+
+function estimateLine(d: Done, on: string): string {
+  const q = d.result as Partial<EngineJobQuote>;
+  const n = typeof q.structures === 'number' && q.structures > 0 ? ` (${plural(q.structures, 'structure')})` : '';
+  return `Estimate for a ${kindOf(String(d.args.job_type)).what} of ${on}${n} with ${conditions(d.args.method, d.args.solvent)}: ${usd(q.cost_usd)}, ${duration(q.expected_runtime_sec)}.`;
+}
+
+function planLines(d: Done): string {
+  const q = d.result as Partial<ToolResults['propose_engine_job']>;
+  return (
+    `I proposed a plan: "${clip(q.title ?? d.args.title, 120)}" (plan ${clip(q.plan_id, 60)}), one ${clip(d.args.job_type, 20)} job. ` +
+    `Estimated cost ${usd(q.cost_usd)}, ${duration(q.expected_runtime_sec)}.\n` +
+    `The plan card expires at ${clip(q.expires_at, 40)}. Nothing has run and nothing is charged: approve the plan card to run it, or reject it. I never run a plan myself.`
+  );
+}
+
+/** One step of an engine job request: look names up, pick the library, estimate, propose, answer. */
+export function calculationStep(intent: CalculationIntent, done: Done[]): Step {
+  const kind = kindOf(intent.jobType);
+  const lookup = intent.unknown.length ? done.find((d) => d.name === 'lookup_compounds') : undefined;
+  if (intent.unknown.length && !lookup) return call('lookup_compounds', { names: intent.unknown.map((u) => u.name) });
+  const note = lookup ? `${lookupNote(intent, lookup)}\n\n` : '';
+  let structures: Args;
+  let on: string;
+  if (intent.library) {
+    let id = intent.library;
+    on = `artifact ${id}`;
+    if (id === 'mine') {
+      const listed = done.findLast((d) => d.name === 'list_artifacts');
+      if (!listed) return call('list_artifacts', { kind: 'molecules', limit: 50 });
+      const err = toolError(listed.result);
+      if (err) return say(errorText(listed, err));
+      const picked = chooseLibrary(intent.request, listed.result, `${intent.mode === 'plan' ? kind.title.toLowerCase() : `estimate a ${kind.what} of`}`, `a ${kind.what}`);
+      if (picked.kind === 'ask') return say(picked.text);
+      id = picked.artifact_id;
+      on = picked.name;
+    }
+    structures = { input_artifact_id: id };
+  } else {
+    const seen = new Set<string>();
+    const molecules = [...intent.molecules, ...lookedUp(intent, lookup)]
+      .sort((a, b) => a.at - b.at)
+      .filter((m) => !seen.has(m.smiles) && seen.add(m.smiles))
+      .slice(0, 20);
+    if (!molecules.length) return say(`${note}I have no molecule to run the ${kind.what} on.`.trim());
+    structures = { molecules: molecules.map((m) => m.smiles) };
+    on = names(molecules);
+  }
+  const job: Args = { job_type: intent.jobType, ...structures, ...intent.params };
+  const estimate = done.findLast((d) => d.name === 'estimate_engine_job');
+  if (!estimate) return call('estimate_engine_job', job);
+  const err = toolError(estimate.result);
+  if (err) return say(`${note}${errorText(estimate, err)}`);
+  const line = estimateLine(estimate, on);
+  if (intent.mode === 'estimate') return say(`${note}${line}\nNothing has run and nothing was charged; ask me to plan it to get a plan card you can approve.`);
+  const proposed = done.findLast((d) => d.name === 'propose_engine_job');
+  if (!proposed) {
+    const title = `${kind.title} ${on} (${METHOD_LABELS[String(intent.params.method)]}${typeof intent.params.solvent === 'string' ? `, ${intent.params.solvent}` : ''})`;
+    return call('propose_engine_job', { title: clip(title, 200), ...job });
+  }
+  const perr = toolError(proposed.result);
+  if (perr || !isObj(proposed.result)) return say(`${note}${line}\n${errorText(proposed, perr ?? 'no answer')}`);
+  return say(`${note}${line}\n${planLines(proposed)}`);
+}
