@@ -1,7 +1,7 @@
 // What a job type is: a payload schema, an estimate model, where it runs and the run itself.
 // One file per type in types/, one line in registry.ts (docs/architecture.md, "Add a job type").
 import type { TSchema } from '@sinclair/typebox';
-import type { StructureInfoOutcome } from '../chem/jobs/types.js';
+import type { StructureInfoOptions, StructureInfoOutcome } from '../chem/jobs/types.js';
 import type { ChemPool } from '../chem/pool.js';
 import type { Queryable } from '../db/database.js';
 import type { EngineName } from './engines/catalog.js';
@@ -37,7 +37,7 @@ export interface EstimateContext {
   /** Users' models (the model job types check names and references at submit). */
   models?: JobModels;
   /** RDKit's reading of inline structures (engine job types size and check them at submit). */
-  structureInfo?(inputs: string[]): Promise<StructureInfoOutcome[]>;
+  structureInfo?(inputs: string[], options?: StructureInfoOptions): Promise<StructureInfoOutcome[]>;
 }
 
 export interface OutputRecord {

@@ -4,8 +4,10 @@ import { clusterJob } from './types/cluster.js';
 import { conformersJob } from './types/conformers.js';
 import { depictJob } from './types/depict.js';
 import { filterJob } from './types/filter.js';
+import { frequenciesJob } from './types/frequencies.js';
 import { optimizeJob, singlepointJob } from './types/optimize.js';
 import { propertiesJob } from './types/properties.js';
+import { scanJob } from './types/scan.js';
 import { similaritySearchJob } from './types/similarity-search.js';
 import { substructureSearchJob } from './types/substructure-search.js';
 import { mpnnPredictJob } from './types/mpnn-predict.js';
@@ -26,6 +28,8 @@ const TYPES: JobType[] = [
   optimizeJob,
   singlepointJob,
   conformersJob,
+  frequenciesJob,
+  scanJob,
 ];
 
 /** Types that run a feature's asynchronous requests (utilities, inference): never submitted through /jobs. */

@@ -4,7 +4,7 @@
 // ["payload", ...], ["resource"]); routes, workflows and the Assistant root them.
 import crypto from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
-import type { StructureInfoOutcome } from '../chem/jobs/types.js';
+import type { StructureInfoOptions, StructureInfoOutcome } from '../chem/jobs/types.js';
 import type { ChemPool } from '../chem/pool.js';
 import type { Database, Queryable } from '../db/database.js';
 import { AppError, invalid, invalidInput, notFound, type Issue } from '../errors.js';
@@ -89,9 +89,9 @@ export class JobService {
     private readonly chem?: ChemPool,
   ) {}
 
-  private async structureInfo(inputs: string[]): Promise<StructureInfoOutcome[]> {
+  private async structureInfo(inputs: string[], options: StructureInfoOptions = {}): Promise<StructureInfoOutcome[]> {
     if (!this.chem) throw new Error('this instance has no chemistry pool');
-    const outs = await this.chem.runItems('structure_info', inputs, {}, this.chem.threads);
+    const outs = await this.chem.runItems('structure_info', inputs, options, this.chem.threads);
     return outs.map((o) =>
       o.ok ? o.value : { atoms: 0, heavy: 0, elements: [], formalCharge: 0, electrons: 0, has3d: false, smiles: null, error: o.failure === 'timeout' ? 'too_large' : 'failed' },
     );
@@ -133,7 +133,7 @@ export class JobService {
         resource,
         countMolecules: (artifactId, port) => this.ports.artifacts.countMolecules(who.userId, artifactId, port),
         models: this.ports.models,
-        structureInfo: (inputs) => this.structureInfo(inputs),
+        structureInfo: (inputs, options) => this.structureInfo(inputs, options),
       })
       .catch((err: unknown) => {
         throw err instanceof AppError ? err.at('payload') : err;

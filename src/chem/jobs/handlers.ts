@@ -16,6 +16,7 @@ import type {
   ButinaOptions,
   MoleculeError,
   MolSmilesOutcome,
+  StructureInfoOptions,
   StructureInfoOutcome,
   MorganFpOutcome,
   MorganParams,
@@ -202,7 +203,28 @@ export function molblockHas3d(molblock: string): boolean {
   return false;
 }
 
-export function structureInfo(rdkit: RDKitModule, input: string): StructureInfoOutcome {
+/**
+ * The bonds of a structure in the engines' atom numbering (docs/engines.md, "Structures"): the
+ * input's atoms in order with its explicit hydrogens, then each atom's other hydrogens in atom
+ * order, as Open Babel adds them; null when that count is not `atoms`.
+ */
+function engineBonds(rdkit: RDKitModule, input: string, atoms: number): [number, number][] | null {
+  const mol = rdkit.get_mol(input, JSON.stringify({ removeHs: false }));
+  if (!mol) return null;
+  try {
+    if (!mol.is_valid()) return null;
+    const g = readMolGraph(mol.get_json());
+    const bonds: [number, number][] = [];
+    for (let b = 0; b < g.bondA.length; b++) bonds.push([g.bondA[b]!, g.bondB[b]!]);
+    let next = g.n;
+    for (let i = 0; i < g.n; i++) for (let h = 0; h < (g.hs[i] ?? 0); h++) bonds.push([i, next++]);
+    return next === atoms ? bonds : null;
+  } finally {
+    mol.delete();
+  }
+}
+
+export function structureInfo(rdkit: RDKitModule, input: string, options: StructureInfoOptions = {}): StructureInfoOutcome {
   const r = readMolecule(rdkit, input);
   if (!r.mol) return { ...EMPTY_INFO, error: r.error };
   try {
@@ -230,6 +252,7 @@ export function structureInfo(rdkit: RDKitModule, input: string): StructureInfoO
       has3d: r.fromMolblock && molblockHas3d(input),
       smiles: r.fromMolblock ? r.mol.get_smiles() : null,
       error: null,
+      ...(options.bonds ? { bonds: engineBonds(rdkit, input, atoms) ?? undefined } : {}),
     };
   } finally {
     r.mol.delete();
@@ -237,7 +260,7 @@ export function structureInfo(rdkit: RDKitModule, input: string): StructureInfoO
 }
 
 export const JOB_HANDLERS: { [K in keyof JobKindMap]: JobHandler<K> } = {
-  structure_info: (rdkit, input) => structureInfo(rdkit, input),
+  structure_info: (rdkit, input, options) => structureInfo(rdkit, input, options),
   mol_smiles: (rdkit, input) => molSmiles(rdkit, input),
   morgan_fp: morganFp,
   morgan_similarity: morganSimilarity,

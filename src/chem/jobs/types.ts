@@ -145,11 +145,22 @@ export interface StructureInfoOutcome {
   /** For a molblock input, its SMILES (names and records); else null. */
   smiles: string | null;
   error: MoleculeError | null;
+  /**
+   * With options.bonds: the bonds [a, b] (0-based) in the engines' atom numbering: the input's
+   * atoms in order (explicit hydrogens kept), then the hydrogens added to each atom, atom by atom.
+   */
+  bonds?: [number, number][];
+}
+
+/** Options of `structure_info`. */
+export interface StructureInfoOptions {
+  /** Report the bonds (engine numbering) too. */
+  bonds?: boolean;
 }
 
 export interface JobKindMap {
   /** One molecule (SMILES or molblock) -> atoms, elements, charge and electrons (engine jobs). */
-  structure_info: { input: string; options: Record<string, never>; output: StructureInfoOutcome };
+  structure_info: { input: string; options: StructureInfoOptions; output: StructureInfoOutcome };
   /** One molecule (SMILES or molblock) -> SMILES (molblocks of SDF uploads before describe/depict). */
   mol_smiles: { input: string; options: Record<string, never>; output: MolSmilesOutcome };
   /** One molecule -> Morgan bit vector. */

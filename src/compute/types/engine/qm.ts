@@ -18,7 +18,8 @@ export interface QmCall {
   solvent?: string | null;
   charge: number;
   multiplicity: number;
-  optimize?: { maxIterations?: number };
+  /** Optimisation; `level` is xtb's convergence level (MOPAC's PRECISE is always on). */
+  optimize?: { maxIterations?: number; level?: 'normal' | 'tight' | 'vtight' };
   extra?: string[];
   timeoutMs?: number;
 }

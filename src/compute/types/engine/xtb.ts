@@ -15,8 +15,8 @@ export interface XtbOptions {
   solvent?: string | null;
   charge: number;
   multiplicity: number;
-  /** Geometry optimisation (--opt), with at most this many cycles. */
-  optimize?: { maxIterations?: number };
+  /** Geometry optimisation (--opt LEVEL, normal unless given), with at most this many cycles. */
+  optimize?: { maxIterations?: number; level?: 'normal' | 'tight' | 'vtight' };
   /** Extra arguments (e.g. --hess, --input for constraints). */
   extra?: string[];
   timeoutMs?: number;
@@ -62,7 +62,7 @@ export async function runXtb(tools: EngineTools, dir: string, s: Prepared, o: Xt
     '--uhf',
     String(o.multiplicity - 1),
     ...(o.solvent ? ['--alpb', o.solvent] : []),
-    ...(o.optimize ? ['--opt', 'normal', ...(o.optimize.maxIterations ? ['--cycles', String(o.optimize.maxIterations)] : [])] : []),
+    ...(o.optimize ? ['--opt', o.optimize.level ?? 'normal', ...(o.optimize.maxIterations ? ['--cycles', String(o.optimize.maxIterations)] : [])] : []),
     '--json',
     '-P',
     String(tools.threads),

@@ -1,0 +1,117 @@
+// `frequencies` (docs/engines.md, "Frequencies and scans"; contract section 13): each
+// structure optimised (tight convergence with xtb, PRECISE with MOPAC), then its harmonic
+// frequencies, IR intensities and thermochemistry at `temperature_k` on that geometry. Result
+// items: molblock, energy_hartree, frequencies_cm1 (imaginary negative; the rotations and
+// translations dropped), ir_intensities_km_mol, n_imaginary, zpve_hartree, enthalpy_hartree,
+// entropy_cal_mol_k, gibbs_hartree, temperature_k; the `plot` port holds an IR spectrum per
+// structure.
+import { Type, type Static } from '@sinclair/typebox';
+import type { JobType, OutputRecord } from '../job-type.js';
+import { mopacVibrations, xtbVibrations, type Vibrations } from './engine/hessian.js';
+import { ENGINE_SETS, enginesForMethod, qmFields, structureFields, XTB_METHODS, type QmPayload } from './engine/payload.js';
+import { irSpectrumSvg } from './engine/plots.js';
+import { chargeAndSpin, methodOf, qmEstimate, runQm } from './engine/qm.js';
+import { engineOutput, runItems } from './engine/run.js';
+import { checkStructure, loadStructures, prepare, readMolblockAtoms } from './engine/structures.js';
+import { chemPool } from './molecule-jobs.js';
+import { qmMethods } from './optimize.js';
+
+const Payload = Type.Object(
+  {
+    ...structureFields(),
+    ...qmFields(),
+    temperature_k: Type.Optional(
+      Type.Number({
+        minimum: 100,
+        maximum: 3000,
+        default: 298.15,
+        description: 'Temperature of the thermochemistry, K (MOPAC tabulates whole kelvins: the nearest is used and reported)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+type Payload = Static<typeof Payload> & QmPayload & { temperature_k?: number };
+
+/** Seconds one engine call may take: the job's runtime limit is the real bound; this stops a single hung call. */
+const PER_CALL_MS = 30 * 60_000;
+
+const round = (v: number, d: number) => Math.round(v * 10 ** d) / 10 ** d;
+
+export const frequenciesJob: JobType<Payload> = {
+  name: 'frequencies',
+  summary: 'Harmonic frequencies, IR intensities and thermochemistry (ZPVE, H, S, G) of the optimised structure, with xtb or MOPAC',
+  payload: Payload,
+  ports: {
+    inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'molecules' } },
+    outputs: { structures: 'molecules', table: 'table' },
+  },
+  runsOn: 'process',
+  engines: (p) => enginesForMethod(methodOf(p)),
+  engineSets: ENGINE_SETS,
+  methods: ['gfn2', 'gfn1', 'gfnff', 'pm7', 'pm6', 'alpb', 'cosmo', 'openbabel', 'rrho'],
+  methodsOf: (p) => {
+    const m = qmMethods(p);
+    return XTB_METHODS.includes(methodOf(p)) ? [...m, 'rrho'] : m;
+  },
+  estimate: (p, ctx) => qmEstimate(p, ctx, 'frequencies'),
+  async run(ctx) {
+    const p = ctx.payload;
+    const method = methodOf(p);
+    const temperatureK = p.temperature_k ?? 298.15;
+    const structures = await loadStructures(ctx, chemPool(ctx));
+    const plots: OutputRecord[] = [];
+    const run = await runItems(ctx, structures, { perCallTimeoutMs: PER_CALL_MS, label: 'frequencies' }, async (s, tools, dir) => {
+      checkStructure(s, method);
+      const spin = chargeAndSpin(p, s);
+      const prepared = await prepare(s, tools, dir);
+      const call = { method, solvent: p.solvent, ...spin };
+      const opt = await runQm(tools, dir, prepared, { ...call, optimize: { maxIterations: p.max_iterations, level: 'tight' } });
+      const optimized = { ...prepared, molblock: opt.molblock, ...readMolblockAtoms(opt.molblock) };
+      const v: Vibrations = await (XTB_METHODS.includes(method) ? xtbVibrations : mopacVibrations)(tools, dir, optimized, {
+        ...call,
+        temperatureK,
+        energyHartree: opt.energyHartree,
+      });
+      const fields = {
+        molblock: opt.molblock,
+        energy_hartree: round(v.energyHartree, 12),
+        frequencies_cm1: v.frequencies,
+        ir_intensities_km_mol: v.intensities,
+        n_imaginary: v.frequencies.filter((f) => f < 0).length,
+        zpve_hartree: round(v.zpveHartree, 12),
+        enthalpy_hartree: round(v.enthalpyHartree, 12),
+        entropy_cal_mol_k: v.entropyCalMolK,
+        gibbs_hartree: round(v.gibbsHartree, 12),
+        temperature_k: v.temperatureK,
+      };
+      const scalars = {
+        energy_hartree: fields.energy_hartree,
+        n_imaginary: fields.n_imaginary,
+        lowest_frequency_cm1: v.frequencies[0] ?? null,
+        zpve_hartree: fields.zpve_hartree,
+        enthalpy_hartree: fields.enthalpy_hartree,
+        entropy_cal_mol_k: fields.entropy_cal_mol_k,
+        gibbs_hartree: fields.gibbs_hartree,
+        temperature_k: fields.temperature_k,
+      };
+      plots.push({
+        id: s.id,
+        files: {
+          primary: {
+            name: 'ir-spectrum.svg',
+            content: irSpectrumSvg({ title: s.name ?? `structure ${s.index}`, method, frequencies: v.frequencies, intensities: v.intensities }),
+            contentType: 'image/svg+xml',
+          },
+        },
+        metrics: { index: s.index },
+      });
+      return { fields, structures: [{ molblock: opt.molblock, props: scalars }], row: scalars };
+    });
+    const out = engineOutput('frequencies', method, run, { solvent: p.solvent ?? null, temperature_k: temperatureK });
+    plots.sort((a, b) => (a.metrics!.index ?? 0) - (b.metrics!.index ?? 0));
+    (out.result as { ports: Record<string, string> }).ports.plot = 'an IR spectrum per structure (image/svg+xml; record id = the structure id)';
+    out.ports!.plot = { format: 'svg', kind: 'svg', records: plots };
+    return out;
+  },
+};
