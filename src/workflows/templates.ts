@@ -111,6 +111,43 @@ export const TEMPLATES: readonly Template[] = [
       },
     },
   },
+  {
+    template_id: 'conformer-search',
+    name: 'Conformer search',
+    description: 'Search the conformers of each molecule, then the frequencies and thermochemistry of its lowest conformer (in the gas phase)',
+    spec: {
+      name: 'Conformer search',
+      description: 'conformers -> frequencies of each lowest conformer',
+      inputs: {
+        library: { type: 'molecules', description: 'The molecules: an uploaded molecule set (artifact id) or a list of SMILES (at most 1,000)' },
+        method: { type: 'string', default: 'gfn2', description: 'gfn2 (GFN2-xTB, candidates pre-optimised with GFN-FF) or gfnff (GFN-FF), for both steps' },
+        max_conformers: { type: 'integer', default: 20, description: 'Conformers kept per molecule at most (the lowest)' },
+        energy_window_kcal: { type: 'number', default: 6, description: 'Conformers more than this above the lowest (kcal/mol) are dropped' },
+        temperature_k: { type: 'number', default: 298.15, description: 'Temperature of the Boltzmann weights and of the thermochemistry (K)' },
+      },
+      steps: [
+        {
+          id: 'search',
+          job_type: 'conformers',
+          inputs: { molecules: '$inputs.library' },
+          params: { method: '$inputs.method', max_conformers: '$inputs.max_conformers', energy_window_kcal: '$inputs.energy_window_kcal', temperature_k: '$inputs.temperature_k' },
+        },
+        {
+          id: 'frequencies',
+          job_type: 'frequencies',
+          inputs: { molecules: '$steps.search.outputs.lowest' },
+          params: { method: '$inputs.method', temperature_k: '$inputs.temperature_k' },
+        },
+      ],
+      outputs: {
+        conformers: '$steps.search.outputs.structures',
+        conformer_table: '$steps.search.outputs.table',
+        lowest: '$steps.search.outputs.lowest',
+        structures: '$steps.frequencies.outputs.structures',
+        thermochemistry: '$steps.frequencies.outputs.table',
+      },
+    },
+  },
 ];
 
 export function templateById(id: string): Template | undefined {

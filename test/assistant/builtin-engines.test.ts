@@ -129,12 +129,16 @@ describe('builtin provider: engine jobs', () => {
     ]);
   });
 
-  it('the xtb screen template with the method and solvent named', async () => {
+  it('the engine templates: an xtb screen and a conformer search with the method, solvent and temperature named, on a library or named molecules', async () => {
     assert.deepEqual(await first(`plan an xtb screen of artifact ${LIB} with GFN-FF in methanol`), {
       name: 'propose_plan',
       args: { title: `xtb screen of artifact ${LIB}`, template_id: 'xtb-screen', inputs: { library: LIB, method: 'gfnff', solvent: 'methanol' } },
     });
     assert.deepEqual(await first(`estimate an xtb screen of artifact ${LIB}`), { name: 'estimate_workflow', args: { template_id: 'xtb-screen', inputs: { library: LIB } } });
+    assert.deepEqual(await first('find the conformers of CCCC and ibuprofen, then their frequencies at 350 K'), {
+      name: 'propose_plan',
+      args: { title: 'Conformer search of CCCC, ibuprofen', template_id: 'conformer-search', inputs: { library: ['CCCC', smilesOf('ibuprofen')], temperature_k: 350 } },
+    });
     // Conformers alone are a conformers job.
     assert.deepEqual(await first('find conformers of CCCC'), { name: 'estimate_engine_job', args: { job_type: 'conformers', molecules: ['CCCC'], method: 'gfn2' } });
   });

@@ -2,7 +2,8 @@
 // through POST /workflows/runs with template_id, and its outputs hold what the steps promise
 // (kept molecules satisfy the filter, predictions equal the public model's own, the query's
 // nearest neighbour is itself, the xtb screen optimises the filter's molecules with GFN2 in
-// water). Also the graph of a finished run as SVG, JSON and Mermaid.
+// water, the conformer search's frequencies start from each lowest conformer). Also the graph
+// of a finished run as SVG, JSON and Mermaid.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -42,11 +43,11 @@ for (const backend of BACKENDS) {
     });
     after(() => h?.close());
 
-    it('lists at least the four named templates, each a valid spec', async () => {
+    it('lists at least the five named templates, each a valid spec', async () => {
       const r = await h.req('GET', '/api/v1/workflows/templates', { token: u.token });
       assert.equal(r.status, 200);
       const ids = r.body.templates.map((t: any) => t.template_id);
-      for (const id of ['library-triage', 'solubility-screen', 'similarity-expansion', 'xtb-screen']) assert.ok(ids.includes(id), id);
+      for (const id of ['library-triage', 'solubility-screen', 'similarity-expansion', 'xtb-screen', 'conformer-search']) assert.ok(ids.includes(id), id);
       for (const t of r.body.templates) {
         const v = await h.req('POST', '/api/v1/workflows/validate', { token: u.token, body: { spec: t.spec } });
         assert.deepEqual([v.body.valid, v.body.errors], [true, []], t.template_id);
@@ -259,6 +260,38 @@ for (const backend of BACKENDS) {
       for (const r of rows) assert.ok(Number(r[5]) > 5 && Number(r[6]) > 1, r.join(','));
       const structures = await h.req('GET', `/api/v1/artifacts/${done.outputs.structures.artifact_id}`, { token: u.token });
       assert.equal(structures.body.manifest.ports.structures.record_count, 3, structures.text.slice(0, 400));
+    });
+
+    it('conformer search: each molecule’s lowest conformer goes on to its frequencies (GFN-FF)', async () => {
+      const smiles = ['CCCC', 'CCO'];
+      const run = await startRun(h, u.token, { template_id: 'conformer-search', inputs: { library: smiles, method: 'gfnff', max_conformers: 5 } });
+      assert.deepEqual([run.inputs.energy_window_kcal, run.inputs.temperature_k], [6, 298.15]);
+      const done = await waitForRun(h, u.token, run.run_id, 180_000);
+      assert.equal(done.status, 'completed', JSON.stringify(done.steps));
+      const step = (id: string) => done.steps.find((s: any) => s.step_id === id);
+      const search = await result(h, u.token, step('search').job_id);
+      const freq = await result(h, u.token, step('frequencies').job_id);
+      assert.deepEqual([search.method, freq.method, freq.temperature_k], ['gfnff', 'gfnff', 298.15]);
+      assert.deepEqual(
+        freq.items.map((i: any) => [i.id, i.error, i.n_imaginary]),
+        [
+          ['0', null, 0],
+          ['1', null, 0],
+        ],
+      );
+      // Each frequency job started from its molecule's lowest conformer: after its tight
+      // re-optimisation the energy is that conformer's (n-butane's gauche lies 0.46 kcal/mol above anti).
+      assert.ok(
+        search.items[0].conformers.length >= 2 && search.items[0].conformers[1].relative_kcal > 0.2,
+        JSON.stringify(search.items[0].conformers.map((c: any) => c.relative_kcal)),
+      );
+      search.items.forEach((it: any, k: number) => {
+        const gap = Math.abs(freq.items[k].energy_hartree - it.conformers[0].energy_hartree) * 627.5095;
+        assert.ok(gap < 0.05, `${it.id}: ${gap} kcal/mol from the lowest conformer`);
+        assert.ok(freq.items[k].gibbs_hartree > freq.items[k].energy_hartree, 'G = E + ZPVE + thermal - TS is above E for these');
+      });
+      assert.deepEqual(Object.keys(done.outputs).sort(), ['conformer_table', 'conformers', 'lowest', 'structures', 'thermochemistry']);
+      for (const o of Object.values<any>(done.outputs)) assert.equal(o.ready, true);
     });
 
     it('similarity expansion: the query is its own nearest neighbour; neighbours are described, filtered and drawn', async () => {
