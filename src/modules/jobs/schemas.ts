@@ -1,14 +1,22 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import { Nullable } from '../../api/schemas.js';
 
+import { JOB_TYPES } from '../../compute/registry.js';
 import { JOB_SORT_FIELDS, MAX_RESULT_MULTIPLE } from '../../compute/service.js';
+import { ENGINE_RESULT_SCHEMAS } from '../../compute/types/engine/results.js';
 
 /** Largest `offset` accepted: far inside the database's bigint, so a huge offset is a 422 at its loc, never a database error. */
 const MAX_OFFSET = 1_000_000_000;
 
-const JobTypeField = Type.String({ minLength: 1, maxLength: 100, description: 'properties, depict, similarity_search, substructure_search, cluster or wait' });
+const JobTypeField = Type.String({ minLength: 1, maxLength: 100, description: `One of: ${[...JOB_TYPES.keys()].join(', ')}` });
 const ResourceField = Type.String({ minLength: 1, maxLength: 40, default: 'default', description: 'default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)' });
-const PayloadField = Type.Object({}, { additionalProperties: true, description: 'Shape depends on job_type (see the job types in the docs)' });
+const PayloadField = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    description: "Shape depends on job_type: the components <JobType>Payload (e.g. OptimizePayload) give each, and the engine types' results are <JobType>Result",
+  },
+);
 
 export const JobEstimateRequest = Type.Object(
   { job_type: JobTypeField, payload: PayloadField, resource: Type.Optional(ResourceField) },
@@ -109,4 +117,29 @@ export const JobInfoResponse = Type.Object(
   { $id: 'JobInfoResponse', additionalProperties: false },
 );
 
-export const JOB_SCHEMAS = [JobEstimateRequest, JobEstimateResponse, JobSubmitRequest, JobSubmitMultipleRequest, JobListItem, ListJobsResponse, JobStatusResponse, JobInfoResponse];
+/** `job_type` to a component name: mpnn_train -> MpnnTrain. */
+const pascal = (name: string) => name.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase());
+
+/**
+ * Each job type's payload as a component (<Type>Payload, the schema /jobs/submit validates the
+ * payload with), and the engine job types' result documents (<Type>Result).
+ */
+export const JOB_PAYLOAD_SCHEMAS: TSchema[] = [...JOB_TYPES.values()].map((t) => ({
+  ...t.payload,
+  $id: `${pascal(t.name)}Payload`,
+  title: `${t.name} payload`,
+  description: t.summary,
+}));
+
+export const JOB_SCHEMAS = [
+  JobEstimateRequest,
+  JobEstimateResponse,
+  JobSubmitRequest,
+  JobSubmitMultipleRequest,
+  JobListItem,
+  ListJobsResponse,
+  JobStatusResponse,
+  JobInfoResponse,
+  ...JOB_PAYLOAD_SCHEMAS,
+  ...ENGINE_RESULT_SCHEMAS,
+];
