@@ -39,7 +39,12 @@ for (const backend of BACKENDS) {
       await h.credit(u.userId, 1);
       const ids: string[] = [];
       for (let batch = 0; batch < JOBS / 100; batch++) {
-        const jobs = Array.from({ length: 100 }, (_, i) => ({ job_name: `g${batch * 100 + i}`, job_type: 'wait', payload: { seconds: 1 } }));
+        // The jobs to cancel sleep longer, so that a loaded machine still cancels them while they run.
+        const jobs = Array.from({ length: 100 }, (_, i) => ({
+          job_name: `g${batch * 100 + i}`,
+          job_type: 'wait',
+          payload: { seconds: (batch * 100 + i) % (JOBS / CANCELLED) === 3 ? 6 : 1 },
+        }));
         const r = await h.req('POST', '/api/v1/jobs/submit-multiple', { token: u.token, body: { jobs } });
         assert.equal(r.status, 200, r.text);
         ids.push(...r.body.process_ids);
