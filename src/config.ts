@@ -183,7 +183,7 @@ export function unsharedStorageProblem(config: Config, mode: 'serve' | 'worker')
   return `${who} on a shared database cannot keep artifacts in its own data directory (${config.artifactsDir}): other machines could not read them. Set CRUCIBLE_STORAGE=postgres or CRUCIBLE_STORAGE=s3, or CRUCIBLE_STORAGE_SHARED=1 if that directory is a filesystem every instance mounts`;
 }
 
-export type LookupSourceName = 'pubchem' | 'chembl' | 'opentargets' | 'uniprot' | 'rcsb_search' | 'rcsb_data';
+export type LookupSourceName = 'pubchem' | 'chembl' | 'opentargets' | 'uniprot' | 'rcsb_search' | 'rcsb_data' | 'rcsb_files';
 
 class ConfigError extends Error {}
 
@@ -241,7 +241,7 @@ function url(env: NodeJS.ProcessEnv, name: string, def: string): string {
   return `${u.protocol}//${u.host}`;
 }
 
-const LOOKUP_SOURCES: LookupSourceName[] = ['pubchem', 'chembl', 'opentargets', 'uniprot', 'rcsb_search', 'rcsb_data'];
+const LOOKUP_SOURCES: LookupSourceName[] = ['pubchem', 'chembl', 'opentargets', 'uniprot', 'rcsb_search', 'rcsb_data', 'rcsb_files'];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // The default data directory is the project's (`<project root>/data`), wherever the command
@@ -254,7 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     .filter(Boolean);
   const disabled: LookupSourceName[] = [];
   for (const name of disabledRaw) {
-    if (name === 'rcsb') disabled.push('rcsb_search', 'rcsb_data');
+    if (name === 'rcsb') disabled.push('rcsb_search', 'rcsb_data', 'rcsb_files');
     else if ((LOOKUP_SOURCES as string[]).includes(name)) disabled.push(name as LookupSourceName);
     else throw new ConfigError(`CRUCIBLE_LOOKUPS_DISABLED: unknown source "${name}" (known: pubchem, chembl, opentargets, uniprot, rcsb)`);
   }
@@ -302,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         uniprot: url(env, 'CRUCIBLE_UNIPROT_URL', 'https://rest.uniprot.org'),
         rcsb_search: url(env, 'CRUCIBLE_RCSB_SEARCH_URL', 'https://search.rcsb.org'),
         rcsb_data: url(env, 'CRUCIBLE_RCSB_DATA_URL', 'https://data.rcsb.org'),
+        rcsb_files: url(env, 'CRUCIBLE_RCSB_FILES_URL', 'https://files.rcsb.org'),
       },
       disabled,
     },

@@ -6,7 +6,7 @@ import type { ChemPool } from '../chem/pool.js';
 import type { Queryable } from '../db/database.js';
 import type { EngineName } from './engines/catalog.js';
 import type { Engines } from './engines/discovery.js';
-import type { JobModels } from './ports.js';
+import type { JobFile, JobModels, JobPdbFiles } from './ports.js';
 import type { Resource } from './resources.js';
 
 /** Thrown by a run for a problem with the job's own input: the job ends `error` and is charged for the runtime used. */
@@ -38,6 +38,10 @@ export interface EstimateContext {
   models?: JobModels;
   /** RDKit's reading of inline structures (engine job types size and check them at submit). */
   structureInfo?(inputs: string[], options?: StructureInfoOptions): Promise<StructureInfoOutcome[]>;
+  /** An uploaded file of the user (docking checks its receptor and reference ligand at submit). */
+  readFile?(artifactId: string, maxBytes: number): Promise<JobFile>;
+  /** RCSB PDB files (docking checks a pdb_id at submit). */
+  pdb?: JobPdbFiles;
 }
 
 export interface OutputRecord {
@@ -89,6 +93,8 @@ export interface JobDeps {
   models?: JobModels;
   /** The engines this worker found at start (engine job types run them; docs/engines.md). */
   engines?: Engines;
+  /** RCSB PDB files (docking receptors given as pdb_id). */
+  pdb?: JobPdbFiles;
 }
 
 /**

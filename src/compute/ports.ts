@@ -25,6 +25,25 @@ export interface JobArtifacts {
   readMolecules(userId: string, artifactId: string, port?: string): AsyncIterable<{ id: string; smiles: string; name?: string; molblock?: string }>;
   /** An uploaded file's text (AppErrors located relative to the job payload: ["input_artifact_id"]). */
   readText(userId: string, artifactId: string, maxBytes: number): Promise<string>;
+  /** An uploaded file's size, and its text when at most maxBytes (null beyond); AppError not-found when it is not there. */
+  readFile?(userId: string, artifactId: string, maxBytes: number): Promise<JobFile>;
+}
+
+/** A file an artifact holds (its `file` record, else its first record): docking receptors and reference ligands. */
+export interface JobFile {
+  name: string;
+  size: number;
+  text: string | null;
+}
+
+/** An entry's PDB-format file from RCSB PDB (docking receptors by pdb_id; src/lookups/pdb-files.ts). */
+export type JobPdbFile =
+  | { status: 'found'; pdb_id: string; text: string; url: string; source: string; license: string; attribution: string }
+  | { status: 'not_found' | 'invalid_query'; pdb_id: string }
+  | { status: 'disabled' | 'upstream_error' | 'timeout'; pdb_id: string; detail: string };
+
+export interface JobPdbFiles {
+  fetch(pdbId: string): Promise<JobPdbFile>;
 }
 
 export interface JobReservation {
@@ -134,6 +153,8 @@ export interface ComputePorts {
   models?: JobModels;
   /** Absent in an instance without workflows. */
   workflows?: JobWorkflows;
+  /** RCSB PDB files (docking by pdb_id); absent: a pdb_id is answered 503. */
+  pdb?: JobPdbFiles;
   /** Absent in an instance without the allowance: a failed request gives nothing back. */
   requests?: JobRequests;
 }

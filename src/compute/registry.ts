@@ -3,6 +3,7 @@ import type { JobType } from './job-type.js';
 import { clusterJob } from './types/cluster.js';
 import { conformersJob } from './types/conformers.js';
 import { depictJob } from './types/depict.js';
+import { dockingJob } from './types/docking.js';
 import { filterJob } from './types/filter.js';
 import { frequenciesJob } from './types/frequencies.js';
 import { optimizeJob, singlepointJob } from './types/optimize.js';
@@ -27,6 +28,7 @@ const TYPES: JobType[] = [
   mpnnPredictJob,
   optimizeJob,
   singlepointJob,
+  dockingJob,
   conformersJob,
   frequenciesJob,
   scanJob,

@@ -134,6 +134,8 @@ export class JobService {
         countMolecules: (artifactId, port) => this.ports.artifacts.countMolecules(who.userId, artifactId, port),
         models: this.ports.models,
         structureInfo: (inputs, options) => this.structureInfo(inputs, options),
+        readFile: this.ports.artifacts.readFile ? (artifactId, maxBytes) => this.ports.artifacts.readFile!(who.userId, artifactId, maxBytes) : undefined,
+        pdb: this.ports.pdb,
       })
       .catch((err: unknown) => {
         throw err instanceof AppError ? err.at('payload') : err;

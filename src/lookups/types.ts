@@ -9,8 +9,8 @@ export const ENDPOINTS: readonly EndpointName[] = ['compounds', 'bioactivity', '
 export type SourceId = 'pubchem' | 'chembl' | 'opentargets' | 'uniprot' | 'rcsb';
 
 /** Base-URL keys, one per upstream host (the config's `lookups.urls` keys). */
-export type HostKey = 'pubchem' | 'chembl' | 'opentargets' | 'uniprot' | 'rcsb_search' | 'rcsb_data';
-export const HOST_KEYS: readonly HostKey[] = ['pubchem', 'chembl', 'opentargets', 'uniprot', 'rcsb_search', 'rcsb_data'];
+export type HostKey = 'pubchem' | 'chembl' | 'opentargets' | 'uniprot' | 'rcsb_search' | 'rcsb_data' | 'rcsb_files';
+export const HOST_KEYS: readonly HostKey[] = ['pubchem', 'chembl', 'opentargets', 'uniprot', 'rcsb_search', 'rcsb_data', 'rcsb_files'];
 
 /** Public hosts (scheme + host); the path of every call is the service's real path. */
 export const DEFAULT_HOSTS: Record<HostKey, string> = {
@@ -20,6 +20,8 @@ export const DEFAULT_HOSTS: Record<HostKey, string> = {
   uniprot: 'https://rest.uniprot.org',
   rcsb_search: 'https://search.rcsb.org',
   rcsb_data: 'https://data.rcsb.org',
+  /** Coordinate files (docking receptors by PDB ID: src/lookups/pdb-files.ts). */
+  rcsb_files: 'https://files.rcsb.org',
 };
 
 export type ItemStatus = 'found' | 'not_found' | 'invalid_query' | 'structure_egress_not_allowed' | 'upstream_error' | 'timeout';

@@ -26,6 +26,7 @@ export function standInEnv(standIn: StandIn, extra: Record<string, string> = {})
     CRUCIBLE_UNIPROT_URL: standIn.base,
     CRUCIBLE_RCSB_SEARCH_URL: standIn.base,
     CRUCIBLE_RCSB_DATA_URL: standIn.base,
+    CRUCIBLE_RCSB_FILES_URL: standIn.base,
     ...extra,
   };
 }

@@ -1,4 +1,4 @@
-// A local stand-in for all six upstream hosts (they share one node:http server on 127.0.0.1):
+// A local stand-in for all seven upstream hosts (they share one node:http server on 127.0.0.1):
 // it answers the services' real paths with the recorded payloads of test/fixtures/lookups/,
 // logs every request, and can be switched to fail (500), throttle (429) or hang.
 import fs from 'node:fs';
@@ -194,6 +194,19 @@ function rcsb(method: string, p: string, body: string): Answer | null {
   return null;
 }
 
+/**
+ * The RCSB file host: GET /download/{ID}.pdb answers the PDB-format file (text/plain, as
+ * files.rcsb.org does) or 404 with an HTML page. 1IEP is a fixture in that format
+ * (test/fixtures/lookups/rcsb/1IEP.pdb: chain A, the ligand, two waters and a sulfate).
+ */
+function rcsbFiles(method: string, p: string): Answer | null {
+  const m = /^\/download\/([^/]+)\.pdb$/.exec(p);
+  if (!m || method !== 'GET') return null;
+  if (m[1]?.toUpperCase() === '1IEP')
+    return { status: 200, body: fs.readFileSync(path.join(FIXTURES, 'rcsb/1IEP.pdb'), 'utf8'), headers: { 'content-type': 'text/plain; charset=utf-8' } };
+  return { status: 404, body: '<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>', headers: { 'content-type': 'text/html' } };
+}
+
 export class StandIn {
   readonly requests: LoggedRequest[] = [];
   mode: Mode = 'ok';
@@ -259,7 +272,8 @@ export class StandIn {
       chembl(method, u.pathname, u.searchParams, req.url ?? '/', req.headers, body) ??
       opentargets(method, u.pathname, body) ??
       uniprot(method, u.pathname, u.searchParams) ??
-      rcsb(method, u.pathname, body);
+      rcsb(method, u.pathname, body) ??
+      rcsbFiles(method, u.pathname);
     send(a ?? { status: 404, body: { error: `stand-in: no route for ${method} ${u.pathname}` } });
   }
 }
@@ -281,6 +295,7 @@ export const LOOKUP_URL_VARS = [
   'CRUCIBLE_UNIPROT_URL',
   'CRUCIBLE_RCSB_SEARCH_URL',
   'CRUCIBLE_RCSB_DATA_URL',
+  'CRUCIBLE_RCSB_FILES_URL',
 ] as const;
 
 /** Tests never reach a public service: every lookup URL must be a loopback address. */

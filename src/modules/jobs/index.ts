@@ -5,7 +5,9 @@ import type { ComputePorts } from '../../compute/ports.js';
 import { JobRuntime, type RuntimeOptions } from '../../compute/runtime.js';
 import { JobService } from '../../compute/service.js';
 import { WorkflowEngine } from '../../workflows/engine.js';
+import { PdbFiles } from '../../lookups/pdb-files.js';
 import { jobArtifactsFrom } from '../artifacts/job-results.js';
+import { DbLookupCache } from '../lookups/cache.js';
 import { appendEvent } from '../events/service.js';
 import { failedRequestRefunds } from '../usage/service.js';
 import { jobRoutes } from './routes.js';
@@ -23,14 +25,17 @@ declare module '../../services.js' {
 
 export const jobsModule: Module = {
   name: 'jobs',
-  provide({ db, config, queue, wallet, artifacts, chem, scheduler, models }) {
+  provide({ db, config, queue, wallet, artifacts, chem, scheduler, models, log }) {
     const workflowEngine = new WorkflowEngine(queue);
+    // RCSB PDB files for docking receptors given as pdb_id: the lookups' source switch, hosts and database cache.
+    const pdb = new PdbFiles({ urls: config.lookups.urls, disabled: config.lookups.disabled, cache: new DbLookupCache(db), logger: log });
     const ports: ComputePorts = {
       wallet,
       events: { append: appendEvent },
       artifacts: jobArtifactsFrom(artifacts),
       models: models.jobPort(),
       workflows: workflowEngine,
+      pdb,
       requests: failedRequestRefunds,
     };
     workflowEngine.attach(ports);
@@ -43,7 +48,7 @@ export const jobsModule: Module = {
           runtimeGraceSec: config.runtimeGraceSec,
           ...opts,
           slots,
-          deps: { chem, models: ports.models },
+          deps: { chem, models: ports.models, pdb },
           scheduler,
         }),
     };

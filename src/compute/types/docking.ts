@@ -1,0 +1,178 @@
+// `docking` (docs/engines.md, "Docking"; contract section 13): AutoDock Vina docks each ligand
+// into a rigid receptor within a box. The receptor is an uploaded PDB file or an RCSB PDB entry,
+// prepared once per content (waters and other hetero groups out unless kept, hydrogens at the
+// job's pH, PDBQT by Open Babel) and cached on the worker's machine; each ligand is given 3D
+// coordinates, protonated at the pH and written as a PDBQT with its torsion tree. Result items:
+// `poses` [{molblock, score_kcal_mol, rmsd_lb, rmsd_ub}] best first; ports poses (SDF), table
+// (CSV: best score per ligand) and logs.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
+import { JobInputError, type JobType, type OutputRecord } from '../job-type.js';
+import { makeScratch, removeScratch } from '../engines/scratch.js';
+import {
+  checkDockingInputs,
+  checkDockingPayload,
+  DEFAULT_PADDING,
+  DEFAULT_SEED,
+  dockingEstimate,
+  dockingInputs,
+  MAX_BOX_SIDE,
+  MAX_LIGANDS,
+  type DockingPayload,
+} from './engine/docking-inputs.js';
+import { countStructures, MAX_MOLBLOCK_CHARS, structureFields } from './engine/payload.js';
+import { prepareReceptor, ReceptorProblem } from './engine/receptor.js';
+import { EngineLogs, engineOutput, runItems, toolsFor } from './engine/run.js';
+import { checkStructure, loadStructures } from './engine/structures.js';
+import { prepareLigand, runVina } from './engine/vina.js';
+import { chemPool } from './molecule-jobs.js';
+
+const Vec3 = (item: Record<string, unknown>, description: string) => Type.Array(Type.Number(item), { minItems: 3, maxItems: 3, description });
+
+const Payload = Type.Object(
+  {
+    ...structureFields(),
+    molecules: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: MAX_MOLBLOCK_CHARS }), {
+        minItems: 1,
+        description: `The ligands (1 to ${MAX_LIGANDS}): each a SMILES (3D coordinates built) or a molblock (3D coordinates kept). Exactly one of molecules and input_artifact_id`,
+      }),
+    ),
+    receptor_artifact_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'An uploaded PDB file of the receptor (at most 50 MB). Exactly one of receptor_artifact_id and pdb_id' }),
+    ),
+    pdb_id: Type.Optional(Type.String({ pattern: '^[0-9][A-Za-z0-9]{3}$', description: 'An RCSB PDB entry (e.g. 1IEP), fetched in the PDB format' })),
+    keep_hetero: Type.Optional(
+      Type.Array(Type.String({ pattern: '^[A-Za-z0-9]{1,3}$' }), {
+        maxItems: 50,
+        default: [],
+        description: 'Residue names of hetero groups to keep in the receptor (e.g. HEM, ZN; HOH keeps the waters); every other hetero group is removed',
+      }),
+    ),
+    box: Type.Optional(
+      Type.Object(
+        {
+          center: Vec3({ minimum: -10_000, maximum: 10_000 }, 'Centre of the search box, x y z (A)'),
+          size: Vec3({ exclusiveMinimum: 0, maximum: MAX_BOX_SIDE }, `Edge lengths of the search box, x y z (A), each at most ${MAX_BOX_SIDE}`),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    reference_ligand_artifact_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'An uploaded ligand pose (SDF, MOL, MOL2 or PDB): the box is its extent plus padding on every side. Exactly one of box and this',
+      }),
+    ),
+    padding: Type.Optional(Type.Number({ minimum: 0, maximum: 30, description: `A of space around the reference ligand on every side (default ${DEFAULT_PADDING})` })),
+    exhaustiveness: Type.Optional(Type.Integer({ minimum: 1, maximum: 64, default: 8, description: "Vina's exhaustiveness (independent Monte Carlo runs)" })),
+    num_modes: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 9, description: 'Poses kept per ligand at most (within 3 kcal/mol of the best)' })),
+    seed: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: `Vina's random seed (default ${DEFAULT_SEED}): the same seed and inputs give the same poses` }),
+    ),
+    ph: Type.Optional(
+      Type.Union([Type.Number({ minimum: 0, maximum: 14 }), Type.Null()], {
+        default: 7.4,
+        description: "pH at which receptor and ligands are protonated (Open Babel's model); null keeps the structures' own hydrogens and adds the missing ones",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+type Payload = Static<typeof Payload> & DockingPayload;
+
+/** One engine call may take this long; the job's runtime limit is the real bound. */
+const PER_CALL_MS = 60 * 60_000;
+
+export const dockingJob: JobType<Payload> = {
+  name: 'docking',
+  summary: 'AutoDock Vina docking of ligands into a receptor (an uploaded PDB file or an RCSB PDB entry) within a box',
+  payload: Payload,
+  ports: {
+    inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'molecules' } },
+    outputs: { poses: 'molecules', table: 'table' },
+  },
+  runsOn: 'process',
+  engines: () => ['obabel', 'vina'],
+  engineSets: [['obabel', 'vina']],
+  methods: ['vina', 'vina12', 'openbabel'],
+  async estimate(p, ctx) {
+    checkDockingPayload(p);
+    const n = await countStructures(p, ctx);
+    const { box } = await checkDockingInputs(p, ctx);
+    let heavy: number[] = [];
+    if (p.molecules && ctx.structureInfo) heavy = (await ctx.structureInfo(p.molecules)).map((i) => (i.error ? 0 : i.heavy));
+    return dockingEstimate(p, n, heavy, ctx.resource.vcpu, box);
+  },
+  async run(ctx) {
+    const p = ctx.payload;
+    const ph = p.ph === undefined ? 7.4 : p.ph;
+    const seed = p.seed ?? DEFAULT_SEED;
+    const exhaustiveness = p.exhaustiveness ?? 8;
+    const numModes = p.num_modes ?? 9;
+    const keep = (p.keep_hetero ?? []).map((k) => k.toUpperCase());
+    const { receptor, box, boxSource } = await dockingInputs(ctx);
+    const structures = await loadStructures(ctx, chemPool(ctx));
+    const dir = makeScratch('docking');
+    const receptorLogs = new EngineLogs();
+    try {
+      ctx.progress(0.01, 'preparing the receptor');
+      const prepared = await prepareReceptor(
+        { sha256: receptor.sha256, info: receptor.info, keep, ph },
+        toolsFor(ctx, receptorLogs, 0, PER_CALL_MS),
+        dir,
+        ctx.deps.engines?.obabel.version ?? '',
+      ).catch((err: unknown) => {
+        throw err instanceof ReceptorProblem ? new JobInputError(err.message) : err;
+      });
+      const receptorFile = path.join(dir, 'receptor.pdbqt');
+      fs.writeFileSync(receptorFile, prepared.pdbqt);
+      const run = await runItems(ctx, structures, { perCallTimeoutMs: PER_CALL_MS, label: 'dock' }, async (s, tools, idir) => {
+        checkStructure(s, 'vina');
+        const lig = await prepareLigand(s, tools, idir, ph);
+        const poses = await runVina(tools, idir, lig, { receptor: receptorFile, box, exhaustiveness, numModes, seed });
+        const best = poses[0]!.score_kcal_mol;
+        return {
+          fields: { poses, best_score_kcal_mol: best, torsions: lig.torsions, charge: lig.charge, ...(lig.dropped ? { fragments_dropped: lig.dropped } : {}) },
+          structures: poses.map((q, k) => ({ molblock: q.molblock, props: { pose: k + 1, score_kcal_mol: q.score_kcal_mol, rmsd_lb: q.rmsd_lb, rmsd_ub: q.rmsd_ub } })),
+          row: { best_score_kcal_mol: best, poses: poses.length, torsions: lig.torsions },
+        };
+      });
+      const out = engineOutput(
+        'docking',
+        'vina',
+        run,
+        {
+          receptor: {
+            ...receptor.source,
+            sha256: receptor.sha256,
+            residues: receptor.info.residues,
+            atoms_pdbqt: prepared.atoms,
+            hydrogens: prepared.hydrogens === 'kept' ? "the file's own" : `added by Open Babel at pH ${ph ?? 'of its valences'}`,
+            removed_hetero: receptor.info.removed,
+            kept_hetero: receptor.info.kept,
+            prepared_from_cache: prepared.cached,
+          },
+          box: { center: box.center, size: box.size, ...boxSource },
+          exhaustiveness,
+          num_modes: numModes,
+          seed,
+          ph,
+          vina_version: ctx.deps.engines?.vina.version ?? null,
+          openbabel_version: ctx.deps.engines?.obabel.version ?? null,
+        },
+        'poses',
+      );
+      (out.result as { ports: Record<string, string> }).ports.poses =
+        "every ligand's poses as SDF records (ids <ligand id>-<pose>, best first, with score_kcal_mol, rmsd_lb, rmsd_ub as SDF fields)";
+      const logs = out.ports!.logs!.records as OutputRecord[];
+      const text = [...receptorLogs.byItem.values()].flat().join('\n');
+      if (text) logs.unshift({ id: 'receptor', files: { primary: { name: 'receptor.log', content: text, contentType: 'text/plain' } } });
+      return out;
+    } finally {
+      removeScratch(dir);
+    }
+  },
+};

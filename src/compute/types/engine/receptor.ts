@@ -1,0 +1,293 @@
+// Docking receptors (docs/engines.md, "Docking"): a PDB file read in TypeScript (is it a
+// protein? where are its atoms? which hetero groups does it hold?), filtered (waters and hetero
+// groups out unless kept, first model, first alternate location), then given hydrogens at the
+// job's pH and written as a rigid PDBQT by Open Babel. The PDBQT is cached on the machine by the
+// SHA-256 of the file and the preparation options, so a library docked against one receptor
+// (one job or many) prepares it once.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { EngineTools } from './run.js';
+import { lastLines } from './structures.js';
+
+/** Residues of proteins (with common variants) and nucleic acids: a receptor needs at least one. */
+const POLYMER_RESIDUES = new Set(
+  (
+    'ALA ARG ASN ASP CYS GLN GLU GLY HIS ILE LEU LYS MET PHE PRO SER THR TRP TYR VAL ' +
+    'HID HIE HIP HSD HSE HSP CYX CYM ASH GLH LYN ARN MSE SEC PYL ACE NME NH2 UNK ' +
+    'A C G U I DA DC DG DT DI'
+  ).split(' '),
+);
+/** Residue names of water. */
+export const WATER_RESIDUES = new Set(['HOH', 'WAT', 'DOD', 'H2O', 'TIP', 'TIP3', 'SOL']);
+/** Elements AutoDock Vina has atom types for (its AutoDock types: C, A, N, NA, OA, SA, HD, ..., Zn, Fe). */
+export const VINA_ELEMENTS = new Set(['H', 'D', 'C', 'N', 'O', 'P', 'S', 'F', 'CL', 'BR', 'I', 'SI', 'MG', 'MN', 'ZN', 'CA', 'FE']);
+/** A receptor file larger than this is refused (413). */
+export const MAX_RECEPTOR_BYTES = 50 * 1024 * 1024;
+
+export interface ReceptorInfo {
+  /** ATOM records (and HETATM kept) after filtering. */
+  atoms: number;
+  /** Hydrogens among them. */
+  hydrogens: number;
+  /** Polymer residues read. */
+  residues: number;
+  /** Coordinates of the kept heavy atoms, x y z flattened. */
+  coords: Float64Array;
+  /** Hetero groups removed: residue name -> number of groups (waters under HOH). */
+  removed: Record<string, number>;
+  /** Hetero groups kept: residue name -> number of groups. */
+  kept: Record<string, number>;
+  /** The filtered PDB text handed to Open Babel. */
+  filtered: string;
+}
+
+/** Why a file is not a usable receptor (a 422 at submit, a job error at run). */
+export class ReceptorProblem extends Error {}
+
+function num(s: string): number {
+  const t = s.trim();
+  return t === '' ? NaN : Number(t);
+}
+
+/** The element of a PDB atom line: columns 77-78, else guessed from the atom name. */
+function elementOf(line: string): string {
+  const e = line.slice(76, 78).trim();
+  if (e) return e.toUpperCase();
+  const name = line.slice(12, 16);
+  return (/^[A-Za-z]/.test(name) ? name.slice(0, 2) : name.slice(1, 2)).trim().toUpperCase();
+}
+
+/**
+ * Reads and filters a receptor PDB file: the first model only, atoms without an alternate
+ * location or with the first one, selenomethionine read as methionine, waters and hetero groups
+ * removed unless their residue name is in `keep` (HOH keeps waters). Throws ReceptorProblem for a
+ * file that is not a protein (or nucleic acid) structure in the PDB format.
+ */
+export function readReceptor(text: string, keep: readonly string[] = []): ReceptorInfo {
+  const keepSet = new Set(keep.map((k) => k.trim().toUpperCase()));
+  const out: string[] = [];
+  const coords: number[] = [];
+  const removed: Record<string, number> = {};
+  const kept: Record<string, number> = {};
+  const residues = new Set<string>();
+  const groups = new Set<string>();
+  const unsupported = new Map<string, string>();
+  let atoms = 0;
+  let hydrogens = 0;
+  let atomRecords = 0;
+  let lineNo = 0;
+  for (const raw of text.split('\n')) {
+    lineNo++;
+    const line = raw.replace(/\r$/, '');
+    const rec = line.slice(0, 6);
+    if (rec === 'ENDMDL') break;
+    if (rec === 'TER   ' || rec.startsWith('TER')) {
+      out.push('TER');
+      continue;
+    }
+    const isAtom = rec === 'ATOM  ';
+    const isHet = rec === 'HETATM';
+    if (!isAtom && !isHet) continue;
+    const alt = line[16] ?? ' ';
+    if (alt !== ' ' && alt !== 'A' && alt !== '1') continue;
+    let resName = line.slice(17, 20).trim().toUpperCase();
+    const resKey = `${line.slice(21, 22)}:${line.slice(22, 27)}:${resName}`;
+    const x = num(line.slice(30, 38));
+    const y = num(line.slice(38, 46));
+    const z = num(line.slice(46, 54));
+    if (![x, y, z].every(Number.isFinite)) throw new ReceptorProblem(`line ${lineNo} is an atom record without valid coordinates (columns 31-54): "${line.slice(0, 60)}"`);
+    let l = line;
+    if (isHet && resName === 'MSE') {
+      // Selenomethionine is methionine with Se for S: read as the protein residue it is.
+      const seName = line.slice(12, 16).trim().toUpperCase() === 'SE';
+      l = `ATOM  ${line.slice(6, 12)}${seName ? ' SD ' : line.slice(12, 16)}${line.slice(16, 17)}MET${line.slice(20, 76).padEnd(56)}${seName || elementOf(line) === 'SE' ? ' S' : line.slice(76, 78)}`;
+      resName = 'MET';
+    }
+    const polymer = l.startsWith('ATOM  ');
+    if (polymer) {
+      atomRecords++;
+      if (POLYMER_RESIDUES.has(resName)) residues.add(resKey);
+    } else {
+      const water = WATER_RESIDUES.has(resName);
+      const name = water ? 'HOH' : resName;
+      const wanted = keepSet.has(name) || keepSet.has(resName);
+      const tally = wanted ? kept : removed;
+      if (!groups.has(resKey)) {
+        groups.add(resKey);
+        tally[name] = (tally[name] ?? 0) + 1;
+      }
+      if (!wanted) continue;
+    }
+    const element = elementOf(l);
+    if (!VINA_ELEMENTS.has(element)) {
+      const where = `${l.slice(17, 20).trim()} ${l.slice(21, 22)} ${l.slice(22, 26).trim()}`;
+      unsupported.set(element, unsupported.get(element) ?? where);
+    }
+    atoms++;
+    if (element !== 'H' && element !== 'D') coords.push(x, y, z);
+    else hydrogens++;
+    out.push(l);
+  }
+  if (atomRecords === 0)
+    throw new ReceptorProblem(
+      text.includes('@<TRIPOS>') || /V[23]000/.test(text) || text.includes('$$$$')
+        ? 'the receptor is not a PDB file (it looks like a MOL2, MOL or SDF file): upload the protein as a PDB file'
+        : 'the receptor file has no ATOM records: it is not a protein structure in the PDB format',
+    );
+  if (residues.size === 0) throw new ReceptorProblem('the receptor file has ATOM records but no amino-acid or nucleotide residue: it is not a protein structure');
+  if (unsupported.size)
+    throw new ReceptorProblem(
+      `the receptor holds atoms AutoDock Vina has no type for: ${[...unsupported].map(([e, r]) => `${e || '(no element)'} (${r})`).join(', ')}; leave their groups out of keep_hetero, or give elements in columns 77-78`,
+    );
+  out.push('END');
+  return { atoms, hydrogens, residues: residues.size, coords: Float64Array.from(coords), removed, kept, filtered: out.join('\n') + '\n' };
+}
+
+export interface Box {
+  center: [number, number, number];
+  size: [number, number, number];
+}
+
+/** Receptor heavy atoms inside the box. */
+export function atomsInBox(coords: Float64Array, box: Box): number {
+  let n = 0;
+  for (let i = 0; i < coords.length; i += 3) {
+    let inside = true;
+    for (let k = 0; k < 3 && inside; k++) inside = Math.abs(coords[i + k]! - box.center[k]!) <= box.size[k]! / 2;
+    if (inside) n++;
+  }
+  return n;
+}
+
+/** The extent of the receptor's heavy atoms, for messages. */
+export function extentOf(coords: Float64Array): { min: number[]; max: number[] } {
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < coords.length; i += 3)
+    for (let k = 0; k < 3; k++) {
+      min[k] = Math.min(min[k]!, coords[i + k]!);
+      max[k] = Math.max(max[k]!, coords[i + k]!);
+    }
+  return { min, max };
+}
+
+// ------------------------------------------------------------------ preparation and its cache
+
+/** Bumped when the preparation changes, so that older cached receptors are not reused. */
+const PREPARATION_VERSION = 1;
+const CACHE_FILES = 64;
+const CACHE_BYTES = 2 * 1024 ** 3;
+
+export function receptorCacheDir(): string {
+  return path.join(os.tmpdir(), 'crucible-receptors');
+}
+
+/** Whether a receptor comes with its hydrogens (a prepared structure): at least one per four heavy atoms. */
+export function hasHydrogens(info: ReceptorInfo): boolean {
+  return info.hydrogens * 4 >= info.atoms - info.hydrogens;
+}
+
+export interface PreparedReceptor {
+  pdbqt: string;
+  /** `kept` (the file's own) or `added` (at the job's pH). */
+  hydrogens: 'kept' | 'added';
+  /** Atoms in the PDBQT (polar hydrogens kept, the others merged as AutoDock wants). */
+  atoms: number;
+  cached: boolean;
+  key: string;
+}
+
+const inflight = new Map<string, Promise<PreparedReceptor>>();
+
+export function sha256(text: string): string {
+  return crypto.createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * The receptor as a rigid PDBQT (Open Babel -xr). A receptor with its hydrogens (at least one per
+ * four heavy atoms: a prepared structure) keeps them as they are; otherwise any hydrogens are
+ * removed and Open Babel adds them all at `ph` (its pH model, -p; -h when ph is null). Open Babel
+ * runs on one thread: with more, and on proteins that already carry hydrogens, its placement of
+ * hydrogens varies from run to run, and Vina's poses with it. Cached by the SHA-256 of the file
+ * and the options; concurrent requests for one key share one run.
+ */
+export async function prepareReceptor(
+  r: { sha256: string; info: ReceptorInfo; keep: readonly string[]; ph: number | null },
+  tools: EngineTools,
+  dir: string,
+  obabelVersion: string,
+): Promise<PreparedReceptor> {
+  const keepH = hasHydrogens(r.info);
+  const hydrogens: PreparedReceptor['hydrogens'] = keepH ? 'kept' : 'added';
+  const key = sha256(JSON.stringify([PREPARATION_VERSION, obabelVersion, r.sha256, [...r.keep].map((k) => k.toUpperCase()).sort(), keepH ? 'kept' : r.ph]));
+  const file = path.join(receptorCacheDir(), `${key}.pdbqt`);
+  try {
+    const pdbqt = fs.readFileSync(file, 'utf8');
+    const now = new Date();
+    fs.utimesSync(file, now, now);
+    return { pdbqt, hydrogens, atoms: countAtoms(pdbqt), cached: true, key };
+  } catch {
+    /* not cached yet */
+  }
+  let pending = inflight.get(key);
+  if (!pending) {
+    pending = (async () => {
+      const input = path.join(dir, 'receptor.pdb');
+      const output = path.join(dir, 'receptor.pdbqt');
+      const text = keepH
+        ? r.info.filtered
+        : r.info.filtered
+            .split('\n')
+            .filter((l) => !isHydrogenRecord(l))
+            .join('\n');
+      fs.writeFileSync(input, text);
+      const add = keepH ? [] : r.ph === null ? ['-h'] : ['-p', String(r.ph)];
+      const res = await tools.run('obabel', ['receptor.pdb', '-xr', ...add, '-O', 'receptor.pdbqt'], dir, { timeoutMs: 600_000, threads: 1 });
+      const pdbqt = fs.existsSync(output) ? fs.readFileSync(output, 'utf8') : '';
+      const atoms = countAtoms(pdbqt);
+      if (atoms === 0) throw new ReceptorProblem(`Open Babel could not prepare the receptor: ${lastLines(res.stderr || res.stdout)}`);
+      store(file, pdbqt);
+      return { pdbqt, hydrogens, atoms, cached: false, key };
+    })().finally(() => inflight.delete(key));
+    inflight.set(key, pending);
+  }
+  return pending;
+}
+
+function isHydrogenRecord(l: string): boolean {
+  return (l.startsWith('ATOM  ') || l.startsWith('HETATM')) && ['H', 'D'].includes(elementOf(l));
+}
+
+function countAtoms(pdbqt: string): number {
+  let n = 0;
+  for (const l of pdbqt.split('\n')) if (l.startsWith('ATOM  ') || l.startsWith('HETATM')) n++;
+  return n;
+}
+
+/** Writes a cache entry atomically and keeps the cache within its bounds (oldest used first out). */
+function store(file: string, pdbqt: string): void {
+  try {
+    const dir = path.dirname(file);
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+    fs.writeFileSync(tmp, pdbqt);
+    fs.renameSync(tmp, file);
+    const entries = fs
+      .readdirSync(dir)
+      .filter((n) => n.endsWith('.pdbqt'))
+      .map((n) => {
+        const st = fs.statSync(path.join(dir, n));
+        return { p: path.join(dir, n), t: st.mtimeMs, size: st.size };
+      })
+      .sort((a, b) => b.t - a.t);
+    let bytes = 0;
+    entries.forEach((e, i) => {
+      bytes += e.size;
+      if (i >= CACHE_FILES || bytes > CACHE_BYTES) fs.rmSync(e.p, { force: true });
+    });
+  } catch {
+    /* a cache that cannot be written costs a preparation next time, nothing else */
+  }
+}

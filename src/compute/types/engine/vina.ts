@@ -1,0 +1,380 @@
+// Ligands for AutoDock Vina and Vina itself (docs/engines.md, "Docking"). A ligand is given 3D
+// coordinates with every hydrogen in its input atom order (structures.ts, prepare), protonated
+// at the job's pH by Open Babel (-p: heavy atoms keep their order and coordinates, the hydrogens
+// follow them), stripped of the hydrogens on carbon (AutoDock's united atoms: written by us, so
+// that each PDBQT atom is a known atom of the molblock, and no rotor is made of a methyl) and
+// written as a PDBQT with Open Babel (-xp keeps our atom numbers). Vina's poses come back as
+// molblocks of the protonated ligand: the atoms Vina moved take its coordinates, each hydrogen
+// on carbon follows its carbon's frame (a rigid fit of the carbon and its neighbours).
+import fs from 'node:fs';
+import path from 'node:path';
+import { JobInputError } from '../../job-type.js';
+import { torsionTree } from './pdbqt.js';
+import type { Box } from './receptor.js';
+import type { EngineTools } from './run.js';
+import { ItemFailure, lastLines, prepare, withCoords, type Structure } from './structures.js';
+
+type Vec = [number, number, number];
+
+/** A V2000 molblock, parsed enough to take atoms out and put coordinates back. */
+export interface Mol {
+  lines: string[];
+  symbols: string[];
+  coords: Vec[];
+  bonds: [number, number][];
+  /** Formal charge per atom (M  CHG, else the atom block's charge code). */
+  charges: number[];
+}
+
+const CHARGE_CODES: Record<string, number> = { '1': 3, '2': 2, '3': 1, '5': -1, '6': -2, '7': -3 };
+
+export function parseMolblock(molblock: string): Mol {
+  const lines = molblock.replace(/\r/g, '').split('\n');
+  const counts = lines[3] ?? '';
+  if (/V3000/.test(counts)) throw new ItemFailure('preparation_failed', 'the prepared structure is a V3000 molblock (more than 999 atoms)');
+  const nA = Number(counts.slice(0, 3));
+  const nB = Number(counts.slice(3, 6));
+  const symbols: string[] = [];
+  const coords: Vec[] = [];
+  const charges: number[] = [];
+  for (let i = 0; i < nA; i++) {
+    const l = lines[4 + i] ?? '';
+    coords.push([Number(l.slice(0, 10)), Number(l.slice(10, 20)), Number(l.slice(20, 30))]);
+    symbols.push(l.slice(31, 34).trim());
+    charges.push(CHARGE_CODES[l.slice(36, 39).trim()] ?? 0);
+  }
+  const bonds: [number, number][] = [];
+  for (let i = 0; i < nB; i++) {
+    const l = lines[4 + nA + i] ?? '';
+    bonds.push([Number(l.slice(0, 3)) - 1, Number(l.slice(3, 6)) - 1]);
+  }
+  let chgSeen = false;
+  for (const l of lines.slice(4 + nA + nB)) {
+    if (!l.startsWith('M  CHG')) continue;
+    if (!chgSeen) charges.fill(0);
+    chgSeen = true;
+    const t = l.slice(6).trim().split(/\s+/).map(Number);
+    for (let k = 1; k + 1 < t.length; k += 2) charges[t[k]! - 1] = t[k + 1]!;
+  }
+  return { lines, symbols, coords, bonds, charges };
+}
+
+/** The molblock of the atoms `keep` (indices, in order), bonds and charge, isotope and radical lines renumbered. */
+export function subsetMolblock(mol: Mol, keep: number[]): string {
+  const nA = mol.symbols.length;
+  const nB = mol.bonds.length;
+  const newIndex = new Map(keep.map((old, i) => [old, i + 1]));
+  const head = mol.lines.slice(0, 3);
+  const atoms = keep.map((i) => mol.lines[4 + i]!);
+  const bonds: string[] = [];
+  mol.bonds.forEach(([a, b], k) => {
+    const na = newIndex.get(a);
+    const nb = newIndex.get(b);
+    if (na && nb) bonds.push(`${String(na).padStart(3)}${String(nb).padStart(3)}${mol.lines[4 + nA + k]!.slice(6)}`);
+  });
+  const props: string[] = [];
+  for (const l of mol.lines.slice(4 + nA + nB)) {
+    const m = /^M {2}(CHG|ISO|RAD)/.exec(l);
+    if (!m) continue;
+    const t = l.slice(6).trim().split(/\s+/).map(Number);
+    const pairs: string[] = [];
+    for (let k = 1; k + 1 < t.length; k += 2) {
+      const ni = newIndex.get(t[k]! - 1);
+      if (ni) pairs.push(`${String(ni).padStart(4)}${String(t[k + 1]).padStart(4)}`);
+    }
+    if (pairs.length) props.push(`M  ${m[1]}${String(pairs.length).padStart(3)}${pairs.join('')}`);
+  }
+  const counts = `${String(keep.length).padStart(3)}${String(bonds.length).padStart(3)}${mol.lines[3]!.slice(6)}`;
+  return [...head, counts, ...atoms, ...bonds, ...props, 'M  END', ''].join('\n');
+}
+
+export interface DockLigand {
+  /** The protonated ligand with every hydrogen: the atoms of every pose molblock. */
+  molblock: string;
+  mol: Mol;
+  /** Atoms in the PDBQT (indices into mol), in PDBQT serial order 1..n. */
+  kept: number[];
+  pdbqt: string;
+  torsions: number;
+  charge: number;
+  /** Parts of a salt or mixture left out (the largest part is docked). */
+  dropped: number;
+}
+
+/** The AutoDock atom types Vina 1.2 reads. */
+const VINA_TYPES = new Set(['C', 'A', 'N', 'O', 'P', 'S', 'H', 'F', 'I', 'NA', 'OA', 'SA', 'HD', 'Mg', 'Mn', 'Zn', 'Ca', 'Fe', 'Cl', 'Br', 'Si']);
+
+/** Element of an AutoDock atom type (A aromatic carbon, NA/OA/SA acceptors, HD polar hydrogen). */
+function elementOfType(t: string): string {
+  const map: Record<string, string> = { A: 'C', NA: 'N', NS: 'N', OA: 'O', OS: 'O', SA: 'S', HD: 'H', HS: 'H' };
+  return (map[t] ?? t).toUpperCase();
+}
+
+/** Reads a prepared SDF/MOL file of a step (its first record), or null. */
+function readMol(file: string): string | null {
+  if (!fs.existsSync(file)) return null;
+  const text = fs.readFileSync(file, 'utf8').split('$$$$')[0]!.replace(/\s+$/, '\n');
+  return /M {2}END/.test(text) ? text : null;
+}
+
+/**
+ * A ligand ready for Vina: 3D with hydrogens (input atom order), protonated at `ph` (null: as
+ * given), its PDBQT with the hydrogens on carbon merged. Problems are ItemFailures.
+ */
+export async function prepareLigand(s: Structure, tools: EngineTools, dir: string, ph: number | null): Promise<DockLigand> {
+  // Open Babel on one thread: with more, its 3D builds differ from run to run (and the poses with them).
+  const single: EngineTools = { threads: tools.threads, run: (engine, args, cwd, o = {}) => tools.run(engine, args, cwd, engine === 'obabel' ? { ...o, threads: 1 } : o) };
+  const prepared = await prepare(s, single, dir);
+  let molblock = prepared.molblock;
+  if (ph !== null) {
+    fs.writeFileSync(path.join(dir, 'neutral.mol'), molblock);
+    const r = await tools.run('obabel', ['neutral.mol', '-p', String(ph), '-O', 'protonated.mol'], dir, { timeoutMs: 120_000, threads: 1 });
+    const out = readMol(path.join(dir, 'protonated.mol'));
+    if (!out) throw new ItemFailure('preparation_failed', `Open Babel could not protonate the ligand at pH ${ph}: ${lastLines(r.stderr || r.stdout)}`);
+    const before = parseMolblock(molblock);
+    const after = parseMolblock(out);
+    const heavy = before.symbols.filter((e) => e !== 'H').length;
+    const same = before.symbols.slice(0, heavy).every((e, i) => e === after.symbols[i] && before.coords[i]!.every((c, k) => Math.abs(c - after.coords[i]![k]!) < 1e-3));
+    if (!same || after.symbols.slice(heavy).some((e) => e !== 'H'))
+      throw new ItemFailure('preparation_failed', `Open Babel's protonation at pH ${ph} changed the ligand's heavy atoms`);
+    molblock = out;
+  }
+  let mol = parseMolblock(molblock);
+  // A salt or mixture: the largest part (most heavy atoms) is docked, the rest dropped.
+  const parts = components(mol);
+  let dropped = 0;
+  if (parts.length > 1) {
+    const main = parts.reduce((a, b) => (heavyCount(mol, b) > heavyCount(mol, a) ? b : a));
+    dropped = parts.length - 1;
+    molblock = subsetMolblock(mol, main);
+    mol = parseMolblock(molblock);
+  }
+  const neighbours = adjacency(mol);
+  const kept = mol.symbols.map((_, i) => i).filter((i) => !(mol.symbols[i] === 'H' && neighbours[i]!.length === 1 && mol.symbols[neighbours[i]![0]!] === 'C'));
+  fs.writeFileSync(path.join(dir, 'ligand.mol'), subsetMolblock(mol, kept));
+  // Open Babel types the atoms (a rigid PDBQT, our atom numbers); the torsion tree is ours.
+  const r = await tools.run('obabel', ['ligand.mol', '-xr', '-xp', '-O', 'typed.pdbqt'], dir, { timeoutMs: 120_000, threads: 1 });
+  const file = path.join(dir, 'typed.pdbqt');
+  const typed = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  const atomLines = typed.split('\n').filter((l) => l.startsWith('ATOM  ') || l.startsWith('HETATM'));
+  if (!atomLines.length) throw new ItemFailure('preparation_failed', `Open Babel could not write the ligand as PDBQT: ${lastLines(r.stderr || r.stdout)}`);
+  const bySerial = new Map<number, string>();
+  for (const l of atomLines) {
+    const type = l.slice(77, 79).trim();
+    if (!VINA_TYPES.has(type)) throw new ItemFailure('unsupported_element', `AutoDock Vina has no atom type for ${type} (atom ${Number(l.slice(6, 11))})`);
+    const serial = Number(l.slice(6, 11));
+    const atom = kept[serial - 1];
+    if (atom === undefined || bySerial.has(serial) || elementOfType(l.slice(77, 79).trim()) !== mol.symbols[atom]!.toUpperCase())
+      throw new ItemFailure('preparation_failed', `the ligand's PDBQT atom ${serial} does not match its structure`);
+    bySerial.set(serial, `ATOM  ${l.slice(6)}`);
+  }
+  if (bySerial.size !== kept.length) throw new ItemFailure('preparation_failed', `the ligand's PDBQT has ${bySerial.size} atoms, ${kept.length} expected`);
+  const tree = torsionTree(mol, kept, bySerial, s.name ?? s.id);
+  fs.writeFileSync(path.join(dir, 'ligand.pdbqt'), tree.pdbqt);
+  return { molblock, mol, kept, pdbqt: tree.pdbqt, torsions: tree.torsdof, charge: mol.charges.reduce((a, b) => a + b, 0), dropped };
+}
+
+function adjacency(mol: Mol): number[][] {
+  const n = mol.symbols.map(() => [] as number[]);
+  for (const [a, b] of mol.bonds) {
+    n[a]!.push(b);
+    n[b]!.push(a);
+  }
+  return n;
+}
+
+function heavyCount(mol: Mol, atoms: number[]): number {
+  return atoms.filter((i) => mol.symbols[i] !== 'H').length;
+}
+
+/** The connected parts of a molecule (atom indices, ascending). */
+function components(mol: Mol): number[][] {
+  const adj = adjacency(mol);
+  const seen = new Set<number>();
+  const out: number[][] = [];
+  for (let i = 0; i < mol.symbols.length; i++) {
+    if (seen.has(i)) continue;
+    const part: number[] = [];
+    const stack = [i];
+    seen.add(i);
+    while (stack.length) {
+      const x = stack.pop()!;
+      part.push(x);
+      for (const n of adj[x]!)
+        if (!seen.has(n)) {
+          seen.add(n);
+          stack.push(n);
+        }
+    }
+    out.push(part.sort((a, b) => a - b));
+  }
+  return out;
+}
+
+export interface VinaOptions {
+  receptor: string;
+  box: Box;
+  exhaustiveness: number;
+  numModes: number;
+  seed: number;
+  timeoutMs?: number;
+}
+
+export interface Pose {
+  molblock: string;
+  score_kcal_mol: number;
+  rmsd_lb: number;
+  rmsd_ub: number;
+}
+
+/** Vina's command line for one ligand (ligand.pdbqt in the item's directory, poses.pdbqt out). */
+export function vinaArgs(o: VinaOptions, threads: number): string[] {
+  const f = (v: number) => String(Math.round(v * 1000) / 1000);
+  return [
+    '--receptor',
+    o.receptor,
+    '--ligand',
+    'ligand.pdbqt',
+    ...(['x', 'y', 'z'] as const).flatMap((a, k) => [`--center_${a}`, f(o.box.center[k]!)]),
+    ...(['x', 'y', 'z'] as const).flatMap((a, k) => [`--size_${a}`, f(o.box.size[k]!)]),
+    '--exhaustiveness',
+    String(o.exhaustiveness),
+    '--num_modes',
+    String(o.numModes),
+    '--seed',
+    String(o.seed),
+    '--cpu',
+    String(threads),
+    '--out',
+    'poses.pdbqt',
+  ];
+}
+
+/** Docks one prepared ligand; its poses best first. */
+export async function runVina(tools: EngineTools, dir: string, lig: DockLigand, o: VinaOptions): Promise<Pose[]> {
+  fs.rmSync(path.join(dir, 'poses.pdbqt'), { force: true });
+  const r = await tools.run('vina', vinaArgs(o, tools.threads), dir, { timeoutMs: o.timeoutMs });
+  const out = path.join(dir, 'poses.pdbqt');
+  if (r.code !== 0 || !fs.existsSync(out)) {
+    const why = lastLines(r.stderr || r.stdout, 4);
+    // Vina names a line it cannot read ("> ATOM ..."): one of the receptor's is the receptor's problem, not this ligand's.
+    const line = /^ > (.+)$/m.exec(`${r.stderr}\n${r.stdout}`)?.[1]?.trim();
+    if (line && fs.readFileSync(o.receptor, 'utf8').includes(line)) throw new JobInputError(`Vina could not read the prepared receptor: ${why}`);
+    throw new ItemFailure('engine_failed', `vina: ${why}`);
+  }
+  const poses = readPoses(fs.readFileSync(out, 'utf8'), lig);
+  if (!poses.length) throw new ItemFailure('engine_failed', `vina gave no pose: ${lastLines(r.stdout)}`);
+  return poses;
+}
+
+/** The poses of Vina's output, as molblocks of the ligand. */
+export function readPoses(pdbqt: string, lig: DockLigand): Pose[] {
+  const poses: Pose[] = [];
+  for (const block of pdbqt.split(/^MODEL\b.*$/m).slice(1)) {
+    const m = /^REMARK VINA RESULT:\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)/m.exec(block);
+    if (!m) continue;
+    const moved = new Map<number, Vec>();
+    for (const l of block.split('\n')) {
+      if (!l.startsWith('ATOM  ') && !l.startsWith('HETATM')) continue;
+      const atom = lig.kept[Number(l.slice(6, 11)) - 1];
+      if (atom !== undefined) moved.set(atom, [Number(l.slice(30, 38)), Number(l.slice(38, 46)), Number(l.slice(46, 54))]);
+    }
+    if (moved.size !== lig.kept.length) continue;
+    poses.push({ molblock: withCoords(lig.molblock, placeAll(lig.mol, moved)), score_kcal_mol: Number(m[1]), rmsd_lb: Number(m[2]), rmsd_ub: Number(m[3]) });
+  }
+  return poses;
+}
+
+/** Every atom's pose coordinates: the moved atoms as Vina put them, each other atom by a rigid fit of its neighbourhood. */
+function placeAll(mol: Mol, moved: Map<number, Vec>): Vec[] {
+  const neighbours = adjacency(mol);
+  return mol.coords.map((c, i) => {
+    const at = moved.get(i);
+    if (at) return at;
+    // A hydrogen on carbon: its carbon, the carbon's moved neighbours, and theirs when fewer than three.
+    const parent = neighbours[i]![0]!;
+    const refs = [parent, ...neighbours[parent]!.filter((j) => moved.has(j))];
+    for (const j of refs.slice(1)) if (refs.length < 3) refs.push(...neighbours[j]!.filter((k) => moved.has(k) && !refs.includes(k)));
+    return fitTransform(
+      refs.map((j) => mol.coords[j]!),
+      refs.map((j) => moved.get(j)!),
+    )(c);
+  });
+}
+
+/** The rigid motion (Horn's quaternion fit) taking points `from` onto `to`, as a function. */
+export function fitTransform(from: Vec[], to: Vec[]): (p: Vec) => Vec {
+  const n = from.length;
+  const ca: Vec = [0, 0, 0];
+  const cb: Vec = [0, 0, 0];
+  for (let i = 0; i < n; i++)
+    for (let k = 0; k < 3; k++) {
+      ca[k]! += from[i]![k]! / n;
+      cb[k]! += to[i]![k]! / n;
+    }
+  const S = [
+    [0, 0, 0],
+    [0, 0, 0],
+    [0, 0, 0],
+  ];
+  for (let i = 0; i < n; i++) for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) S[a]![b]! += (from[i]![a]! - ca[a]!) * (to[i]![b]! - cb[b]!);
+  const [[xx, xy, xz], [yx, yy, yz], [zx, zy, zz]] = S as [Vec, Vec, Vec];
+  const N = [
+    [xx + yy + zz, yz - zy, zx - xz, xy - yx],
+    [yz - zy, xx - yy - zz, xy + yx, zx + xz],
+    [zx - xz, xy + yx, -xx + yy - zz, yz + zy],
+    [xy - yx, zx + xz, yz + zy, -xx - yy + zz],
+  ];
+  const [w, x, y, z] = n < 2 ? [1, 0, 0, 0] : topEigenvector(N);
+  const R = [
+    [w * w + x * x - y * y - z * z, 2 * (x * y - w * z), 2 * (x * z + w * y)],
+    [2 * (x * y + w * z), w * w - x * x + y * y - z * z, 2 * (y * z - w * x)],
+    [2 * (x * z - w * y), 2 * (y * z + w * x), w * w - x * x - y * y + z * z],
+  ];
+  return (p) => {
+    const d = [p[0] - ca[0], p[1] - ca[1], p[2] - ca[2]];
+    return [0, 1, 2].map((r) => R[r]![0]! * d[0]! + R[r]![1]! * d[1]! + R[r]![2]! * d[2]! + cb[r]!) as Vec;
+  };
+}
+
+/** The unit eigenvector of the largest eigenvalue of a symmetric 4x4 matrix (cyclic Jacobi). */
+function topEigenvector(m: number[][]): [number, number, number, number] {
+  const a = m.map((r) => [...r]);
+  const v: number[][] = [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (i === j ? 1 : 0)));
+  for (let sweep = 0; sweep < 50; sweep++) {
+    let off = 0;
+    for (let p = 0; p < 4; p++) for (let q = p + 1; q < 4; q++) off += a[p]![q]! ** 2;
+    if (off < 1e-22) break;
+    for (let p = 0; p < 4; p++)
+      for (let q = p + 1; q < 4; q++) {
+        if (Math.abs(a[p]![q]!) < 1e-300) continue;
+        const theta = (a[q]![q]! - a[p]![p]!) / (2 * a[p]![q]!);
+        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+        const c = 1 / Math.sqrt(t * t + 1);
+        const s = t * c;
+        for (let k = 0; k < 4; k++) {
+          const akp = a[k]![p]!;
+          const akq = a[k]![q]!;
+          a[k]![p] = c * akp - s * akq;
+          a[k]![q] = s * akp + c * akq;
+        }
+        for (let k = 0; k < 4; k++) {
+          const apk = a[p]![k]!;
+          const aqk = a[q]![k]!;
+          a[p]![k] = c * apk - s * aqk;
+          a[q]![k] = s * apk + c * aqk;
+        }
+        for (let k = 0; k < 4; k++) {
+          const vkp = v[k]![p]!;
+          const vkq = v[k]![q]!;
+          v[k]![p] = c * vkp - s * vkq;
+          v[k]![q] = s * vkp + c * vkq;
+        }
+      }
+  }
+  let best = 0;
+  for (let i = 1; i < 4; i++) if (a[i]![i]! > a[best]![best]!) best = i;
+  const q = [0, 1, 2, 3].map((k) => v[k]![best]!);
+  const norm = Math.hypot(...q) || 1;
+  return q.map((x) => x / norm) as [number, number, number, number];
+}
