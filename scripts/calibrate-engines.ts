@@ -9,11 +9,13 @@
 // `seconds = base + perAtom2 x atoms^2` per method and task by least squares. Prints the
 // measurements, the fit, the current constants and the ratio measured / modelled, so that the
 // constants can be checked or replaced.
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { discoverEngines } from '../src/compute/engines/discovery.js';
 import { makeScratch, removeScratch } from '../src/compute/engines/scratch.js';
 import { runEngine } from '../src/compute/engines/process.js';
-import { ENGINE_COSTS, type EngineTask } from '../src/compute/types/engine/calibration.js';
+import { costSec, ENGINE_COSTS, type EngineTask } from '../src/compute/types/engine/calibration.js';
 import { runQm } from '../src/compute/types/engine/qm.js';
 import type { QmMethod } from '../src/compute/types/engine/payload.js';
 import type { EngineTools } from '../src/compute/types/engine/run.js';
@@ -44,14 +46,58 @@ const MOLECULES = [
   'CC1(C)S[C@@H]2[C@H](NC(=O)Cc3ccccc3)C(=O)N2[C@H]1C(=O)O',
 ];
 
+/** Least squares of sec = base + k2 a^2 + k3 a^3; a term that comes out negative is dropped. */
+function fitCost(points: { atoms: number; sec: number }[]): { base: number; perAtom2: number; perAtom3: number } {
+  const solve = (cols: ((a: number) => number)[]): number[] => {
+    const m = cols.length;
+    const A = cols.map((f) => cols.map((g) => points.reduce((t, q) => t + f(q.atoms) * g(q.atoms), 0)));
+    const b = cols.map((f) => points.reduce((t, q) => t + f(q.atoms) * q.sec, 0));
+    for (let i = 0; i < m; i++)
+      for (let j = i + 1; j < m; j++) {
+        const r = A[j]![i]! / A[i]![i]!;
+        for (let k = i; k < m; k++) A[j]![k]! -= r * A[i]![k]!;
+        b[j]! -= r * b[i]!;
+      }
+    const x = new Array<number>(m).fill(0);
+    for (let i = m - 1; i >= 0; i--) x[i] = (b[i]! - A[i]!.slice(i + 1).reduce((t, v, k) => t + v * x[i + 1 + k]!, 0)) / A[i]![i]!;
+    return x;
+  };
+  const one = () => 1;
+  const sq = (a: number) => a * a;
+  const cube = (a: number) => a * a * a;
+  const [base, k2, k3] = solve([one, sq, cube]) as [number, number, number];
+  if (k2 >= 0 && k3 >= 0) return { base: Math.max(0, base), perAtom2: k2, perAtom3: k3 };
+  if (k3 < 0) {
+    const [b2, q2] = solve([one, sq]) as [number, number];
+    return { base: Math.max(0, b2), perAtom2: Math.max(0, q2), perAtom3: 0 };
+  }
+  const [b3, q3] = solve([one, cube]) as [number, number];
+  return { base: Math.max(0, b3), perAtom2: 0, perAtom3: Math.max(0, q3) };
+}
+
 async function main() {
   const engines = await discoverEngines();
   for (const e of ['xtb', 'mopac', 'obabel'] as const) if (!engines[e].available) throw new Error(`${e} is not installed (npm run setup:engines)`);
   const signal = new AbortController().signal;
+  // Each engine call through bash's `time`: its CPU seconds (user + system) are added to `cpu`.
+  let cpu = 0;
   const tools: EngineTools = {
     threads: 1,
-    run: (engine, args, cwd, opts = {}) =>
-      runEngine({ path: engines[engine].path!, args, cwd, input: opts.input, threads: 1, memoryBytes: 4 * 1024 ** 3, timeoutMs: opts.timeoutMs ?? 30 * 60_000, signal }),
+    async run(engine, args, cwd, opts = {}) {
+      const r = await runEngine({
+        path: '/bin/bash',
+        args: ['-c', 'TIMEFORMAT="%U %S"; { time "$0" "$@" 2>&3 ; } 3>&2 2>.cpu', engines[engine].path!, ...args],
+        cwd,
+        input: opts.input,
+        threads: 1,
+        memoryBytes: 4 * 1024 ** 3,
+        timeoutMs: opts.timeoutMs ?? 30 * 60_000,
+        signal,
+      });
+      const [u, sy] = fs.readFileSync(path.join(cwd, '.cpu'), 'utf8').trim().split(/\s+/).map(Number);
+      cpu += (u ?? 0) + (sy ?? 0);
+      return r;
+    },
   };
   console.log(
     `engines: xtb ${engines.xtb.version}, mopac ${engines.mopac.version}, obabel ${engines.obabel.version}; ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(2)}`,
@@ -86,35 +132,22 @@ async function main() {
       for (const p of prepared) {
         if (p.symbols.length > 70 && method !== 'gfnff' && task === 'frequencies') continue;
         const dir = makeScratch('calibrate');
-        const t0 = performance.now();
+        cpu = 0;
         try {
           const extra = task === 'frequencies' ? (method.startsWith('pm') ? ['FORCE'] : ['--hess']) : undefined;
           await runQm(tools, dir, p, { method, charge: 0, multiplicity: 1, optimize: task === 'optimize' ? {} : undefined, extra });
-          points.push({ atoms: p.symbols.length, sec: (performance.now() - t0) / 1000 });
+          points.push({ atoms: p.symbols.length, sec: cpu });
         } catch (err) {
           console.log(`  ${method} ${task} ${MOLECULES[p.index]}: ${(err as Error).message.slice(0, 120)}`);
         } finally {
           removeScratch(dir);
         }
       }
-      // Least squares for sec = base + k * atoms^2.
-      const n = points.length;
-      const xs = points.map((q) => q.atoms * q.atoms);
-      const mx = xs.reduce((a, b) => a + b, 0) / n;
-      const my = points.reduce((a, q) => a + q.sec, 0) / n;
-      const k = Math.max(
-        0,
-        points.reduce((a, q, i) => a + (xs[i]! - mx) * (q.sec - my), 0) /
-          Math.max(
-            1e-12,
-            xs.reduce((a, x) => a + (x - mx) ** 2, 0),
-          ),
-      );
-      const base = Math.max(0, my - k * mx);
+      const fit = fitCost(points);
       const cur = ENGINE_COSTS[method]?.[task];
-      const worst = Math.max(...points.map((q) => q.sec / ((cur?.base ?? 0) + (cur?.perAtom2 ?? 0) * q.atoms * q.atoms)));
+      const worst = cur ? Math.max(...points.map((q) => q.sec / costSec(cur, q.atoms))) : NaN;
       console.log(
-        `${method.padEnd(5)} ${task.padEnd(11)} n=${n} fit base ${base.toFixed(3)} s + ${k.toExponential(2)} s x atoms^2 | current ${cur?.base} + ${cur?.perAtom2} | worst measured/modelled ${worst.toFixed(2)} | ${points.map((q) => `${q.atoms}:${q.sec.toFixed(2)}`).join(' ')}`,
+        `${method.padEnd(5)} ${task.padEnd(11)} n=${points.length} fit { base: ${fit.base.toFixed(3)}, perAtom2: ${fit.perAtom2.toExponential(2)}, perAtom3: ${fit.perAtom3.toExponential(2)} } | current ${JSON.stringify(cur)} | worst measured/modelled ${worst.toFixed(2)} | cpu s by atoms ${points.map((q) => `${q.atoms}:${q.sec.toFixed(2)}`).join(' ')}`,
       );
     }
   }

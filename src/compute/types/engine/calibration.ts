@@ -10,41 +10,52 @@ export type EngineTask = 'singlepoint' | 'optimize' | 'frequencies' | 'scan_poin
 interface Cost {
   base: number;
   perAtom2: number;
+  /** Optimisations: cycles grow with the atoms too, so their cost has a cubic part. */
+  perAtom3?: number;
 }
 
-/** Seconds per calculation, one thread: base + perAtom2 x atoms^2 (measured; see the file's header). */
+/** Seconds of one calculation of `atoms` atoms at cost `c`. */
+export function costSec(c: Cost, atoms: number): number {
+  return c.base + c.perAtom2 * atoms ** 2 + (c.perAtom3 ?? 0) * atoms ** 3;
+}
+
+/**
+ * CPU seconds per calculation, one thread: base + perAtom2 x atoms^2 + perAtom3 x atoms^3,
+ * measured by scripts/calibrate-engines.ts (docs/jobs.md, "Calibration of the engine
+ * estimates"): the fits rounded up, and never below what the largest reference molecule took.
+ */
 export const ENGINE_COSTS: Readonly<Record<string, Readonly<Record<EngineTask, Cost>>>> = {
   gfn2: {
     singlepoint: { base: 0.05, perAtom2: 0.00012 },
-    optimize: { base: 0.15, perAtom2: 0.0012 },
+    optimize: { base: 0.1, perAtom2: 0.00005, perAtom3: 0.00003 },
     frequencies: { base: 0.3, perAtom2: 0.008 },
     scan_point: { base: 0.3, perAtom2: 0.002 },
     conformer: { base: 0.15, perAtom2: 0.0012 },
   },
   gfn1: {
     singlepoint: { base: 0.05, perAtom2: 0.0001 },
-    optimize: { base: 0.15, perAtom2: 0.001 },
+    optimize: { base: 0.1, perAtom2: 0.00025, perAtom3: 0.000025 },
     frequencies: { base: 0.3, perAtom2: 0.015 },
     scan_point: { base: 0.3, perAtom2: 0.0035 },
     conformer: { base: 0.15, perAtom2: 0.001 },
   },
   gfnff: {
     singlepoint: { base: 0.05, perAtom2: 0.00002 },
-    optimize: { base: 0.08, perAtom2: 0.00008 },
+    optimize: { base: 0.05, perAtom2: 0.00001, perAtom3: 0.0000005 },
     frequencies: { base: 0.1, perAtom2: 0.00012 },
     scan_point: { base: 0.08, perAtom2: 0.00008 },
     conformer: { base: 0.08, perAtom2: 0.00008 },
   },
   pm7: {
     singlepoint: { base: 0.02, perAtom2: 0.00005 },
-    optimize: { base: 0.05, perAtom2: 0.0015 },
+    optimize: { base: 0.05, perAtom2: 0.0045, perAtom3: 0.000015 },
     frequencies: { base: 0.1, perAtom2: 0.011 },
     scan_point: { base: 0.05, perAtom2: 0.0015 },
     conformer: { base: 0.05, perAtom2: 0.0015 },
   },
   pm6: {
     singlepoint: { base: 0.02, perAtom2: 0.00005 },
-    optimize: { base: 0.05, perAtom2: 0.0015 },
+    optimize: { base: 0.05, perAtom2: 0.005, perAtom3: 0.00001 },
     frequencies: { base: 0.1, perAtom2: 0.0135 },
     scan_point: { base: 0.05, perAtom2: 0.0015 },
     conformer: { base: 0.05, perAtom2: 0.0015 },
@@ -64,7 +75,7 @@ export const ASSUMED_ATOMS = 40;
 export function engineEstimate(method: string, task: EngineTask, n: number, atoms: number[], steps = 1): Estimate {
   const c = ENGINE_COSTS[method]?.[task] ?? ENGINE_COSTS.gfn2!.optimize;
   const sizes = atoms.length ? atoms : Array<number>(n).fill(ASSUMED_ATOMS);
-  const calc = sizes.reduce((t, a) => t + PREPARE_SEC + steps * (c.base + c.perAtom2 * a * a), 0);
+  const calc = sizes.reduce((t, a) => t + PREPARE_SEC + steps * costSec(c, a), 0);
   return {
     expectedRuntimeSec: Math.round((OVERHEAD_SEC + SAFETY * calc) * 1000) / 1000,
     assumptions: {
@@ -74,7 +85,7 @@ export function engineEstimate(method: string, task: EngineTask, n: number, atom
         : `${ASSUMED_ATOMS} per structure (an uploaded set is sized when it runs)`,
       method,
       calculations_per_structure: steps,
-      model: 'overhead + 2 x structures x (3D preparation + calculations x (base + k x atoms^2)) (docs/jobs.md)',
+      model: 'overhead + 2 x structures x (3D preparation + calculations x (base + k2 x atoms^2 + k3 x atoms^3)) (docs/jobs.md)',
     },
   };
 }
