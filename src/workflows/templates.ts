@@ -148,6 +148,38 @@ export const TEMPLATES: readonly Template[] = [
       },
     },
   },
+  {
+    template_id: 'dock-library',
+    name: 'Dock a library',
+    description: 'Keep the molecules that pass a filter, dock them with AutoDock Vina into an RCSB PDB entry around one of its ligands, and keep the best by score',
+    spec: {
+      name: 'Dock a library',
+      description: 'filter -> docking (the best N ligands by score)',
+      inputs: {
+        library: { type: 'molecules', description: 'The library: an uploaded molecule set (artifact id) or a list of SMILES; at most 1,000 may pass the filter' },
+        pdb_id: { type: 'string', description: 'The receptor: an RCSB PDB entry, e.g. 1IEP' },
+        site: { type: 'string', description: "The residue name of the entry's ligand to dock around (the box is its extent plus padding), e.g. STI in 1IEP" },
+        expression: {
+          type: 'string',
+          default: 'mw <= 500 and clogp <= 5 and hbd <= 5 and hba <= 10 and rotatable_bonds <= 10',
+          description: 'Which molecules to dock: a filter expression (docs/jobs.md, "filter")',
+        },
+        exhaustiveness: { type: 'integer', default: 8, description: "Vina's exhaustiveness (1 to 64)" },
+        padding: { type: 'number', default: 4, description: 'Space around the site on every side (A)' },
+        best: { type: 'integer', default: 10, description: 'How many ligands to keep, best score first' },
+      },
+      steps: [
+        { id: 'keep', job_type: 'filter', inputs: { molecules: '$inputs.library' }, params: { expression: '$inputs.expression' } },
+        {
+          id: 'dock',
+          job_type: 'docking',
+          inputs: { molecules: '$steps.keep.outputs.molecules' },
+          params: { pdb_id: '$inputs.pdb_id', box_site: '$inputs.site', padding: '$inputs.padding', exhaustiveness: '$inputs.exhaustiveness', keep_best: '$inputs.best' },
+        },
+      ],
+      outputs: { kept: '$steps.keep.outputs.molecules', best: '$steps.dock.outputs.best', poses: '$steps.dock.outputs.poses', scores: '$steps.dock.outputs.table' },
+    },
+  },
 ];
 
 export function templateById(id: string): Template | undefined {

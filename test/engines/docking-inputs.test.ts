@@ -98,7 +98,7 @@ for (const backend of BACKENDS) {
       problemAt(await estimate(u.token, { molecules: [LIGAND], box }), ['receptor_artifact_id'], /Field required/);
       problemAt(await estimate(u.token, { molecules: [LIGAND], receptor_artifact_id: receptor, pdb_id: '1IEP', box }), ['pdb_id'], /not both/);
       problemAt(await estimate(u.token, { molecules: [LIGAND], receptor_artifact_id: receptor }), ['box'], /Field required/);
-      problemAt(await estimate(u.token, { molecules: [LIGAND], receptor_artifact_id: receptor, box, padding: 2 }), ['padding'], /reference_ligand_artifact_id only/);
+      problemAt(await estimate(u.token, { molecules: [LIGAND], receptor_artifact_id: receptor, box, padding: 2 }), ['padding'], /reference_ligand_artifact_id and box_site only/);
       problemAt(
         await estimate(u.token, { molecules: Array.from({ length: 1001 }, () => 'C'), receptor_artifact_id: receptor, box }),
         ['molecules'],
@@ -136,6 +136,11 @@ for (const backend of BACKENDS) {
         standIn.requests.map((q) => q.path),
         ['/download/9ZZZ.pdb'],
       );
+      // box_site: a hetero group of the entry by residue name (the first of its groups).
+      problemAt(await estimate(u.token, { molecules: [LIGAND], pdb_id: '1IEP', box_site: 'XYZ' }), ['box_site'], /no hetero group XYZ \(its hetero groups: STI, SO4\)/);
+      problemAt(await estimate(u.token, { molecules: [LIGAND], pdb_id: '1IEP', box, box_site: 'STI' }), ['box_site'], /one of box, reference_ligand_artifact_id and box_site/);
+      const site = await estimate(u.token, { molecules: [LIGAND], pdb_id: '1IEP', box_site: 'sti', padding: 5 });
+      assert.equal(site.status, 200, site.text);
 
       const run = async (extra: Record<string, unknown>) => {
         const s = await h.req('POST', '/api/v1/jobs/submit', {

@@ -6,6 +6,7 @@
 // `poses` [{molblock, score_kcal_mol, rmsd_lb, rmsd_ub}] best first; ports poses (SDF), table
 // (CSV: best score per ligand) and logs.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { JobInputError, type JobType, type OutputRecord } from '../job-type.js';
@@ -23,8 +24,8 @@ import {
 } from './engine/docking-inputs.js';
 import { countStructures, MAX_MOLBLOCK_CHARS, structureFields } from './engine/payload.js';
 import { prepareReceptor, ReceptorProblem } from './engine/receptor.js';
-import { EngineLogs, engineOutput, runItems, toolsFor } from './engine/run.js';
-import { checkStructure, loadStructures } from './engine/structures.js';
+import { EngineLogs, engineOutput, runItems, toolsFor, type ItemResult } from './engine/run.js';
+import { checkStructure, loadStructures, titled } from './engine/structures.js';
 import { prepareLigand, runVina } from './engine/vina.js';
 import { chemPool } from './molecule-jobs.js';
 
@@ -66,7 +67,21 @@ const Payload = Type.Object(
         description: 'An uploaded ligand pose (SDF, MOL, MOL2 or PDB): the box is its extent plus padding on every side. Exactly one of box and this',
       }),
     ),
-    padding: Type.Optional(Type.Number({ minimum: 0, maximum: 30, description: `A of space around the reference ligand on every side (default ${DEFAULT_PADDING})` })),
+    box_site: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9]{1,3}$',
+        description:
+          "A hetero group of the receptor by residue name (e.g. STI, 1IEP's imatinib): the box is its first group's extent plus padding on every side; the group is removed unless kept. Exactly one of box, reference_ligand_artifact_id and this",
+      }),
+    ),
+    keep_best: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_LIGANDS,
+        description: "Port `best`: the best pose of each of this many best-scoring ligands, best first (for a workflow's next step)",
+      }),
+    ),
+    padding: Type.Optional(Type.Number({ minimum: 0, maximum: 30, description: `A of space around the reference ligand or site on every side (default ${DEFAULT_PADDING})` })),
     exhaustiveness: Type.Optional(Type.Integer({ minimum: 1, maximum: 64, default: 8, description: "Vina's exhaustiveness (independent Monte Carlo runs)" })),
     num_modes: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 9, description: 'Poses kept per ligand at most (within 3 kcal/mol of the best)' })),
     seed: Type.Optional(
@@ -75,7 +90,8 @@ const Payload = Type.Object(
     ph: Type.Optional(
       Type.Union([Type.Number({ minimum: 0, maximum: 14 }), Type.Null()], {
         default: 7.4,
-        description: "pH at which receptor and ligands are protonated (Open Babel's model); null keeps the structures' own hydrogens and adds the missing ones",
+        description:
+          "pH at which the ligands, and a receptor given without hydrogens, are protonated (Open Babel's model); null: hydrogens by valence only. A receptor with its hydrogens keeps them",
       }),
     ),
   },
@@ -86,13 +102,32 @@ type Payload = Static<typeof Payload> & DockingPayload;
 /** One engine call may take this long; the job's runtime limit is the real bound. */
 const PER_CALL_MS = 60 * 60_000;
 
+/** The best-scoring ligands (their best pose), best first: `n` of them, or all. */
+function bestLigands(items: ItemResult[], n: number | undefined) {
+  return items
+    .flatMap((it) => {
+      const pose = (it.fields.poses as { molblock: string; score_kcal_mol: number }[] | undefined)?.[0];
+      return !it.error && pose ? [{ index: it.index, id: it.id, name: it.name, score: pose.score_kcal_mol, molblock: pose.molblock }] : [];
+    })
+    .sort((a, b) => a.score - b.score || a.index - b.index)
+    .slice(0, n ?? items.length);
+}
+
+/** One SDF record: the molblock titled, then its fields. */
+function sdfRecord(molblock: string, title: string, props: Record<string, number>): string {
+  const body = titled(molblock, title).replace(/\s*$/, '\n');
+  return `${body}${Object.entries(props)
+    .map(([k, v]) => `>  <${k}>\n${v}\n\n`)
+    .join('')}$$$$\n`;
+}
+
 export const dockingJob: JobType<Payload> = {
   name: 'docking',
   summary: 'AutoDock Vina docking of ligands into a receptor (an uploaded PDB file or an RCSB PDB entry) within a box',
   payload: Payload,
   ports: {
     inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'molecules' } },
-    outputs: { poses: 'molecules', table: 'table' },
+    outputs: { poses: 'molecules', best: 'molecules', table: 'table' },
   },
   runsOn: 'process',
   engines: () => ['obabel', 'vina'],
@@ -104,7 +139,8 @@ export const dockingJob: JobType<Payload> = {
     const { box } = await checkDockingInputs(p, ctx);
     let heavy: number[] = [];
     if (p.molecules && ctx.structureInfo) heavy = (await ctx.structureInfo(p.molecules)).map((i) => (i.error ? 0 : i.heavy));
-    return dockingEstimate(p, n, heavy, ctx.resource.vcpu, box);
+    // Vina's threads are the resource's, but no more than the machine has cores (a 2-core worker runs cpu-4's 4 threads at 2 cores' speed).
+    return dockingEstimate(p, n, heavy, Math.min(ctx.resource.vcpu, os.availableParallelism()), box);
   },
   async run(ctx) {
     const p = ctx.payload;
@@ -165,6 +201,21 @@ export const dockingJob: JobType<Payload> = {
         },
         'poses',
       );
+      const best = bestLigands(run.items, p.keep_best);
+      (out.result as Record<string, unknown>).best = best.map(({ index, id, name, score }) => ({ index, id, name, score_kcal_mol: score }));
+      out.ports!.best = {
+        format: 'sdf',
+        kind: 'molecules',
+        records: best.map((b, k) => ({
+          id: b.id,
+          files: {
+            primary: { name: 'structure.sdf', content: sdfRecord(b.molblock, b.name ?? b.id, { rank: k + 1, score_kcal_mol: b.score }), contentType: 'chemical/x-mdl-sdfile' },
+          },
+          metrics: { rank: k + 1, score_kcal_mol: b.score },
+        })),
+      };
+      (out.result as { ports: Record<string, string> }).ports.best =
+        `the best pose of each of the ${best.length} best-scoring ligands (keep_best; all ligands without it), best first`;
       (out.result as { ports: Record<string, string> }).ports.poses =
         "every ligand's poses as SDF records (ids <ligand id>-<pose>, best first, with score_kcal_mol, rmsd_lb, rmsd_ub as SDF fields)";
       const logs = out.ports!.logs!.records as OutputRecord[];

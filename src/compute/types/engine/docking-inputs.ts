@@ -24,6 +24,7 @@ export interface DockingPayload extends StructurePayload {
   keep_hetero?: string[];
   box?: { center: number[]; size: number[] };
   reference_ligand_artifact_id?: string;
+  box_site?: string;
   padding?: number;
   exhaustiveness?: number;
   num_modes?: number;
@@ -36,11 +37,16 @@ export function checkDockingPayload(p: DockingPayload): void {
   if (p.receptor_artifact_id === undefined && p.pdb_id === undefined)
     throw invalid(['receptor_artifact_id'], 'Field required: give the receptor as receptor_artifact_id (an uploaded PDB file) or pdb_id', null, 'missing');
   if (p.receptor_artifact_id !== undefined && p.pdb_id !== undefined) throw invalid(['pdb_id'], 'Give either receptor_artifact_id or pdb_id, not both', p.pdb_id);
-  if (p.box === undefined && p.reference_ligand_artifact_id === undefined)
-    throw invalid(['box'], 'Field required: give the box as {center, size} or reference_ligand_artifact_id (an uploaded ligand pose) with padding', null, 'missing');
-  if (p.box !== undefined && p.reference_ligand_artifact_id !== undefined)
-    throw invalid(['reference_ligand_artifact_id'], 'Give either box or reference_ligand_artifact_id, not both', p.reference_ligand_artifact_id);
-  if (p.padding !== undefined && p.reference_ligand_artifact_id === undefined) throw invalid(['padding'], 'padding applies to reference_ligand_artifact_id only', p.padding);
+  const boxes = (['box', 'reference_ligand_artifact_id', 'box_site'] as const).filter((k) => p[k] !== undefined);
+  if (boxes.length === 0)
+    throw invalid(
+      ['box'],
+      'Field required: give the box as {center, size}, or reference_ligand_artifact_id (an uploaded ligand pose) or box_site (a hetero group of the receptor) with padding',
+      null,
+      'missing',
+    );
+  if (boxes.length > 1) throw invalid([boxes[1]!], `Give one of box, reference_ligand_artifact_id and box_site, not ${boxes.join(' and ')}`, p[boxes[1]!]);
+  if (p.padding !== undefined && p.box !== undefined) throw invalid(['padding'], 'padding applies to reference_ligand_artifact_id and box_site only', p.padding);
   if (p.molecules && p.molecules.length > MAX_LIGANDS)
     throw invalid(
       ['molecules'],
@@ -109,10 +115,24 @@ function referenceBox(text: string, padding: number): Box | string {
   const coords = ligandCoords(text);
   if (!coords.length) return 'the reference ligand has no atoms with coordinates: upload a pose as SDF, MOL, MOL2 or PDB';
   if (coords.length > 2 && coords.every((c) => Math.abs(c[2]) < 1e-4)) return 'the reference ligand is 2D (all z are 0): upload its 3D pose';
+  return boundedBox(coords, padding, 'the reference ligand');
+}
+
+function boundedBox(coords: [number, number, number][], padding: number, what: string): Box | string {
   const box = boxAround(coords, padding);
   const big = box.size.findIndex((s) => s > MAX_BOX_SIDE);
-  if (big >= 0) return `the box around the reference ligand would be ${box.size[big]} A along ${'xyz'[big]}; at most ${MAX_BOX_SIDE} A`;
+  if (big >= 0) return `the box around ${what} would be ${box.size[big]} A along ${'xyz'[big]}; at most ${MAX_BOX_SIDE} A`;
   return box;
+}
+
+/** The box around a hetero group of the receptor (its first group of that residue name), or the problem. */
+function siteBox(info: ReceptorInfo, site: string, padding: number): Box | string {
+  const coords = info.sites.get(site.toUpperCase());
+  if (!coords?.length) {
+    const names = [...info.sites.keys()].filter((n) => n !== 'HOH');
+    return `the receptor has no hetero group ${site.toUpperCase()} (${names.length ? `its hetero groups: ${names.join(', ')}` : 'it has no hetero groups'})`;
+  }
+  return boundedBox(coords, padding, `${site.toUpperCase()}`);
 }
 
 export interface ReceptorInput {
@@ -183,9 +203,15 @@ export async function checkDockingInputs(p: DockingPayload, ctx: EstimateContext
     if (typeof b === 'string') throw invalid(['reference_ligand_artifact_id'], b, p.reference_ligand_artifact_id);
     box = b;
   }
+  if (p.box_site !== undefined && receptor) {
+    const b = siteBox(receptor.info, p.box_site, p.padding ?? DEFAULT_PADDING);
+    if (typeof b === 'string') throw invalid(['box_site'], b, p.box_site);
+    box = b;
+  }
   if (box && receptor) {
     const miss = boxMissing(box, receptor.info);
-    if (miss) throw invalid([p.box ? 'box' : 'reference_ligand_artifact_id'], miss, p.box ?? p.reference_ligand_artifact_id);
+    const at = p.box ? 'box' : p.box_site !== undefined ? 'box_site' : 'reference_ligand_artifact_id';
+    if (miss) throw invalid([at], miss, p[at]);
   }
   return { receptor, box };
 }
@@ -211,6 +237,12 @@ export async function dockingInputs(ctx: RunContext<DockingPayload>): Promise<{ 
   if (p.box) {
     box = p.box as Box;
     boxSource = { from: 'payload' };
+  } else if (p.box_site !== undefined) {
+    const padding = p.padding ?? DEFAULT_PADDING;
+    const b = siteBox(receptor.info, p.box_site, padding);
+    if (typeof b === 'string') throw new JobInputError(b);
+    box = b;
+    boxSource = { from: 'site', box_site: p.box_site.toUpperCase(), padding };
   } else {
     const text = await ctx.readText(p.reference_ligand_artifact_id!, MAX_RECEPTOR_BYTES).catch((e: unknown) => fail('the reference ligand cannot be read', e));
     const padding = p.padding ?? DEFAULT_PADDING;

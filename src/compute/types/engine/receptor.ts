@@ -39,6 +39,8 @@ export interface ReceptorInfo {
   removed: Record<string, number>;
   /** Hetero groups kept: residue name -> number of groups. */
   kept: Record<string, number>;
+  /** The heavy atoms of the first group of each hetero residue name (kept or not), for a box around a site. */
+  sites: Map<string, [number, number, number][]>;
   /** The filtered PDB text handed to Open Babel. */
   filtered: string;
 }
@@ -74,6 +76,8 @@ export function readReceptor(text: string, keep: readonly string[] = []): Recept
   const residues = new Set<string>();
   const groups = new Set<string>();
   const unsupported = new Map<string, string>();
+  const sites = new Map<string, [number, number, number][]>();
+  const firstGroup = new Map<string, string>();
   let atoms = 0;
   let hydrogens = 0;
   let atomRecords = 0;
@@ -117,6 +121,12 @@ export function readReceptor(text: string, keep: readonly string[] = []): Recept
       if (!groups.has(resKey)) {
         groups.add(resKey);
         tally[name] = (tally[name] ?? 0) + 1;
+        if (!firstGroup.has(name)) firstGroup.set(name, resKey);
+      }
+      if (firstGroup.get(name) === resKey && !['H', 'D'].includes(elementOf(l))) {
+        const site = sites.get(name) ?? [];
+        site.push([x, y, z]);
+        sites.set(name, site);
       }
       if (!wanted) continue;
     }
@@ -142,7 +152,7 @@ export function readReceptor(text: string, keep: readonly string[] = []): Recept
       `the receptor holds atoms AutoDock Vina has no type for: ${[...unsupported].map(([e, r]) => `${e || '(no element)'} (${r})`).join(', ')}; leave their groups out of keep_hetero, or give elements in columns 77-78`,
     );
   out.push('END');
-  return { atoms, hydrogens, residues: residues.size, coords: Float64Array.from(coords), removed, kept, filtered: out.join('\n') + '\n' };
+  return { atoms, hydrogens, residues: residues.size, coords: Float64Array.from(coords), removed, kept, sites, filtered: out.join('\n') + '\n' };
 }
 
 export interface Box {

@@ -1,0 +1,133 @@
+// The docking figure of npm run bench:engines (docs/engines.md, "Docking"): one ligand docked
+// through the API (submit to completed: the receptor's preparation from cache or not, the
+// ligand's preparation, Vina, the result artifact) against the same `vina` command run directly
+// on the same prepared files (the job's own command line, read from its log). The job's
+// preparation is deterministic, so the direct run's poses are the API's, which is checked.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { discoverEngines } from '../../src/compute/engines/discovery.js';
+import { runEngine } from '../../src/compute/engines/process.js';
+import { prepareReceptor, readReceptor, sha256 } from '../../src/compute/types/engine/receptor.js';
+import type { EngineTools } from '../../src/compute/types/engine/run.js';
+import { prepareLigand, readPoses } from '../../src/compute/types/engine/vina.js';
+import type { BenchInstance } from './instance.js';
+
+const DATA = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../data/public/docking');
+const IMATINIB = 'Cc1ccc(NC(=O)c2ccc(CN3CCN(C)CC3)cc2)cc1Nc1nccc(-c2cccnc2)n1';
+const P59 = 'Fc1ccccc1[C@@H]1Nc2ccccc2C(=O)N1c1ccccc1';
+
+export interface DockingFigure {
+  complex: string;
+  exhaustiveness: number;
+  threads: number;
+  /** Submit to completed, through the API (polled every 100 ms). */
+  apiSec: number;
+  /** The job's vina command, run directly on the same files. */
+  vinaSec: number;
+  /** apiSec / vinaSec (target: at most 1.05). */
+  ratio: number;
+  bestScore: number;
+  samePoses: boolean;
+}
+
+async function api(inst: BenchInstance, method: string, p: string, body?: unknown): Promise<any> {
+  const r = await fetch(`${inst.base}/api/v1${p}`, {
+    method,
+    headers: { authorization: `Bearer ${inst.user.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await r.text();
+  if (!r.ok) throw new Error(`${method} ${p}: ${r.status} ${text}`);
+  return method === 'GET' && p.includes('/download') ? text : JSON.parse(text);
+}
+
+function boxOf(name: string) {
+  const v = Object.fromEntries(
+    fs
+      .readFileSync(path.join(DATA, `${name}_receptor.box.txt`), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('='))
+      .map((l) => l.split('=').map((x) => x.trim())),
+  ) as Record<string, string>;
+  return { center: ['x', 'y', 'z'].map((a) => Number(v[`center_${a}`])), size: ['x', 'y', 'z'].map((a) => Number(v[`size_${a}`])) } as {
+    center: [number, number, number];
+    size: [number, number, number];
+  };
+}
+
+/**
+ * Docks imatinib into 1IEP (or p59 into 5X72) once through `inst` (which needs a job runtime)
+ * and once directly. `resource` default: 1 vCPU, so both sides run Vina on one thread.
+ */
+export async function dockingFigure(inst: BenchInstance, o: { complex?: '1iep' | '5x72'; exhaustiveness?: number; resource?: 'default' | 'cpu-4' } = {}): Promise<DockingFigure> {
+  const complex = o.complex ?? '1iep';
+  const exhaustiveness = o.exhaustiveness ?? 8;
+  const smiles = complex === '1iep' ? IMATINIB : P59;
+  const receptorText = fs.readFileSync(path.join(DATA, `${complex}_receptorH.pdb`), 'utf8');
+  const form = new FormData();
+  form.append('mode', 'file');
+  form.append('file', new Blob([receptorText]), `${complex}_receptorH.pdb`);
+  const up = await fetch(`${inst.base}/api/v1/artifacts`, { method: 'POST', body: form, headers: { authorization: `Bearer ${inst.user.token}` } });
+  if (up.status !== 201) throw new Error(`upload: ${up.status} ${await up.text()}`);
+  const receptor = ((await up.json()) as { id: string }).id;
+  const box = boxOf(complex);
+
+  const t0 = performance.now();
+  const { process_id: pid } = await api(inst, 'POST', '/jobs/submit', {
+    job_name: 'bench docking',
+    job_type: 'docking',
+    resource: o.resource ?? 'default',
+    payload: { molecules: [smiles], receptor_artifact_id: receptor, box, exhaustiveness },
+  });
+  let status: { status: string; message: string | null; result_artifact_id: string | null };
+  for (;;) {
+    status = await api(inst, 'GET', `/jobs/status?process_id=${pid}`);
+    if (['completed', 'error', 'cancelled'].includes(status.status)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const apiSec = (performance.now() - t0) / 1000;
+  if (status.status !== 'completed') throw new Error(`the docking job ended ${status.status}: ${status.message}`);
+  const result = await api(inst, 'GET', `/jobs/result?process_id=${pid}`);
+  const log: string = await api(inst, 'GET', `/artifacts/${status.result_artifact_id}/download?record=0&port=logs`);
+  const vinaLine = /^\$ vina (.+)$/m.exec(log)?.[1];
+  if (!vinaLine) throw new Error('no vina command in the job log');
+
+  // The same files, prepared as the job prepares them; then the job's vina command.
+  const engines = await discoverEngines();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-bench-docking-'));
+  try {
+    const tools: EngineTools = {
+      threads: 1,
+      run: (engine, args, cwd, r = {}) =>
+        runEngine({ path: engines[engine].path!, args, cwd, threads: r.threads ?? 1, memoryBytes: 4 * 1024 ** 3, timeoutMs: 3_600_000, signal: new AbortController().signal }),
+    };
+    const info = readReceptor(receptorText, []);
+    const prepared = await prepareReceptor({ sha256: sha256(receptorText), info, keep: [], ph: 7.4 }, tools, dir, engines.obabel.version ?? '');
+    fs.writeFileSync(path.join(dir, 'receptor.pdbqt'), prepared.pdbqt);
+    const read = (await inst.services.chem.runItems('structure_info', [smiles], {}, 1))[0];
+    if (!read?.ok) throw new Error('RDKit cannot read the ligand');
+    const structure = { index: 0, id: '0', input: smiles, info: read.value };
+    const lig = await prepareLigand(structure, tools, dir, 7.4);
+    const args = vinaLine.split(' ').map((a) => (a.endsWith('receptor.pdbqt') ? path.join(dir, 'receptor.pdbqt') : a));
+    const t1 = performance.now();
+    const v = spawnSync(engines.vina.path!, args, { cwd: dir, stdio: 'ignore' });
+    const vinaSec = (performance.now() - t1) / 1000;
+    if (v.status !== 0) throw new Error(`vina failed (${v.status})`);
+    const direct = readPoses(fs.readFileSync(path.join(dir, 'poses.pdbqt'), 'utf8'), lig);
+    const samePoses = JSON.stringify(direct.map((p) => p.score_kcal_mol)) === JSON.stringify(result.items[0].poses.map((p: { score_kcal_mol: number }) => p.score_kcal_mol));
+    return {
+      complex,
+      exhaustiveness,
+      threads: Number(/--cpu (\d+)/.exec(vinaLine)?.[1] ?? 1),
+      apiSec,
+      vinaSec,
+      ratio: apiSec / vinaSec,
+      bestScore: result.items[0].best_score_kcal_mol,
+      samePoses,
+    };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
