@@ -126,14 +126,15 @@ export function titled(molblock: string, title: string): string {
 /**
  * 3D coordinates with every hydrogen, in the input's atom order: Open Babel builds them from a
  * SMILES or a 2D molblock (--gen3d), adds the missing hydrogens of a 3D molblock (-h keeps
- * the coordinates given), and writes a V2000 molblock.
+ * the coordinates given), and writes a V2000 molblock. Always on one thread: with several, Open
+ * Babel's 3D builds differ from run to run.
  */
 export async function prepare(s: Structure, tools: EngineTools, dir: string): Promise<Prepared> {
   const molblockIn = isMolblock(s.input);
   const input = path.join(dir, molblockIn ? 'input.mol' : 'input.smi');
   fs.writeFileSync(input, molblockIn ? s.input : `${s.input}\n`);
   const args = [input, '-O', path.join(dir, 'prepared.mol'), '-h', ...(molblockIn && s.info.has3d ? [] : ['--gen3d'])];
-  const r = await tools.run('obabel', args, dir, { timeoutMs: 120_000 });
+  const r = await tools.run('obabel', args, dir, { timeoutMs: 120_000, threads: 1 });
   const out = path.join(dir, 'prepared.mol');
   const molblock = fs.existsSync(out) ? fs.readFileSync(out, 'utf8').split('$$$$')[0]!.replace(/\s+$/, '\n') : '';
   const atoms = molblock ? readMolblockAtoms(molblock) : { symbols: [], coords: [] };
