@@ -15,7 +15,9 @@ export const LEAKS: [string, RegExp][] = [
     /syntax error at or near|out of range for type|bigint out of range|invalid input syntax for|violates [\w ]*constraint|duplicate key value|relation "[^"]+" does not exist|current transaction is aborted|invalid byte sequence for encoding|unsupported Unicode escape sequence|could not serialize access|deadlock detected/i,
   ],
   ['file path', /\/(?:work|home|Users|usr|tmp|var|opt|root|srv|app)\/[\w.@-]+/],
-  ['file path', /node_modules|[\w-]+\.(?:ts|mjs|cjs):\d+|[A-Za-z]:\\\\?[\w]/],
+  // A name is matched from its first character only (the lookbehind): without it, a long run of
+  // word characters in an answer (an echoed megabyte of "aaa...") costs quadratic time.
+  ['file path', /node_modules|(?<![\w-])[\w-]+\.(?:ts|mjs|cjs):\d+|[A-Za-z]:\\\\?[\w]/],
 ];
 
 export interface Finding {
@@ -49,7 +51,10 @@ export function judge(w: Wire, o: Outcome, extraLeaks: string[]): string[] {
     else if (!(w.body && w.body.length > 1024 * 1024)) problems.push(`no answer: ${o.error ?? 'connection closed'}`);
     return problems;
   }
-  if (o.status >= 500) problems.push(`status ${o.status}`);
+  // A 503 engine-unavailable is the contract's answer for an engine job no worker can run (the
+  // fuzzed server runs no worker); any other 5xx is a finding.
+  const engineUnavailable = o.status === 503 && /"type":"\/api\/v1\/problems\/engine-unavailable"/.test(o.body.toString('utf8'));
+  if (o.status >= 500 && !engineUnavailable) problems.push(`status ${o.status}`);
   const type = String(o.headers['content-type'] ?? '');
   const textual = !type || /json|text|xml|svg/.test(type);
   const body = textual ? o.body.toString('utf8') : '';
