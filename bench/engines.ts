@@ -9,6 +9,9 @@
 //    the engine process being gone (p50, p99). Target: p99 under 1 s.
 // C. An ensemble: a 50-conformer GFN2 conformer search of ibuprofen, wall time and cost
 //    (when the `conformers` job type is registered).
+// D. Docking: imatinib into 1IEP from its SMILES, one ligand through the API (submit to
+//    completed) against the job's own `vina` command run directly on the same prepared files
+//    (bench/lib/docking.ts). Target: the API at most 5% slower.
 //
 //   npm run bench:engines [-- --n 50 --cancels 20]
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -17,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { discoverEngines } from '../src/compute/engines/discovery.js';
 import { JOB_TYPES } from '../src/compute/registry.js';
+import { dockingFigure } from './lib/docking.js';
 import { startInstance, type BenchInstance } from './lib/instance.js';
 import { engineProcesses } from '../test/engines/helpers.js';
 
@@ -145,6 +149,14 @@ async function main() {
         `C. ibuprofen GFN2 conformer search (max 50): ${((performance.now() - t2) / 1000).toFixed(1)} s wall, ${res.items[0].conformers?.length ?? 0} conformers kept, charged $${(before - after).toFixed(4)}`,
       );
     } else console.log('C. skipped: the conformers job type is not registered');
+
+    // D. Docking, when Vina is there.
+    if (engines.vina.available && JOB_TYPES.has('docking')) {
+      const d = await dockingFigure(inst, { complex: '1iep', exhaustiveness: 8 });
+      console.log(
+        `D. docking ${d.complex} (exhaustiveness ${d.exhaustiveness}, ${d.threads} thread): API ${d.apiSec.toFixed(1)} s, vina directly ${d.vinaSec.toFixed(1)} s, ratio ${d.ratio.toFixed(3)} (target <= 1.05); best ${d.bestScore} kcal/mol, same poses: ${d.samePoses}`,
+      );
+    } else console.log('D. skipped: AutoDock Vina or the docking job type is missing');
   } finally {
     await inst.close();
     fs.rmSync(work, { recursive: true, force: true });
