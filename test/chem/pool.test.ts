@@ -238,9 +238,10 @@ describe('chemistry pool: many hanging items', () => {
     const s = pool.stats();
     assert.equal(s.timeouts, 2, 'two items timed out before the request was answered: one per thread');
     assert.equal(s.budgetFailures, 11, "the rest failed when their batch's retry budget ran out");
-    // Both batches in parallel, each: one timeout, a thread start, its retry budget; not 6
-    // timeouts one after the other.
-    assert.ok(ms < TIMEOUT + pool.retryBudgetMs + 3_500, `answered in ${ms} ms`);
+    // Both batches in parallel, each: one timeout, a thread start, its retry budget (about 13 s
+    // unloaded, 17.5 s seen beside a full test run and three busy processes); not 6 timeouts
+    // one after the other (48 s and more).
+    assert.ok(ms < 2 * TIMEOUT + pool.retryBudgetMs, `answered in ${ms} ms`);
   });
 });
 
