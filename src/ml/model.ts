@@ -3,11 +3,15 @@
 import { stack, toTensors, disposeBatch } from './batch.js';
 import { DmpnnParams, forward, parameterShapes, type Architecture } from './dmpnn.js';
 import type { MolFeatures } from './featurize.js';
+import { FusedNet } from './fused.js';
 import type { SplitOptions, Task } from './options.js';
 import { tf } from './tf.js';
 
 export const MODEL_FORMAT = 'crucible-dmpnn';
 export const MODEL_FORMAT_VERSION = 1;
+
+/** How a network is computed: fused.ts's kernels (the default) or TensorFlow.js (dmpnn.ts), docs/models.md "Speed". */
+export type Engine = 'fused' | 'tfjs';
 
 export interface ModelConfig {
   format: typeof MODEL_FORMAT;
@@ -79,20 +83,33 @@ export function toPrediction(config: Pick<ModelConfig, 'task' | 'scaler'>, raw: 
   return raw * s.std + s.mean;
 }
 
-/** Each member's predictions, members x molecules. */
-export function memberPredictions(model: TrainedModel, mols: readonly MolFeatures[]): Float64Array[] {
-  const arch = model.config.architecture;
+/** Raw outputs of each member's weights (members x molecules), by `engine`. */
+export function memberOutputs(arch: Architecture, weights: readonly Float32Array[][], mols: readonly MolFeatures[], engine: Engine = 'fused'): Float32Array[] {
   const shapes = parameterShapes(arch);
-  return model.weights.map((w) => {
-    if (w.length !== shapes.length) throw new Error('the model weights do not match its architecture');
+  for (const w of weights) if (w.length !== shapes.length) throw new Error('the model weights do not match its architecture');
+  if (engine === 'fused') {
+    const net = new FusedNet(arch, false);
+    const idx = mols.map((_, i) => i);
+    return weights.map((w) => {
+      net.setWeights(w);
+      const out = new Float32Array(mols.length);
+      net.evaluate(mols, idx, out);
+      return out;
+    });
+  }
+  return weights.map((w) => {
     const params = new DmpnnParams(arch, w, false);
     try {
-      const raw = rawOutputs(params, mols);
-      return Float64Array.from(raw, (r) => toPrediction(model.config, r));
+      return rawOutputs(params, mols);
     } finally {
       params.dispose();
     }
   });
+}
+
+/** Each member's predictions, members x molecules. */
+export function memberPredictions(model: TrainedModel, mols: readonly MolFeatures[], engine: Engine = 'fused'): Float64Array[] {
+  return memberOutputs(model.config.architecture, model.weights, mols, engine).map((raw) => Float64Array.from(raw, (r) => toPrediction(model.config, r)));
 }
 
 /** Ensemble mean and standard deviation (population, across members; null for one member) per molecule. */

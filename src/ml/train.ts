@@ -10,17 +10,17 @@
 // without improvement. Test metrics are the ensemble mean's. A run whose validation or test
 // metrics or test predictions are not finite (the training diverged) is refused: an AppError
 // ('invalid'), never a model (docs/models.md, "Training data").
-import { stack, toTensors, disposeBatch } from './batch.js';
 import { prepareData, splitData, type DataReport, type Datum, type TrainingRow } from './data.js';
-import { DmpnnParams, forward, initialWeights, parameterShapes } from './dmpnn.js';
+import { initialWeights, parameterShapes } from './dmpnn.js';
 import { FEATURIZER_VERSION } from './featurize.js';
 import { FP_BITS, FP_BYTES, FP_RADIUS, morganFingerprint } from './fingerprint.js';
 import { classificationMetrics, regressionMetrics, type ClassificationMetrics, type RegressionMetrics } from './metrics.js';
-import { ensembleStats, MODEL_FORMAT, MODEL_FORMAT_VERSION, rawOutputs, toPrediction, type ModelConfig, type TrainedModel } from './model.js';
+import { ensembleStats, memberPredictions, MODEL_FORMAT, MODEL_FORMAT_VERSION, toPrediction, type ModelConfig, type TrainedModel } from './model.js';
 import { resolveOptions, type ResolvedOptions, type TrainOptions } from './options.js';
 import { Prng } from './prng.js';
 import { getRDKit, type RDKitModule } from './rdkit.js';
 import { learningRate, type LrSchedule } from './schedule.js';
+import { memberTrainer, type TrainRuntime } from './trainer.js';
 import { tf, tfReady } from './tf.js';
 import { parseSmiles } from '../chem/depict.js';
 import { AppError } from '../errors.js';
@@ -70,16 +70,6 @@ export interface TrainResult {
   duration_ms: number;
 }
 
-class ScheduledAdam extends tf.AdamOptimizer {
-  constructor(lr: number) {
-    // PyTorch's Adam defaults (chemprop): betas (0.9, 0.999), eps 1e-8
-    super(lr, 0.9, 0.999, 1e-8);
-  }
-  setLearningRate(lr: number): void {
-    this.learningRate = lr;
-  }
-}
-
 function metricsOf(o: ResolvedOptions, y: ArrayLike<number>, p: ArrayLike<number>): RegressionMetrics | ClassificationMetrics {
   return o.task === 'regression' ? regressionMetrics(y, p) : classificationMetrics(y, p);
 }
@@ -99,20 +89,31 @@ interface MemberResult {
   val_metric: number | null;
 }
 
-function trainMember(
+async function trainMember(
   member: number,
   o: ResolvedOptions,
   train: readonly Datum[],
   val: readonly Datum[],
   scaler: { mean: number; std: number } | null,
   curve: EpochInfo[],
+  runtime: TrainRuntime,
   onEpoch?: (info: EpochInfo) => void,
   shouldStop?: () => boolean,
-): MemberResult {
+): Promise<MemberResult> {
   const seed = o.seed + member;
   const rng = new Prng(seed);
-  const params = new DmpnnParams(o, initialWeights(o, rng), true);
-  const optimizer = new ScheduledAdam(o.init_lr);
+  const trainer = await memberTrainer(
+    {
+      arch: o,
+      loss: o.task === 'regression' ? 'mse' : 'bce',
+      batchSize: o.batch_size,
+      initLr: o.init_lr,
+      weights: initialWeights(o, rng),
+      rng,
+      train: train.map((d) => d.features),
+    },
+    runtime,
+  );
   const stepsPerEpoch = Math.ceil(train.length / o.batch_size);
   const schedule: LrSchedule = {
     init_lr: o.init_lr,
@@ -125,8 +126,9 @@ function trainMember(
   const yTrain = Float32Array.from(train, (d) => (scaler ? (d.target - scaler.mean) / scaler.std : d.target));
   const valMols = val.map((d) => d.features);
   const valTargets = val.map((d) => d.target);
+  const labels = new Float32Array(o.batch_size);
   let step = 0;
-  let best: MemberResult = { weights: params.read(), best_epoch: 0, epochs_run: 0, val_metric: null };
+  let best: MemberResult = { weights: trainer.weights(), best_epoch: 0, epochs_run: 0, val_metric: null };
   let sinceBest = 0;
   try {
     for (let epoch = 1; epoch <= o.epochs; epoch++) {
@@ -135,28 +137,11 @@ function trainMember(
       for (let start = 0; start < order.length; start += o.batch_size) {
         if (shouldStop?.()) throw new TrainingStopped();
         const idx = order.slice(start, start + o.batch_size);
-        const batch = toTensors(stack(idx.map((i) => (train[i] as Datum).features)));
-        const labels = tf.tensor1d(Float32Array.from(idx, (i) => yTrain[i] as number));
-        try {
-          optimizer.setLearningRate(learningRate(schedule, step));
-          const loss = tf.tidy(() => {
-            const seeds = () => rng.nextUint32();
-            const { value, grads } = tf.variableGrads(() => {
-              const out = forward(params, batch, o.dropout > 0 ? seeds : null);
-              return o.task === 'regression' ? tf.losses.meanSquaredError(labels, out) : tf.losses.sigmoidCrossEntropy(labels, out);
-            }, params.vars);
-            optimizer.applyGradients(grads as unknown as Record<string, tf.Variable>); // tfjs declares the gradients map as variables
-            return value;
-          });
-          lossSum += (loss.dataSync()[0] as number) * idx.length;
-          loss.dispose();
-        } finally {
-          disposeBatch(batch);
-          labels.dispose();
-        }
+        for (const [k, i] of idx.entries()) labels[k] = yTrain[i] as number;
+        lossSum += await trainer.step(idx, labels.subarray(0, idx.length), learningRate(schedule, step));
         step++;
       }
-      const raw = rawOutputs(params, valMols);
+      const raw = trainer.outputs(valMols);
       const preds = Array.from(raw, (r) => toPrediction({ task: o.task, scaler }, r));
       const metric = validationMetric(o, valTargets, preds);
       const info: EpochInfo = {
@@ -171,17 +156,16 @@ function trainMember(
       curve.push(info);
       best.epochs_run = epoch;
       if (Number.isFinite(metric) && better(o, metric, best.val_metric)) {
-        best = { weights: params.read(), best_epoch: epoch, epochs_run: epoch, val_metric: metric };
+        best = { weights: trainer.weights(), best_epoch: epoch, epochs_run: epoch, val_metric: metric };
         sinceBest = 0;
       } else sinceBest++;
       onEpoch?.(info);
       if (o.patience !== null && sinceBest >= o.patience) break;
     }
-    if (best.best_epoch === 0) best.weights = params.read();
+    if (best.best_epoch === 0) best.weights = trainer.weights();
     return best;
   } finally {
-    params.dispose();
-    optimizer.dispose();
+    trainer.dispose();
   }
 }
 
@@ -222,7 +206,13 @@ export function assertFiniteResult(r: Pick<TrainResult, 'val_metrics' | 'test_me
 }
 
 /** Trains a model on rows of {smiles, target} (see the file comment). */
-export async function trainModel(rows: readonly TrainingRow[], options: TrainOptions = {}, onEpoch?: (info: EpochInfo) => void, shouldStop?: () => boolean): Promise<TrainResult> {
+export async function trainModel(
+  rows: readonly TrainingRow[],
+  options: TrainOptions = {},
+  onEpoch?: (info: EpochInfo) => void,
+  shouldStop?: () => boolean,
+  runtime: TrainRuntime = {},
+): Promise<TrainResult> {
   const started = performance.now();
   const o = resolveOptions(options);
   const [rdkit] = await Promise.all([getRDKit(), tfReady()]);
@@ -240,7 +230,7 @@ export async function trainModel(rows: readonly TrainingRow[], options: TrainOpt
   }
   const curve: EpochInfo[] = [];
   const members: MemberResult[] = [];
-  for (let k = 0; k < o.ensemble_size; k++) members.push(trainMember(k, o, train, val, scaler, curve, onEpoch, shouldStop));
+  for (let k = 0; k < o.ensemble_size; k++) members.push(await trainMember(k, o, train, val, scaler, curve, runtime, onEpoch, shouldStop));
 
   const shapes = parameterShapes(o);
   const config: ModelConfig = {
@@ -290,20 +280,11 @@ export async function trainModel(rows: readonly TrainingRow[], options: TrainOpt
   };
 
   const evaluate = (part: readonly Datum[]) => {
-    const perMember = members.map((m) => {
-      const params = new DmpnnParams(o, m.weights, false);
-      try {
-        return Float64Array.from(
-          rawOutputs(
-            params,
-            part.map((d) => d.features),
-          ),
-          (r) => toPrediction(config, r),
-        );
-      } finally {
-        params.dispose();
-      }
-    });
+    const perMember = memberPredictions(
+      model,
+      part.map((d) => d.features),
+      runtime.engine ?? 'fused',
+    );
     return ensembleStats(perMember, part.length);
   };
   const valStats = evaluate(val);
