@@ -80,8 +80,8 @@ export class GradientHelper {
     ({ idx: this.idx, labels: this.labels } = ioViews(io, capacity));
   }
 
-  /** A helper holding `mols` for a network of `arch` with `size` parameters, batches of at most `capacity`. */
-  static async start(arch: Architecture, size: number, mols: MolFeatures[], capacity: number): Promise<GradientHelper> {
+  /** A helper holding `mols` for a network of `arch` with `size` parameters, batches of at most `capacity`, at nice value `nice` (null: unchanged). */
+  static async start(arch: Architecture, size: number, mols: MolFeatures[], capacity: number, nice: number | null): Promise<GradientHelper> {
     let helper: Helper | undefined;
     for (const h of idle) {
       idle.delete(h);
@@ -94,7 +94,7 @@ export class GradientHelper {
     const weights = new SharedArrayBuffer(4 * size);
     const grads = new SharedArrayBuffer(4 * size);
     const io = new SharedArrayBuffer(8 * capacity);
-    await helper.request({ kind: 'init', arch, mols, weights, grads, io, capacity });
+    await helper.request({ kind: 'init', arch, mols, weights, grads, io, capacity, nice });
     return new GradientHelper(helper, weights, grads, io, capacity);
   }
 

@@ -6,7 +6,17 @@ import type { MolFeatures } from './featurize.js';
 import type { LossKind } from './fused.js';
 
 export type GradRequest =
-  | { kind: 'init'; arch: Architecture; mols: MolFeatures[]; weights: SharedArrayBuffer; grads: SharedArrayBuffer; io: SharedArrayBuffer; capacity: number }
+  | {
+      kind: 'init';
+      arch: Architecture;
+      mols: MolFeatures[];
+      weights: SharedArrayBuffer;
+      grads: SharedArrayBuffer;
+      io: SharedArrayBuffer;
+      capacity: number;
+      /** the thread's nice value (Linux), or null to leave it */
+      nice: number | null;
+    }
   | { kind: 'grad'; n: number; denominator: number; seed: number | null; loss: LossKind }
   | { kind: 'release' };
 

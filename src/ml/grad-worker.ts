@@ -3,6 +3,7 @@
 // gradients of its part of the batch with its own FusedNet, reading the weights from and
 // writing the gradients to the SharedArrayBuffers the training thread gave it.
 import { parentPort } from 'node:worker_threads';
+import { setThreadNice } from './nice.js';
 import type { MolFeatures } from './featurize.js';
 import { FusedNet } from './fused.js';
 import { ioViews, type GradReply, type GradRequest } from './grad-protocol.js';
@@ -20,6 +21,7 @@ let state: State | null = null;
 
 function handle(msg: GradRequest): GradReply | null {
   if (msg.kind === 'init') {
+    if (msg.nice !== null) setThreadNice(msg.nice);
     const { idx, labels } = ioViews(msg.io, msg.capacity);
     state = { net: new FusedNet(msg.arch), mols: msg.mols, weights: new Float32Array(msg.weights), grads: new Float32Array(msg.grads), idx, labels };
     return { kind: 'ready' };

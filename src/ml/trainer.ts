@@ -28,6 +28,8 @@ export interface TrainRuntime {
   engine?: Engine;
   /** threads computing gradients, 1 or 2 (default: 2 when the machine has 2 cores or more) */
   threads?: number;
+  /** the gradient thread's nice value on Linux (train-thread.ts: 10, as its own), so that the API's threads come first; default unchanged */
+  nice?: number;
 }
 
 export interface MemberTrainer {
@@ -140,7 +142,7 @@ class FusedTrainer implements MemberTrainer {
 
   constructor(
     private readonly s: MemberSetup,
-    private readonly helper: GradientHelper | null,
+    private helper: GradientHelper | null,
   ) {
     this.net = new FusedNet(s.arch);
     this.net.setWeights(s.weights);
@@ -166,10 +168,13 @@ class FusedTrainer implements MemberTrainer {
     sum.set(net.grads);
     if (cut < n) {
       let other: Float32Array;
-      if (pending) {
-        loss += await pending;
+      const helped = pending ? await pending.catch(() => null) : null;
+      if (helped !== null) {
+        loss += helped;
         other = (this.helper as GradientHelper).grads;
       } else {
+        // no gradient thread, or it failed (then it is dropped): the part is computed here, with the same result
+        if (pending) this.dropHelper();
         loss += this.part(idx, labels, cut, n, n, seedOf(1));
         other = net.grads;
       }
@@ -196,8 +201,13 @@ class FusedTrainer implements MemberTrainer {
     return this.net.weights();
   }
 
-  dispose(): void {
+  private dropHelper(): void {
     this.helper?.release();
+    this.helper = null;
+  }
+
+  dispose(): void {
+    this.dropHelper();
   }
 }
 
@@ -210,6 +220,10 @@ export function gradientThreads(runtime: TrainRuntime): number {
 /** A trainer for one member; with the fused engine and 2 threads it holds a gradient thread until disposed. */
 export async function memberTrainer(s: MemberSetup, runtime: TrainRuntime): Promise<MemberTrainer> {
   if (runtime.engine === 'tfjs') return new TfjsTrainer(s);
-  const helper = gradientThreads(runtime) === 2 ? await GradientHelper.start(s.arch, parameterCount(s.arch), [...s.train], s.batchSize) : null;
+  let helper: GradientHelper | null = null;
+  if (gradientThreads(runtime) === 2) {
+    // without a gradient thread (it could not start) the run computes both parts itself: the same weights, later
+    helper = await GradientHelper.start(s.arch, parameterCount(s.arch), [...s.train], s.batchSize, runtime.nice ?? null).catch(() => null);
+  }
   return new FusedTrainer(s, helper);
 }
