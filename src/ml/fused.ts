@@ -48,6 +48,8 @@ interface Layout {
   dInc: number;
   dX: [number, number];
   dOut: number;
+  /** the gemm kernel's packed panels */
+  scratch: number;
 }
 
 export type LossKind = 'mse' | 'bce';
@@ -70,6 +72,8 @@ export class FusedNet {
   private readonly wT: number;
   private readonly base: number;
   private readonly widths: { in: number; out: number }[];
+  /** the widest matrix (columns) of the network */
+  private readonly maxWidth: number;
   private cap = { mols: 0, atoms: 0, edges: 0 };
   private L!: Layout;
   private nM = 0;
@@ -105,6 +109,7 @@ export class FusedNet {
     this.widths = [];
     for (let k = 0; k < arch.ffn_layers; k++) this.widths.push({ in: this.h, out: k === arch.ffn_layers - 1 ? 1 : this.h });
     this.wT = this.a.alloc(Math.max(this.h * this.h, ...this.widths.map((w) => w.in * w.out)));
+    this.maxWidth = Math.max(this.h, ...this.widths.flatMap((w) => [w.in, w.out]));
     this.base = this.a.mark;
     this.a.commit();
     if (arch.dropout > 0) this.dropoutScale = 1 / (1 - arch.dropout);
@@ -178,6 +183,7 @@ export class FusedNet {
       dInc: back(A * h),
       dX: [back(M * h), back(M * h)],
       dOut: back(M),
+      scratch: a.alloc(Math.max(E, A, M, h, AF) * (this.maxWidth + 4)),
     };
     a.commit();
     this.molScale = new Float32Array(M);
@@ -249,8 +255,8 @@ export class FusedNet {
     const [W_ia, W_ib, W_h, W_oa, W_om, b_o] = this.pOff as [number, number, number, number, number, number];
     const rng = dropoutSeed !== null && this.arch.dropout > 0 && this.training ? new Prng(dropoutSeed) : null;
     const eh = nE * h;
-    k.gemm(L.XA, AF, 1, W_ia, h, L.Ai, h, nA, AF, h, 0);
-    k.gemm(L.XE, BF, 1, W_ib, h, L.h0, h, nE, BF, h, 0);
+    k.gemm(L.XA, AF, 1, W_ia, h, L.Ai, h, nA, AF, h, 0, L.scratch);
+    k.gemm(L.XE, BF, 1, W_ib, h, L.h0, h, nE, BF, h, 0, L.scratch);
     k.gatherRows(L.h0, L.Ai, L.src, nE, h, 1);
     const H0 = L.H[0] as number;
     f32.copyWithin(H0 / 4, L.h0 / 4, L.h0 / 4 + eh);
@@ -262,7 +268,7 @@ export class FusedNet {
       k.segmentSum(L.inc, prev, L.dst, nE, nA, h);
       k.gatherSubRows(Mt, L.inc, L.src, prev, L.rev, nE, h);
       f32.copyWithin(Ht / 4, L.h0 / 4, L.h0 / 4 + eh);
-      k.gemm(Mt, h, 1, W_h, h, Ht, h, nE, h, h, 1);
+      k.gemm(Mt, h, 1, W_h, h, Ht, h, nE, h, h, 1, L.scratch);
       k.relu(Ht, eh);
       if (rng) {
         this.fillMask(L.maskH[t - 1] as number, eh, rng);
@@ -270,8 +276,8 @@ export class FusedNet {
       }
     }
     k.segmentSum(L.incF, L.H[this.T] as number, L.dst, nE, nA, h);
-    k.gemm(L.XA, AF, 1, W_oa, h, L.Ao, h, nA, AF, h, 0);
-    k.gemm(L.incF, h, 1, W_om, h, L.Ao, h, nA, h, h, 1);
+    k.gemm(L.XA, AF, 1, W_oa, h, L.Ao, h, nA, AF, h, 0, L.scratch);
+    k.gemm(L.incF, h, 1, W_om, h, L.Ao, h, nA, h, h, 1, L.scratch);
     k.addBias(L.Ao, b_o, nA, h);
     k.relu(L.Ao, nA * h);
     if (rng) {
@@ -285,7 +291,7 @@ export class FusedNet {
       const { in: wi, out: wo } = this.widths[l] as { in: number; out: number };
       const inp = L.ffnIn[l] as number;
       const out = L.ffnOut[l] as number;
-      k.gemm(inp, wi, 1, this.pOff[6 + 2 * l] as number, wo, out, wo, nM, wi, wo, 0);
+      k.gemm(inp, wi, 1, this.pOff[6 + 2 * l] as number, wo, out, wo, nM, wi, wo, 0, L.scratch);
       k.addBias(out, this.pOff[7 + 2 * l] as number, nM, wo);
       if (l + 1 < this.widths.length) {
         const next = L.ffnIn[l + 1] as number;
@@ -342,11 +348,11 @@ export class FusedNet {
     for (let l = nl - 1; l >= 0; l--) {
       const { in: wi, out: wo } = this.widths[l] as { in: number; out: number };
       const W = this.pOff[6 + 2 * l] as number;
-      k.gemm(L.ffnIn[l] as number, 1, wi, dX, wo, this.gOff[6 + 2 * l] as number, wo, wi, nM, wo, 0);
+      k.gemm(L.ffnIn[l] as number, 1, wi, dX, wo, this.gOff[6 + 2 * l] as number, wo, wi, nM, wo, 0, L.scratch);
       k.columnSum(this.gOff[7 + 2 * l] as number, dX, nM, wo, 0);
       const dIn = L.dX[l % 2] as number;
       k.transpose(this.wT, W, wi, wo);
-      k.gemm(dX, wo, 1, this.wT, wi, dIn, wi, nM, wo, wi, 0);
+      k.gemm(dX, wo, 1, this.wT, wi, dIn, wi, nM, wo, wi, 0, L.scratch);
       if (l > 0) k.reluBackward(dIn, dIn, L.ffnIn[l] as number, nM * wi, s);
       dX = dIn;
     }
@@ -356,11 +362,11 @@ export class FusedNet {
     this.scaleMolRows(dX, h);
     k.gatherRows(L.dA, dX, L.atomMol, nA, h, 0);
     k.reluBackward(L.dA, L.dA, L.Ao, nA * h, s);
-    k.gemm(L.XA, 1, AF, L.dA, h, gW_oa, h, AF, nA, h, 0);
-    k.gemm(L.incF, 1, h, L.dA, h, gW_om, h, h, nA, h, 0);
+    k.gemm(L.XA, 1, AF, L.dA, h, gW_oa, h, AF, nA, h, 0, L.scratch);
+    k.gemm(L.incF, 1, h, L.dA, h, gW_om, h, h, nA, h, 0, L.scratch);
     k.columnSum(gb_o, L.dA, nA, h, 0);
     k.transpose(this.wT, W_om, h, h);
-    k.gemm(L.dA, h, 1, this.wT, h, L.dInc, h, nA, h, h, 0);
+    k.gemm(L.dA, h, 1, this.wT, h, L.dInc, h, nA, h, h, 0, L.scratch);
     k.gatherRows(L.dH, L.dInc, L.dst, nE, h, 0);
     // message passing
     const eh = nE * h;
@@ -369,8 +375,8 @@ export class FusedNet {
       k.reluBackward(L.dZ, L.dH, L.H[t] as number, eh, s);
       if (t === this.T) f32.copyWithin(L.dh0 / 4, L.dZ / 4, L.dZ / 4 + eh);
       else k.addInPlace(L.dh0, L.dZ, eh);
-      k.gemm(L.M[t - 1] as number, 1, h, L.dZ, h, gW_h, h, h, nE, h, t === this.T ? 0 : 1);
-      k.gemm(L.dZ, h, 1, this.wT, h, L.dM, h, nE, h, h, 0);
+      k.gemm(L.M[t - 1] as number, 1, h, L.dZ, h, gW_h, h, h, nE, h, t === this.T ? 0 : 1, L.scratch);
+      k.gemm(L.dZ, h, 1, this.wT, h, L.dM, h, nE, h, h, 0, L.scratch);
       k.segmentSum(L.dInc, L.dM, L.src, nE, nA, h);
       k.gatherSubRows(L.dH, L.dInc, L.dst, L.dM, L.rev, nE, h);
     }
@@ -378,9 +384,9 @@ export class FusedNet {
     k.reluBackward(L.dZ, L.dH, L.H[0] as number, eh, 1);
     k.addInPlace(L.dh0, L.dZ, eh);
     // input projections
-    k.gemm(L.XE, 1, BF, L.dh0, h, gW_ib, h, BF, nE, h, 0);
+    k.gemm(L.XE, 1, BF, L.dh0, h, gW_ib, h, BF, nE, h, 0, L.scratch);
     k.segmentSum(L.dA, L.dh0, L.src, nE, nA, h);
-    k.gemm(L.XA, 1, AF, L.dA, h, gW_ia, h, AF, nA, h, 0);
+    k.gemm(L.XA, 1, AF, L.dA, h, gW_ia, h, AF, nA, h, 0, L.scratch);
     return total;
   }
 

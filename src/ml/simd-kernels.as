@@ -12,12 +12,28 @@
 /**
  * C (m x n) = op(A) (m x k) B (k x n), or C += it when `acc`. Element (i, p) of op(A) is at
  * a + 4 (i sai + p sap) (A row-major: sai = lda, sap = 1; A transposed: sai = 1, sap = lda); B and
- * C are row-major with leading dimensions ldb and ldc. 4 x 8 register blocks.
+ * C are row-major with leading dimensions ldb and ldc. 4 x 8 register blocks over packed panels:
+ * B's columns in blocks of 8, each block k rows of 8 contiguous floats, and 4 rows of op(A) as
+ * k groups of 4, in `scratch` (k (8 floor(n / 8) + 4) floats), so that the inner loop reads
+ * both in order (the transposed A of a weight gradient, X^T dZ, gains most).
  */
-export function gemm(a: usize, sai: i32, sap: i32, b: usize, ldb: i32, c: usize, ldc: i32, m: i32, k: i32, n: i32, acc: i32): void {
+export function gemm(a: usize, sai: i32, sap: i32, b: usize, ldb: i32, c: usize, ldc: i32, m: i32, k: i32, n: i32, acc: i32, scratch: usize): void {
   const sp = (<usize>sap) << 2;
   const sb = (<usize>ldb) << 2;
   const sc = (<usize>ldc) << 2;
+  const nb = n >> 3;
+  const panel = (<usize>k) << 5; // bytes of one packed 8-column block of B
+  for (let jb = 0; jb < nb; jb++) {
+    let dst = scratch + (<usize>jb) * panel;
+    let src = b + ((<usize>jb) << 5);
+    for (let p = 0; p < k; p++) {
+      v128.store(dst, v128.load(src));
+      v128.store(dst, v128.load(src, 16), 16);
+      dst += 32;
+      src += sb;
+    }
+  }
+  const packedA = scratch + (<usize>nb) * panel;
   let i = 0;
   for (; i + 4 <= m; i += 4) {
     const ar0 = a + ((<usize>(i * sai)) << 2);
@@ -28,6 +44,18 @@ export function gemm(a: usize, sai: i32, sap: i32, b: usize, ldb: i32, c: usize,
     const pc1 = pc0 + sc;
     const pc2 = pc1 + sc;
     const pc3 = pc2 + sc;
+    if (nb > 0) {
+      let dst = packedA;
+      let off: usize = 0;
+      for (let p = 0; p < k; p++) {
+        store<f32>(dst, load<f32>(ar0 + off));
+        store<f32>(dst, load<f32>(ar1 + off), 4);
+        store<f32>(dst, load<f32>(ar2 + off), 8);
+        store<f32>(dst, load<f32>(ar3 + off), 12);
+        dst += 16;
+        off += sp;
+      }
+    }
     let j = 0;
     for (; j + 8 <= n; j += 8) {
       let c00 = f32x4.splat(0);
@@ -38,15 +66,15 @@ export function gemm(a: usize, sai: i32, sap: i32, b: usize, ldb: i32, c: usize,
       let c21 = f32x4.splat(0);
       let c30 = f32x4.splat(0);
       let c31 = f32x4.splat(0);
-      let pb = b + ((<usize>j) << 2);
-      let off: usize = 0;
+      let pb = scratch + (<usize>(j >> 3)) * panel;
+      let pa = packedA;
       for (let p = 0; p < k; p++) {
         const b0 = v128.load(pb);
         const b1 = v128.load(pb, 16);
-        const a0 = v128.load32_splat(ar0 + off);
-        const a1 = v128.load32_splat(ar1 + off);
-        const a2 = v128.load32_splat(ar2 + off);
-        const a3 = v128.load32_splat(ar3 + off);
+        const a0 = v128.load32_splat(pa);
+        const a1 = v128.load32_splat(pa, 4);
+        const a2 = v128.load32_splat(pa, 8);
+        const a3 = v128.load32_splat(pa, 12);
         c00 = f32x4.add(c00, f32x4.mul(a0, b0));
         c01 = f32x4.add(c01, f32x4.mul(a0, b1));
         c10 = f32x4.add(c10, f32x4.mul(a1, b0));
@@ -55,8 +83,8 @@ export function gemm(a: usize, sai: i32, sap: i32, b: usize, ldb: i32, c: usize,
         c21 = f32x4.add(c21, f32x4.mul(a2, b1));
         c30 = f32x4.add(c30, f32x4.mul(a3, b0));
         c31 = f32x4.add(c31, f32x4.mul(a3, b1));
-        pb += sb;
-        off += sp;
+        pb += 32;
+        pa += 16;
       }
       const o = (<usize>j) << 2;
       if (acc) {

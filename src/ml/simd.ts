@@ -17,7 +17,7 @@ const WebAssembly = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssem
 /** Pointers are byte offsets into `memory`; see simd-kernels.as for each kernel. */
 export interface SimdKernels {
   memory: WasmMemory;
-  gemm(a: number, sai: number, sap: number, b: number, ldb: number, c: number, ldc: number, m: number, k: number, n: number, acc: number): void;
+  gemm(a: number, sai: number, sap: number, b: number, ldb: number, c: number, ldc: number, m: number, k: number, n: number, acc: number, scratch: number): void;
   gatherRows(out: number, x: number, idx: number, n: number, w: number, acc: number): void;
   gatherSubRows(out: number, x: number, ix: number, y: number, iy: number, n: number, w: number): void;
   segmentSum(out: number, x: number, seg: number, n: number, nSeg: number, w: number): void;

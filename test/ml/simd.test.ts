@@ -47,10 +47,12 @@ describe('SIMD kernels', () => {
           const pa = fill(a, A);
           const pb = fill(a, B);
           const pc = fill(a, C0);
+          const scratch = a.alloc(k * (n + 4));
+          a.commit();
           // A stored as m x k, or transposed: k x m
           const at = (i: number, p: number) => (transposed ? (A[p * m + i] as number) : (A[i * k + p] as number));
-          if (transposed) a.k.gemm(pa, 1, m, pb, n, pc, n, m, k, n, acc);
-          else a.k.gemm(pa, k, 1, pb, n, pc, n, m, k, n, acc);
+          if (transposed) a.k.gemm(pa, 1, m, pb, n, pc, n, m, k, n, acc, scratch);
+          else a.k.gemm(pa, k, 1, pb, n, pc, n, m, k, n, acc, scratch);
           const got = read(a, pc, m * n);
           for (let i = 0; i < m; i++) {
             for (let j = 0; j < n; j++) {
