@@ -1,4 +1,5 @@
-// Faster CPU kernels for the graph operations and matrix products of message passing, replacing
+// Faster CPU kernels for the tfjs engine (dmpnn.ts; the default fused engine, fused.ts, does not
+// use tfjs) for the graph operations and matrix products of message passing, replacing
 // tfjs-backend-cpu's (forward computations only: the gradients stay tfjs's registered ones: the
 // gradient of a gather is an unsorted segment sum and the other way round, that of a matrix
 // product two matrix products).

@@ -7,8 +7,8 @@
 // load as published (extensionless imports, no "type": "module"), and says that importing
 // @tensorflow/tfjs-layers does it; so the layers package (same version, no dependency besides
 // tfjs-core) is imported here for that side effect only: it registers tfjs's own gradient of
-// every kernel in tfjs-core's registry. Nothing else of it is used, and no gradient is written
-// by hand in this library.
+// every kernel in tfjs-core's registry. Nothing else of it is used. These gradients serve the
+// tfjs engine (dmpnn.ts, the reference); the fused engine (fused.ts) has its own backward pass.
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import '@tensorflow/tfjs-layers';
