@@ -1,15 +1,14 @@
 // Gradient threads for data-parallel fused training (docs/models.md, "Speed"). A training run
 // takes a helper thread from this thread's pool (or starts one), gives it the training
-// molecules and SharedArrayBuffers for the weights, the gradients and each batch's part (indices
-// and labels), and per batch asks it for the gradients of that part while computing the other
-// part itself. Idle helpers stay for the next run of this thread, unreferenced (they keep no
+// molecules and a shared board (grad-protocol.ts: the batch, its cut, the weights, each part's
+// gradients), and per batch asks it to claim and compute parts while claiming parts itself. Idle helpers stay for the next run of this thread, unreferenced (they keep no
 // process alive); a helper ends with the thread that started it.
 import { Worker } from 'node:worker_threads';
 import { RUNNING_FROM_SOURCE, siblingModule } from '../paths.js';
 import type { Architecture } from './dmpnn.js';
 import type { MolFeatures } from './featurize.js';
 import type { LossKind } from './fused.js';
-import { ioViews, type GradReply, type GradRequest } from './grad-protocol.js';
+import { boardBytes, boardViews, type Board, type GradReply, type GradRequest } from './grad-protocol.js';
 
 function workerUrl(): URL {
   return RUNNING_FROM_SOURCE ? new URL('./grad-worker-tsx.mjs', import.meta.url) : siblingModule(import.meta.url, 'grad-worker');
@@ -60,25 +59,15 @@ class Helper {
 
 const idle = new Set<Helper>();
 
-/** A helper computing one part of each batch for a training run. */
+/** A helper computing parts of each batch for a training run. */
 export class GradientHelper {
-  private readonly weightsView: Float32Array;
-  private readonly gradsView: Float32Array;
-  private readonly idx: Int32Array;
-  private readonly labels: Float32Array;
   private released = false;
 
   private constructor(
     private readonly helper: Helper,
-    weights: SharedArrayBuffer,
-    grads: SharedArrayBuffer,
-    io: SharedArrayBuffer,
-    capacity: number,
-  ) {
-    this.weightsView = new Float32Array(weights);
-    this.gradsView = new Float32Array(grads);
-    ({ idx: this.idx, labels: this.labels } = ioViews(io, capacity));
-  }
+    /** the shared board of the run's batches */
+    readonly board: Board,
+  ) {}
 
   /** A helper holding `mols` for a network of `arch` with `size` parameters, batches of at most `capacity`, at nice value `nice` (null: unchanged). */
   static async start(arch: Architecture, size: number, mols: MolFeatures[], capacity: number, nice: number | null): Promise<GradientHelper> {
@@ -91,35 +80,14 @@ export class GradientHelper {
       }
     }
     helper ??= new Helper();
-    const weights = new SharedArrayBuffer(4 * size);
-    const grads = new SharedArrayBuffer(4 * size);
-    const io = new SharedArrayBuffer(8 * capacity);
-    await helper.request({ kind: 'init', arch, mols, weights, grads, io, capacity, nice });
-    return new GradientHelper(helper, weights, grads, io, capacity);
+    const board = new SharedArrayBuffer(boardBytes(size, capacity));
+    await helper.request({ kind: 'init', arch, mols, board, size, capacity, nice });
+    return new GradientHelper(helper, boardViews(board, size, capacity));
   }
 
-  /** Starts the gradients of mols[idx[from..to)] with `params` as weights; resolves with the part's summed loss. */
-  compute(
-    params: Float32Array,
-    idx: ArrayLike<number>,
-    labels: ArrayLike<number>,
-    from: number,
-    to: number,
-    denominator: number,
-    seed: number | null,
-    loss: LossKind,
-  ): Promise<number> {
-    this.weightsView.set(params);
-    for (let i = from; i < to; i++) {
-      this.idx[i - from] = idx[i] as number;
-      this.labels[i - from] = labels[i] as number;
-    }
-    return this.helper.request({ kind: 'grad', n: to - from, denominator, seed, loss }).then((r) => (r as { loss: number }).loss);
-  }
-
-  /** The gradients of the last compute (a view of the shared buffer). */
-  get grads(): Float32Array {
-    return this.gradsView;
+  /** Asks the helper to claim and compute parts of the batch on the board (set up, counter at 0); resolves when it has no more. */
+  run(denominator: number, seed: number | null, loss: LossKind): Promise<void> {
+    return this.helper.request({ kind: 'grad', denominator, seed, loss }).then(() => undefined);
   }
 
   /** Gives the helper back to the pool (it drops the run's molecules). */

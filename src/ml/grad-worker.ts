@@ -1,29 +1,19 @@
 // A gradient thread of the data-parallel fused training (grad-pool.ts; docs/models.md,
-// "Speed"): holds the training molecules of one run and, for each batch, computes the
-// gradients of its part of the batch with its own FusedNet, reading the weights from and
-// writing the gradients to the SharedArrayBuffers the training thread gave it.
+// "Speed"): holds the training molecules of one run and, for each batch, claims parts of it on
+// the shared board (grad-protocol.ts) and computes their gradients with its own FusedNet, until
+// no part is left; the training thread claims parts of the same batch meanwhile.
 import { parentPort } from 'node:worker_threads';
-import { setThreadNice } from './nice.js';
 import type { MolFeatures } from './featurize.js';
 import { FusedNet } from './fused.js';
-import { ioViews, type GradReply, type GradRequest } from './grad-protocol.js';
+import { boardViews, claim, computePart, type Board, type GradReply, type GradRequest } from './grad-protocol.js';
+import { setThreadNice } from './nice.js';
 
-interface State {
-  net: FusedNet;
-  mols: MolFeatures[];
-  weights: Float32Array;
-  grads: Float32Array;
-  idx: Int32Array;
-  labels: Float32Array;
-}
-
-let state: State | null = null;
+let state: { net: FusedNet; mols: MolFeatures[]; board: Board } | null = null;
 
 function handle(msg: GradRequest): GradReply | null {
   if (msg.kind === 'init') {
     if (msg.nice !== null) setThreadNice(msg.nice);
-    const { idx, labels } = ioViews(msg.io, msg.capacity);
-    state = { net: new FusedNet(msg.arch), mols: msg.mols, weights: new Float32Array(msg.weights), grads: new Float32Array(msg.grads), idx, labels };
+    state = { net: new FusedNet(msg.arch), mols: msg.mols, board: boardViews(msg.board, msg.size, msg.capacity) };
     return { kind: 'ready' };
   }
   if (msg.kind === 'release') {
@@ -31,13 +21,14 @@ function handle(msg: GradRequest): GradReply | null {
     return null;
   }
   if (!state) throw new Error('the gradient thread has no training run');
-  const { net, mols, weights, grads, idx, labels } = state;
-  net.setParams(weights);
-  net.load(mols, idx, 0, msg.n);
-  net.forward(msg.seed);
-  const loss = net.backward(labels, msg.denominator, msg.loss);
-  grads.set(net.grads);
-  return { kind: 'done', loss };
+  const { net, mols, board } = state;
+  let loaded = false;
+  for (let k = claim(board); k >= 0; k = claim(board)) {
+    if (!loaded) net.setParams(board.weights);
+    loaded = true;
+    computePart(net, mols, board, k, msg.denominator, msg.seed, msg.loss);
+  }
+  return { kind: 'done' };
 }
 
 const port = parentPort;

@@ -2,10 +2,11 @@
 //
 // - "fused" (the default): fused.ts's hand-written forward and backward passes on WebAssembly
 //   SIMD kernels, and Adam on the flat parameters (adam.ts). Data-parallel: each batch is cut
-//   into two parts of about equal work (atoms + directed bonds) by its order alone; the
-//   gradients of each part are computed apart (part 1 in a gradient thread when `threads` is 2)
-//   and summed in a fixed order, part 0 + part 1. The cut and the sum do not depend on the
-//   number of threads, so one thread and two give the same weights, byte for byte.
+//   into PARTS (4) parts of about equal work (atoms + directed bonds) by its order alone; each
+//   part's gradients are computed apart, by this thread or the gradient thread (with `threads`
+//   2), whichever claims it first, and summed in a fixed order, part 0 + part 1 + ... The cut and
+//   the sum do not depend on the threads, so one thread and two give the same weights, byte for
+//   byte; a thread the machine holds back computes fewer parts.
 // - "tfjs": the forward pass of dmpnn.ts on TensorFlow.js with the kernels of kernels.ts,
 //   gradients from tf.variableGrads, tfjs's Adam: the engine before the fused one, kept as the
 //   reference of test/ml/fused.test.ts and the baseline of `npm run bench:models`.
@@ -16,6 +17,7 @@ import { DmpnnParams, forward, type Architecture } from './dmpnn.js';
 import type { MolFeatures } from './featurize.js';
 import { FusedNet, parameterCount, type LossKind } from './fused.js';
 import { GradientHelper } from './grad-pool.js';
+import { boardBytes, boardViews, claim, computePart, PARTS, type Board } from './grad-protocol.js';
 import { rawOutputs, type Engine } from './model.js';
 import type { Prng } from './prng.js';
 import { tf } from './tf.js';
@@ -108,27 +110,27 @@ class TfjsTrainer implements MemberTrainer {
   }
 }
 
-/** Where a batch is cut into its two parts: the position whose prefix work (atoms + directed bonds) is nearest half. */
-export function cutBatch(mols: readonly MolFeatures[], idx: readonly number[]): number {
-  if (idx.length < 2) return idx.length;
+/**
+ * Cuts a batch into PARTS parts by its order alone: bounds[k] is the position whose prefix work
+ * (atoms + directed bonds) is nearest k / PARTS of the whole (never before bounds[k - 1]).
+ */
+export function cutParts(mols: readonly MolFeatures[], idx: readonly number[], bounds: Int32Array): void {
   const work = (i: number) => {
     const m = mols[i] as MolFeatures;
     return m.nAtoms + 2 * m.nBonds;
   };
   let total = 0;
   for (const i of idx) total += work(i);
+  bounds[0] = 0;
+  let c = 0;
   let prefix = 0;
-  let cut = 1;
-  let best = Infinity;
-  for (let c = 1; c < idx.length; c++) {
-    prefix += work(idx[c - 1] as number);
-    const d = Math.abs(2 * prefix - total);
-    if (d < best) {
-      best = d;
-      cut = c;
-    }
+  for (let k = 1; k < PARTS; k++) {
+    const target = (total * k) / PARTS;
+    // advance while the next prefix is nearer the target
+    while (c < idx.length && Math.abs(prefix + work(idx[c] as number) - target) <= Math.abs(prefix - target)) prefix += work(idx[c++] as number);
+    bounds[k] = c;
   }
-  return cut;
+  bounds[PARTS] = idx.length;
 }
 
 /** sum += other (a function of its own: hot, and optimised apart from the async step around it). */
@@ -136,14 +138,12 @@ function addInto(sum: Float32Array, other: Float32Array): void {
   for (let i = 0; i < sum.length; i++) sum[i] = (sum[i] as number) + (other[i] as number);
 }
 
-/** Seed of part `part` of a batch's dropout, from the batch's seed. */
-const partSeed = (seed: number, part: number) => (seed + Math.imul(part, 0x9e3779b9)) >>> 0;
-
 class FusedTrainer implements MemberTrainer {
   private readonly net: FusedNet;
   private readonly adam: Adam;
   private readonly sum: Float32Array;
   private evalNet: FusedNet | null = null;
+  private local: Board | null = null;
 
   constructor(
     private readonly s: MemberSetup,
@@ -155,35 +155,60 @@ class FusedTrainer implements MemberTrainer {
     this.sum = new Float32Array(this.net.size);
   }
 
-  private part(idx: readonly number[], labels: Float32Array, from: number, to: number, n: number, seed: number | null): number {
-    const net = this.net;
-    net.load(this.s.train, idx, from, to);
-    net.forward(seed);
-    return net.backward(labels.subarray(from, to), n, this.s.loss);
+  /** A board of this thread's own (no gradient thread). */
+  private localBoard(): Board {
+    this.local ??= boardViews(new ArrayBuffer(boardBytes(this.net.size, this.s.batchSize)), this.net.size, this.s.batchSize);
+    return this.local;
+  }
+
+  /** Puts the batch on `board`, cut into its parts, with no part claimed. */
+  private post(board: Board, idx: readonly number[], labels: Float32Array): void {
+    cutParts(this.s.train, idx, board.bounds);
+    board.idx.set(idx);
+    board.labels.set(labels);
+    Atomics.store(board.ctrl, 0, 0);
+  }
+
+  /** Claims and computes parts of the batch on `board` until none is left. */
+  private work(board: Board, n: number, seed: number | null): void {
+    for (let k = claim(board); k >= 0; k = claim(board)) computePart(this.net, this.s.train, board, k, n, seed, this.s.loss);
   }
 
   async step(idx: readonly number[], labels: Float32Array, lr: number): Promise<number> {
     const { s, net, sum } = this;
     const n = idx.length;
-    const cut = cutBatch(s.train, idx);
     const seed = s.arch.dropout > 0 ? s.rng.nextUint32() : null;
-    const seedOf = (part: number) => (seed === null ? null : partSeed(seed, part));
-    const pending = cut < n && this.helper ? this.helper.compute(net.params, idx, labels, cut, n, n, seedOf(1), s.loss) : null;
-    let loss = this.part(idx, labels, 0, cut, n, seedOf(0));
-    sum.set(net.grads);
-    if (cut < n) {
-      let other: Float32Array;
-      const helped = pending ? await pending.catch(() => null) : null;
-      if (helped !== null) {
-        loss += helped;
-        other = (this.helper as GradientHelper).grads;
-      } else {
-        // no gradient thread, or it failed (then it is dropped): the part is computed here, with the same result
-        if (pending) this.dropHelper();
-        loss += this.part(idx, labels, cut, n, n, seedOf(1));
-        other = net.grads;
+    let board: Board;
+    if (this.helper) {
+      board = this.helper.board;
+      this.post(board, idx, labels);
+      board.weights.set(net.params);
+      const helped = this.helper.run(n, seed, s.loss).then(
+        () => true,
+        () => false,
+      );
+      this.work(board, n, seed);
+      if (!(await helped)) {
+        // the gradient thread failed: it is dropped, and every part computed here (the same result)
+        this.dropHelper();
+        board = this.localBoard();
+        this.post(board, idx, labels);
+        this.work(board, n, seed);
       }
-      addInto(sum, other);
+    } else {
+      board = this.localBoard();
+      this.post(board, idx, labels);
+      this.work(board, n, seed);
+    }
+    // part 0 + part 1 + ..., whoever computed them
+    let loss = 0;
+    let first = true;
+    for (let k = 0; k < PARTS; k++) {
+      if (board.bounds[k] === board.bounds[k + 1]) continue;
+      loss += board.losses[k] as number;
+      if (first) sum.set(board.slots[k] as Float32Array);
+      else addInto(sum, board.slots[k] as Float32Array);
+      first = false;
     }
     this.adam.step(net.params, sum, lr);
     return loss;

@@ -17,7 +17,8 @@ import { serializeModel, trainModel, type TrainingRow } from '../../src/ml/index
 import { Prng } from '../../src/ml/prng.js';
 import { getRDKit } from '../../src/ml/rdkit.js';
 import { tf, tfReady } from '../../src/ml/tf.js';
-import { cutBatch } from '../../src/ml/trainer.js';
+import { PARTS } from '../../src/ml/grad-protocol.js';
+import { cutParts } from '../../src/ml/trainer.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ESOL: TrainingRow[] = readCsvTable(fs.readFileSync(path.join(root, 'data/public/esol.csv'), 'utf8')).map((r) => ({
@@ -154,15 +155,31 @@ describe('fused D-MPNN', () => {
     });
   }
 
-  test('a batch is cut where half its work (atoms + directed bonds) is, by its order alone', () => {
+  test('a batch is cut into 4 parts of about equal work (atoms + directed bonds), by its order alone', () => {
     const idx = all(mols.length);
-    const cut = cutBatch(mols, idx);
+    const bounds = new Int32Array(PARTS + 1);
+    cutParts(mols, idx, bounds);
     const work = (i: number) => mols[i]!.nAtoms + 2 * mols[i]!.nBonds;
     const total = idx.reduce((s, i) => s + work(i), 0);
-    const before = idx.slice(0, cut).reduce((s, i) => s + work(i), 0);
-    assert.ok(Math.abs(2 * before - total) <= 2 * work(cut - 1) + 2 * work(cut), `cut ${cut}: ${before} of ${total}`);
-    assert.equal(cutBatch(mols, [3]), 1);
-    assert.equal(cutBatch(mols, [3, 4]), 1);
+    const largest = Math.max(...idx.map(work));
+    assert.equal(bounds[0], 0);
+    assert.equal(bounds[PARTS], mols.length);
+    for (let k = 1; k < PARTS; k++) {
+      assert.ok(bounds[k]! >= bounds[k - 1]!);
+      const before = idx.slice(0, bounds[k]).reduce((s, i) => s + work(i), 0);
+      assert.ok(Math.abs(before - (total * k) / PARTS) <= largest / 2, `bound ${k} at ${bounds[k]}: ${before} of ${total}`);
+    }
+    // fewer molecules than parts: empty parts, every molecule in one
+    cutParts(mols, [3, 4], bounds);
+    assert.equal(bounds[0], 0);
+    assert.equal(bounds[PARTS], 2);
+    assert.deepEqual(
+      [...bounds]
+        .slice(0, -1)
+        .map((b, k) => bounds[k + 1]! - b)
+        .reduce((a, b) => a + b, 0),
+      2,
+    );
   });
 });
 
