@@ -130,6 +130,11 @@ export interface JobModels {
    * with its issue at ["input_artifact_id"].
    */
   checkTrainingFile(userId: string, artifactId: string): Promise<void>;
+  /**
+   * The training table's content as a stream of bytes (read it once), after checkTrainingFile's
+   * checks; a file over maxBytes is a 422 at ["input_artifact_id"] (nothing read).
+   */
+  openTrainingFile(userId: string, artifactId: string, maxBytes: number): Promise<AsyncIterable<Uint8Array>>;
   /** In the transaction that completes the training job; AppError model-exists when the name is taken and !overwrite. */
   register(tx: Queryable, m: NewJobModel, weightsArtifactId: string, overwrite: boolean): Promise<void>;
 }

@@ -62,13 +62,13 @@ for (const backend of BACKENDS) {
       assert.equal(done.status, 'error');
       assert.match(done.message ?? '', why);
       assert.doesNotMatch(done.message ?? '', /platform fault/);
-      // Charged its runtime (a platform fault is charged nothing), to the micro-dollar.
-      const { rows } = await h.services.db.query<{ charged_micros: string; runtime_seconds: number; rate_micros_per_sec: string }>(
-        'SELECT charged_micros, runtime_seconds, rate_micros_per_sec FROM jobs WHERE id = $1',
+      // Charged its runtime (a platform fault is charged nothing), to the micro-dollar, never more than its reservation.
+      const { rows } = await h.services.db.query<{ charged_micros: string; runtime_seconds: number; rate_micros_per_sec: string; reserved_micros: string }>(
+        'SELECT charged_micros, runtime_seconds, rate_micros_per_sec, reserved_micros FROM jobs WHERE id = $1',
         [pid],
       );
       const j = rows[0]!;
-      assert.equal(Number(j.charged_micros), Math.floor(j.runtime_seconds * Number(j.rate_micros_per_sec) + 0.5));
+      assert.equal(Number(j.charged_micros), Math.min(Math.floor(j.runtime_seconds * Number(j.rate_micros_per_sec) + 0.5), Number(j.reserved_micros)));
       return Number(j.charged_micros);
     }
 
@@ -144,7 +144,7 @@ for (const backend of BACKENDS) {
       const molecules = await upload(u.token, 'molecules', 'set.smi', 'CCO a\nCCN b\n');
       const binary = await upload(u.token, 'file', 'weights.bin', 'smiles,y\nCCO,1\n');
       for (const [id, what] of [
-        [molecules, 'an artifact with ports molecules (molecules)'],
+        [molecules, 'a molecule set (port molecules: 2 molecules with their ids and names, no target values)'],
         [binary, 'a file of format "bin"'],
       ] as const) {
         for (const body of await refused(u.token, 'mpnn_train', payload(id), 422)) {

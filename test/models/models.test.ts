@@ -129,11 +129,9 @@ for (const backend of BACKENDS) {
     it('bad training data ends the job error with the reason and registers nothing; bad inference input is a 422', async () => {
       const u = await h.user();
       await h.credit(u.userId, 5);
+      // Fewer than 50 rows cannot train: refused at submit (test/models/training-file.test.ts has the file's checks).
       const few = await train(u.token, { model_name: 'few', task: 'regression', rows: ESOL.slice(0, 30), hyperparameters: TINY });
-      assert.equal(few.status, 200, few.text);
-      const fewDone = await h.waitForJob(u.token, few.body.process_id);
-      assert.equal(fewDone.status, 'error');
-      assert.match(fewDone.message ?? '', /50/);
+      assert.deepEqual([few.status, few.body.errors?.[0]?.loc], [422, ['body', 'payload', 'rows']], few.text);
       // Inline targets are checked at submit (test/models/inputs.test.ts has the rest).
       const cases: [Record<string, unknown>, string][] = [
         [{ model_name: 'nan', task: 'regression', rows: ESOL.slice(0, 60).map((r, i) => (i === 3 ? { ...r, target: 'high' } : r)) }, 'ml_target_not_numeric'],
@@ -145,7 +143,7 @@ for (const backend of BACKENDS) {
       }
       assert.deepEqual((await h.req('GET', '/api/v1/user-models/mpnn', { token: u.token })).body.model_names, []);
 
-      // A CSV upload: unreadable SMILES and duplicates are skipped, counted and reported; a missing column is the job's error.
+      // A CSV upload: unreadable SMILES and duplicates are skipped, counted and reported; a missing column is a 422 at submit.
       const rows = ESOL.slice(0, 70).map((r) => `${r.smiles},${r.target}`);
       rows.splice(5, 0, 'not-a-smiles,1.0', `${ESOL[0]!.smiles},-9`);
       const form = new FormData();
@@ -160,9 +158,8 @@ for (const backend of BACKENDS) {
       const data = (await h.req('GET', `/api/v1/jobs/result?process_id=${csvJob.body.process_id}`, { token: u.token })).body.data;
       assert.deepEqual([data.rows, data.used, data.unreadable, data.duplicates], [72, 70, 1, 1]);
       const noColumn = await train(u.token, { model_name: 'no-col', task: 'regression', input_artifact_id: artifactId, target_column: 'pIC50', hyperparameters: TINY });
-      const noColumnDone = await h.waitForJob(u.token, noColumn.body.process_id);
-      assert.equal(noColumnDone.status, 'error');
-      assert.match(noColumnDone.message ?? '', /no target column "pIC50"/);
+      assert.deepEqual([noColumn.status, noColumn.body.errors?.[0]?.loc], [422, ['body', 'payload', 'target_column']], noColumn.text);
+      assert.match(noColumn.body.errors[0].msg, /no column "pIC50"; its columns are "smiles", "logS"/);
       assert.deepEqual((await h.req('GET', '/api/v1/user-models/mpnn', { token: u.token })).body.model_names, ['from-csv']);
       const both = await train(u.token, { model_name: 'x', task: 'regression' });
       assert.deepEqual([both.status, both.body.errors[0].loc], [422, ['body', 'payload', 'rows']]);

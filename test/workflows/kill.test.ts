@@ -93,7 +93,8 @@ describe('workflow runs through SIGKILL of the API and a worker', { skip: postgr
     };
     const ok = await waitForRun(h, u.token, await start({ template_id: 'library-triage', inputs: { library: LIBRARY } }), 120_000);
     assert.equal(ok.status, 'completed');
-    const table = await uploadFile(h, u.token, 'train.csv', 'smiles,y\nCCO,1\nCCC,2\n');
+    // Its columns and rows pass the checks at submit; its targets fail the run.
+    const table = await uploadFile(h, u.token, 'train.csv', ['smiles,logS', ...Array.from({ length: 60 }, (_, i) => `${'C'.repeat(i + 1)},high`)].join('\n'));
     const failing = await start({
       spec: {
         name: 'fails',

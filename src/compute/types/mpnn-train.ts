@@ -8,19 +8,16 @@
 import crypto from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import { AppError, invalid, invalidInput, type Issue } from '../../errors.js';
-import { parseCsv } from '../../ml/csv.js';
-import { checkTarget } from '../../ml/data.js';
+import { checkTarget, MIN_ROWS, type TrainingRow } from '../../ml/data.js';
 import type { TrainThreadInput, TrainThreadOutput } from '../../ml/train-thread.js';
 import { JobInputError, type JobType, type RunContext } from '../job-type.js';
-import type { JobModels } from '../ports.js';
 import { RUNNING_FROM_SOURCE } from '../../paths.js';
 import { runInThread } from '../threads.js';
-import { CALIBRATION } from './calibration.js';
+import { MPNN_COST, trainingSeconds, trainingShape } from './mpnn-cost.js';
+import { MAX_FILE_ROWS, readTrainingTable } from './mpnn-table.js';
 
 export const MAX_INLINE_ROWS = 5000;
-/** Rows read from an uploaded CSV. */
-export const MAX_FILE_ROWS = 50_000;
-const MAX_FILE_BYTES = 32 * 1024 * 1024;
+export { MAX_FILE_ROWS };
 
 const Hyper = Type.Object(
   {
@@ -64,42 +61,15 @@ const Payload = Type.Object(
 type Payload = Static<typeof Payload>;
 
 /**
- * CPU ms per molecule per epoch (forward + backward, validation included) at depth 3, by hidden
- * size h: 1 + 0.03 h + 0.00013 h^2, fitted to docs/models.md "Speed" (ESOL: about 3 ms at
- * h = 64, 5.5 at 128, 20 at 300 on the 2-core machine).
+ * The training rows of a file, read in the run: what submit checked, read again (a file deleted
+ * since, or otherwise unusable, is the user's input problem, never a platform fault).
  */
-function msPerMoleculeEpoch(hidden: number, depth: number): number {
-  return (1 + 0.03 * hidden + 0.00013 * hidden * hidden) * (0.4 + (0.6 * depth) / 3);
-}
-
-function trainingRowsFromCsv(text: string, p: Payload): { smiles: string; target: string }[] {
-  let records: string[][];
+async function rowsOfFile(ctx: RunContext<Payload>): Promise<TrainingRow[]> {
   try {
-    records = parseCsv(text).map((r) => r.map((f) => f.trim()));
+    return (await readTrainingTable(ctx.deps.models!, ctx.userId, ctx.payload, true)).data;
   } catch (err) {
-    throw new JobInputError(`the training file is not CSV: ${(err as Error).message}`);
-  }
-  const [header, ...rows] = records;
-  if (!header) throw new JobInputError('the training file is empty');
-  const lower = header.map((h) => h.toLowerCase());
-  const smilesCol = lower.indexOf((p.smiles_column ?? 'smiles').toLowerCase());
-  const targetCol = header.indexOf(p.target_column ?? '');
-  if (smilesCol < 0) throw new JobInputError(`the training file has no "${p.smiles_column ?? 'smiles'}" column; its columns are ${header.join(', ')}`);
-  if (targetCol < 0) throw new JobInputError(`the training file has no target column "${p.target_column}"; its columns are ${header.join(', ')}`);
-  if (rows.length > MAX_FILE_ROWS) throw new JobInputError(`the training file has ${rows.length} rows; at most ${MAX_FILE_ROWS}`);
-  return rows.map((r) => ({ smiles: r[smilesCol] ?? '', target: r[targetCol] ?? '' }));
-}
-
-/**
- * The training file's text, checked as at submit: a file deleted (or otherwise unusable) since
- * is the user's input problem (JobInputError), never a platform fault.
- */
-async function readTrainingFile(ctx: RunContext<Payload>, models: JobModels, artifactId: string): Promise<string> {
-  try {
-    await models.checkTrainingFile(ctx.userId, artifactId);
-    return await ctx.readText(artifactId, MAX_FILE_BYTES);
-  } catch (err) {
-    throw err instanceof AppError ? new JobInputError(`input_artifact_id: ${err.message}`) : err;
+    if (!(err instanceof AppError)) throw err;
+    throw new JobInputError(err.init.derivedMessage ? err.message : `input_artifact_id: ${err.message}`);
   }
 }
 
@@ -125,19 +95,43 @@ export const mpnnTrainJob: JobType<Payload> = {
       }
       if (issues.length) throw invalidInput(issues);
     }
-    if (p.input_artifact_id) await ctx.models?.checkTrainingFile(ctx.userId, p.input_artifact_id);
+    if (p.rows && p.rows.length < MIN_ROWS) {
+      throw invalid(
+        ['rows'],
+        `${p.rows.length} rows; training takes at least ${MIN_ROWS} (rows RDKit cannot read and repeated structures do not count)`,
+        p.rows.length,
+        'too_short',
+      );
+    }
+    // The file's header and rows, read now (streamed): a column it does not have is a 422 here, not a failed job.
+    const counted = p.input_artifact_id && ctx.models ? (await readTrainingTable(ctx.models, ctx.userId, p, false)).rows : null;
     if (!p.overwrite && (await ctx.models?.exists(ctx.userId, p.model_name))) {
       throw new AppError('model-exists', `a model named ${p.model_name} exists; set overwrite to replace it`);
     }
-    const n = p.rows?.length ?? (p.input_artifact_id ? MAX_INLINE_ROWS : 0);
+    const n = p.rows?.length ?? counted ?? MAX_INLINE_ROWS;
     const h = p.hyperparameters ?? {};
-    const work = n * (h.epochs ?? 50) * (h.ensemble_size ?? 1) * msPerMoleculeEpoch(h.hidden_size ?? 300, h.depth ?? 3);
+    const val = p.val_fraction ?? 0.1;
+    const size = {
+      rows: n,
+      epochs: h.epochs ?? 50,
+      hidden_size: h.hidden_size ?? 300,
+      depth: h.depth ?? 3,
+      ensemble_size: h.ensemble_size ?? 1,
+      batch_size: h.batch_size ?? 50,
+      train_fraction: 1 - val - (p.test_fraction ?? 0.1),
+      val_fraction: val,
+    };
     return {
-      expectedRuntimeSec: Math.round((CALIBRATION.overheadSec + 5 + (CALIBRATION.SAFETY * work) / 1000) * 1000) / 1000,
+      expectedRuntimeSec: trainingSeconds(trainingShape(size)),
       assumptions: {
         rows: n,
-        input: p.rows ? 'inline' : 'artifact (assumed 5,000 rows)',
-        model: 'rows x epochs x ensemble x per-molecule-epoch cost scaled by hidden size and depth (docs/models.md)',
+        input: p.rows ? 'inline' : counted === null ? `artifact (not read here: assumed ${n} rows)` : `artifact (${n} data rows counted)`,
+        epochs: size.epochs,
+        hidden_size: size.hidden_size,
+        depth: size.depth,
+        ensemble_size: size.ensemble_size,
+        batch_size: size.batch_size,
+        model: `overhead + ${MPNN_COST.SAFETY} x fitted training CPU time (rows, epochs x ensemble x batches, molecules x epochs x hidden size and depth; docs/jobs.md, "Calibration of the training estimate")`,
       },
     };
   },
@@ -146,7 +140,7 @@ export const mpnnTrainJob: JobType<Payload> = {
     const p = ctx.payload;
     if (!ctx.deps.models) throw new Error('the models module is not available in this instance');
     const models = ctx.deps.models;
-    const rows = p.rows ?? trainingRowsFromCsv(await readTrainingFile(ctx, models, p.input_artifact_id!), p);
+    const rows = p.rows ?? (await rowsOfFile(ctx));
     const h = p.hyperparameters ?? {};
     const test = p.test_fraction ?? 0.1;
     const val = p.val_fraction ?? 0.1;

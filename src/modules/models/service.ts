@@ -110,7 +110,12 @@ export class ModelService {
     const ports = await artifactsStore.ports(this.db, artifactId);
     const file = ports.find((p) => p.port === 'file');
     if (!file || file.record_count !== 1 || !TRAINING_FILE_FORMATS.includes(file.data_format)) {
-      const what = file ? `a file of format "${file.data_format}"` : `an artifact with ports ${ports.map((p) => `${p.port} (${p.data_kind})`).join(', ') || 'none'}`;
+      const set = ports.find((p) => p.data_kind === 'molecules');
+      const what = file
+        ? `a file of format "${file.data_format}"`
+        : set
+          ? `a molecule set (port ${set.port}: ${set.record_count} molecules with their ids and names, no target values)`
+          : `an artifact with ports ${ports.map((p) => `${p.port} (${p.data_kind})`).join(', ') || 'none'}`;
       throw invalid(
         ['input_artifact_id'],
         `artifact ${artifactId} is ${what}, not an uploaded CSV file (POST /artifacts with mode=file and a .csv file)`,
@@ -120,12 +125,24 @@ export class ModelService {
     }
   }
 
+  /** The training table's bytes, streamed (docs/models.md): checkTrainingFile's checks, then a 422 over maxBytes. */
+  async openTrainingFile(userId: string, artifactId: string, maxBytes: number): Promise<AsyncIterable<Uint8Array>> {
+    await this.checkTrainingFile(userId, artifactId);
+    const dl = await this.artifacts.download(userId, artifactId, { port: 'file' });
+    if (dl.size > maxBytes) {
+      dl.close();
+      throw invalid(['input_artifact_id'], `the training file is ${dl.size} bytes; at most ${maxBytes}`, artifactId, 'too_long');
+    }
+    return dl.open();
+  }
+
   /** The port the model job types use (src/compute/ports.ts). */
   jobPort(): JobModels {
     return {
       exists: (userId, name) => this.exists(userId, name),
       resolve: (userId, ref) => this.resolve(userId, ref),
       checkTrainingFile: (userId, artifactId) => this.checkTrainingFile(userId, artifactId),
+      openTrainingFile: (userId, artifactId, maxBytes) => this.openTrainingFile(userId, artifactId, maxBytes),
       register: (tx, m, weightsArtifactId, overwrite) =>
         this.register(
           tx,
