@@ -83,9 +83,10 @@ for (const backend of BACKENDS) {
       const sim = await run(u.token, 'similarity', { queries: ['c1ccccc1O'], library: ['c1ccccc1N', 'CCO', 'c1ccccc1O', 'X'], top_k: 2 });
       assert.equal(sim.status, 200, sim.text);
       assert.deepEqual(sim.body.result.items[0].hits, [
-        { index: 2, score: 1 },
-        { index: 0, score: 0.375 },
+        { index: 2, smiles: 'c1ccccc1O', score: 1 },
+        { index: 0, smiles: 'c1ccccc1N', score: 0.375 },
       ]);
+      assert.equal(sim.body.result.items[0].query, 'c1ccccc1O');
       assert.equal(sim.body.result.items[0].above_threshold, 3);
       assert.deepEqual(
         sim.body.result.library_errors.map((e: { index: number }) => e.index),

@@ -12,7 +12,7 @@ import type { FingerprintParams, InputFormat, ItemFailure } from './types.js';
 export interface ToolContext {
   pool: ChemPool;
   /** The molecules of one of the caller's uploaded sets (AppErrors located relative to the artifact field). */
-  readMolecules(artifactId: string, port?: string): AsyncIterable<{ smiles: string }>;
+  readMolecules(artifactId: string, port?: string): AsyncIterable<{ smiles: string; id?: string; name?: string }>;
   signal?: AbortSignal;
   /** Called between chunks with the fraction done. */
   progress?(fraction: number, message: string): void;
@@ -48,28 +48,49 @@ async function runChunked<K extends keyof KindMap>(
   return out;
 }
 
-/** `molecules`, or the molecules of `input_artifact_id` (exactly one of the two). */
+/** A molecule of an uploaded set: its record id and name (null when it has none). */
+export interface MoleculeLabel {
+  id: string;
+  name: string | null;
+}
+
+/** The molecules to work on, and their set's ids and names (null for an inline list). */
+export interface Gathered {
+  molecules: string[];
+  labels: MoleculeLabel[] | null;
+}
+
+/**
+ * `molecules`, or the molecules of `input_artifact_id` (exactly one of the two) with their
+ * record ids and names: every item of a result that comes from a set carries them
+ * (docs/utilities.md, "Inputs").
+ */
 export async function gatherMolecules(
   ctx: ToolContext,
   input: { molecules?: string[]; input_artifact_id?: string; port?: string },
   field = 'molecules',
   artifactField = 'input_artifact_id',
-): Promise<string[]> {
+): Promise<Gathered> {
   const inline = input.molecules;
   const artifact = input.input_artifact_id;
   if (inline && artifact) throw invalid(['input', artifactField], `Give ${field} or ${artifactField}, not both`, artifact);
-  if (inline) return inline;
+  if (inline) return { molecules: inline, labels: null };
   if (!artifact) throw invalid(['input', field], `Field required (or give ${artifactField})`, null, 'missing');
   return within(['input'], async () => {
-    const out: string[] = [];
+    const molecules: string[] = [];
+    const labels: MoleculeLabel[] = [];
     for await (const m of ctx.readMolecules(artifact, input.port)) {
-      if (out.length === MAX_ASYNC_MOLECULES)
+      if (molecules.length === MAX_ASYNC_MOLECULES)
         throw invalid([artifactField], `The set has more than ${MAX_ASYNC_MOLECULES} molecules, the most one request takes`, artifact, 'too_long');
-      out.push(m.smiles);
+      molecules.push(m.smiles);
+      labels.push({ id: m.id ?? String(labels.length), name: m.name ?? null });
     }
-    return out;
+    return { molecules, labels };
   });
 }
+
+/** The id and name of molecule `index` when it came from a set, to spread into its item. */
+const labelOf = (labels: MoleculeLabel[] | null, index: number): MoleculeLabel | Record<string, never> => labels?.[index] ?? {};
 
 const errorFields = (f: Failure | null) => ({ error: f?.error ?? null, detail: f?.detail ?? null });
 
@@ -88,14 +109,14 @@ function encodeFp(fp: Uint8Array, nBits: number, format: 'bits' | 'hex' | 'base6
 }
 
 async function convertTool(ctx: ToolContext, input: ToolInput<'convert'>) {
-  const molecules = await gatherMolecules(ctx, input);
+  const { molecules, labels } = await gatherMolecules(ctx, input);
   const outputs = input.outputs ?? ['smiles', 'inchi', 'inchikey'];
   const res = await runChunked(ctx, 'utility_convert', molecules, { inputFormat: input.input_format ?? 'auto', outputs }, 'converted');
   const items = res.map((o, index) => {
     const r = unwrap(o);
     const failure = r.failure ?? r.value?.failure ?? null;
     const values = r.value?.values ?? Object.fromEntries(outputs.map((k) => [k, null]));
-    return { index, ...values, ...errorFields(failure) };
+    return { index, ...labelOf(labels, index), ...values, ...errorFields(failure) };
   });
   return { outputs, items, counts: counts(items) };
 }
@@ -108,13 +129,19 @@ function counts(items: { error: unknown }[]) {
 async function fingerprintsTool(ctx: ToolContext, input: ToolInput<'fingerprints'>) {
   const params = fingerprintParams(input);
   const format = input.format ?? 'bits';
-  const molecules = await gatherMolecules(ctx, input);
+  const { molecules, labels } = await gatherMolecules(ctx, input);
   const res = await runChunked(ctx, 'utility_fingerprint', molecules, params, 'fingerprinted');
   const items = res.map((o, index) => {
     const r = unwrap(o);
     const failure = r.failure ?? r.value?.failure ?? null;
     const fp = r.value?.fp ?? null;
-    return { index, fingerprint: fp ? encodeFp(fp, params.nBits, format) : null, on_bits: fp ? encodeFp(fp, params.nBits, 'bits').length : null, ...errorFields(failure) };
+    return {
+      index,
+      ...labelOf(labels, index),
+      fingerprint: fp ? encodeFp(fp, params.nBits, format) : null,
+      on_bits: fp ? encodeFp(fp, params.nBits, 'bits').length : null,
+      ...errorFields(failure),
+    };
   });
   return { fingerprint: describeFp(params), format, items, counts: counts(items) };
 }
@@ -125,7 +152,12 @@ function describeFp(p: FingerprintParams) {
 
 async function similarityTool(ctx: ToolContext, input: ToolInput<'similarity'>) {
   const params = fingerprintParams(input);
-  const library = await gatherMolecules(ctx, { molecules: input.library, input_artifact_id: input.library_artifact_id, port: input.port }, 'library', 'library_artifact_id');
+  const { molecules: library, labels } = await gatherMolecules(
+    ctx,
+    { molecules: input.library, input_artifact_id: input.library_artifact_id, port: input.port },
+    'library',
+    'library_artifact_id',
+  );
   const total = library.length + input.queries.length * 2;
   const libFps = await runChunked(ctx, 'utility_fingerprint', library, params, 'library fingerprinted', 0, total);
   const queryFps = await runChunked(ctx, 'utility_fingerprint', input.queries, params, 'queries fingerprinted', library.length, total);
@@ -133,7 +165,7 @@ async function similarityTool(ctx: ToolContext, input: ToolInput<'similarity'>) 
   const libraryErrors = libFps.flatMap((o, index) => {
     const r = unwrap(o);
     const f = r.failure ?? r.value?.failure ?? null;
-    return f ? [{ index, ...errorFields(f) }] : [];
+    return f ? [{ index, ...labelOf(labels, index), ...errorFields(f) }] : [];
   });
   const searchable = queryFps.map((o) => (o.ok && o.value.fp ? o.value.fp : new Uint8Array(0)));
   const options = { library: fps, metric: input.metric ?? 'tanimoto', threshold: input.threshold ?? 0, topK: input.top_k ?? 10 };
@@ -145,7 +177,9 @@ async function similarityTool(ctx: ToolContext, input: ToolInput<'similarity'>) 
     const bad = failure ?? s?.failure ?? null;
     return {
       index,
-      hits: bad ? null : (s?.value?.hits ?? []).map((h) => ({ index: h.index, score: h.score })),
+      query: input.queries[index]!,
+      // Each hit names its library molecule: the SMILES as given, and a set's record id and name.
+      hits: bad ? null : (s?.value?.hits ?? []).map((h) => ({ index: h.index, ...labelOf(labels, h.index), smiles: library[h.index]!, score: h.score })),
       above_threshold: bad ? null : (s?.value?.above ?? 0),
       ...errorFields(bad),
     };
@@ -163,7 +197,7 @@ async function similarityTool(ctx: ToolContext, input: ToolInput<'similarity'>) 
 }
 
 async function substructureTool(ctx: ToolContext, input: ToolInput<'substructure'>) {
-  const molecules = await gatherMolecules(ctx, input);
+  const { molecules, labels } = await gatherMolecules(ctx, input);
   const check = unwrap(await ctx.pool.run('utility_query', input.query, { format: input.query_format ?? 'auto' }));
   const format = check.value?.format;
   if (!format) throw invalid(['input', 'query'], check.value?.detail ?? check.failure?.detail ?? 'RDKit cannot read the query', input.query, 'smarts_parsing');
@@ -180,7 +214,14 @@ async function substructureTool(ctx: ToolContext, input: ToolInput<'substructure
     const r = unwrap(o);
     const failure = r.failure ?? r.value?.failure ?? null;
     const v = failure ? null : r.value;
-    return { index, matched: v?.matched ?? false, matches: v?.matches ?? null, ...(options.svg ? { svg: v?.svg ?? null } : {}), ...errorFields(failure) };
+    return {
+      index,
+      ...labelOf(labels, index),
+      matched: v?.matched ?? false,
+      matches: v?.matches ?? null,
+      ...(options.svg ? { svg: v?.svg ?? null } : {}),
+      ...errorFields(failure),
+    };
   });
   return { query: input.query, query_format: format, matched: items.filter((i) => i.matched).length, items, counts: counts(items) };
 }

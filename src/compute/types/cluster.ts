@@ -8,8 +8,9 @@
 // about half a second).
 //
 // Output (docs/jobs.md): result.json with the clusters (centroid first, members in input
-// order), their sizes, the counts and the per-item errors; port `clusters` with one JSON record
-// per cluster; port `assignments`, a molecule set with one SMILES record per clustered
+// order), their sizes, each clustered molecule's cluster (index, id, name, SMILES; up to
+// INLINE_ITEMS molecules), the counts and the per-item errors; port `clusters` with one JSON
+// record per cluster; port `assignments`, a molecule set with one SMILES record per clustered
 // molecule (metrics cluster and is_centroid).
 import { Type, type Static } from '@sinclair/typebox';
 import { butinaOrder, buildTable, rowWork } from '../../chem/jobs/butina.js';
@@ -22,6 +23,7 @@ import {
   countLibrary,
   ErrorLog,
   failureCode,
+  INLINE_ITEMS,
   inputSummary,
   libraryFields,
   jobLanes,
@@ -178,7 +180,7 @@ export const clusterJob: JobType<Payload> = {
       return {
         cluster: k + 1,
         size: members.length,
-        centroid: { index: centroid.index, id: centroid.id, smiles: centroid.smiles },
+        centroid: { index: centroid.index, id: centroid.id, ...(centroid.name ? { name: centroid.name } : {}), smiles: centroid.smiles },
         members: members.map((m) => member(m).id),
         member_indices: members.map((m) => member(m).index),
       };
@@ -186,6 +188,20 @@ export const clusterJob: JobType<Payload> = {
     const clusterOf = new Int32Array(n);
     clusters.forEach((members, k) => members.forEach((m) => (clusterOf[m] = k + 1)));
     const sizes = clusters.map((c) => c.length);
+    // Each clustered molecule's cluster, named as the input names it: its SMILES as given (or the
+    // set's), and a set's record id and name (the `assignments` port holds them all).
+    const isCentroid = (t: LibraryItem, cluster: number) => described[cluster - 1]?.member_indices[0] === t.index;
+    const inline = n <= INLINE_ITEMS;
+    const assignments = inline
+      ? parsed.map((t, k) => ({
+          index: t.index,
+          id: t.id,
+          ...(t.name ? { name: t.name } : {}),
+          smiles: t.smiles,
+          cluster: clusterOf[k] ?? 0,
+          is_centroid: isCentroid(t, clusterOf[k] ?? 0),
+        }))
+      : null;
     const c = errors.counts;
     return {
       result: {
@@ -207,9 +223,11 @@ export const clusterJob: JobType<Payload> = {
         },
         sizes,
         clusters: described,
+        assignments,
+        assignments_inline: inline,
         ports: {
           clusters: 'one JSON record per cluster (id cluster-<n>)',
-          assignments: 'every clustered molecule as a molecule set (SMILES records, metrics cluster and is_centroid)',
+          assignments: 'every clustered molecule as a molecule set (SMILES records named by the molecule ids, each line SMILES and name; metrics cluster, is_centroid and index)',
         },
         ...errors.toJSON(),
       },
@@ -232,7 +250,7 @@ export const clusterJob: JobType<Payload> = {
             return {
               id: t.id,
               files: { primary: { name: 'molecule.smi', content: `${t.smiles}\t${t.name ?? t.id}\n`, contentType: 'chemical/x-daylight-smiles' } },
-              metrics: { cluster, is_centroid: described[cluster - 1]?.member_indices[0] === t.index ? 1 : 0, index: t.index },
+              metrics: { cluster, is_centroid: isCentroid(t, cluster) ? 1 : 0, index: t.index },
             };
           }),
         },

@@ -10,6 +10,7 @@ import { JobInputError, type JobType } from '../job-type.js';
 import { RUNNING_FROM_SOURCE } from '../../paths.js';
 import { runInThread } from '../threads.js';
 import { CALIBRATION } from './calibration.js';
+import { ErrorLog, loadLibrary } from './molecule-jobs.js';
 
 export const MAX_ASYNC_SMILES = 100_000;
 /** CPU ms per molecule of a prediction (parse, features, one forward pass per member; docs/models.md). */
@@ -28,6 +29,9 @@ const Payload = Type.Object(
 type Payload = Static<typeof Payload>;
 
 export interface PredictionItem {
+  /** From a molecule set: the record's id and name (null when it has none). */
+  id?: string;
+  name?: string | null;
   smiles: string;
   prediction: number | null;
   uncertainty: number | null;
@@ -35,9 +39,22 @@ export interface PredictionItem {
   error: string | null;
 }
 
-/** The API's prediction item: smiles, prediction, uncertainty, in_domain, error (docs/models.md, "Inference"). */
-export function predictionItem(p: Prediction, uncertainty = true): PredictionItem {
-  return { smiles: p.smiles, prediction: p.prediction, uncertainty: uncertainty ? p.uncertainty : null, in_domain: p.in_domain, error: p.error };
+/** A molecule of a set: its id and name, and why it could not be read (a molblock RDKit refused). */
+export interface MoleculeLabel {
+  id: string;
+  name: string | null;
+  error?: string;
+}
+
+/**
+ * The API's prediction item (docs/models.md, "Inference"): smiles (as given, or the set's SMILES),
+ * prediction, uncertainty, in_domain, error; with the record's id and name when the molecule came
+ * from a molecule set.
+ */
+export function predictionItem(p: Prediction, uncertainty = true, label?: MoleculeLabel): PredictionItem {
+  const item = { smiles: p.smiles, prediction: p.prediction, uncertainty: uncertainty ? p.uncertainty : null, in_domain: p.in_domain, error: p.error };
+  if (!label) return item;
+  return { id: label.id, name: label.name, ...item, ...(label.error ? { error: `RDKit cannot read this molecule (${label.error})` } : {}) };
 }
 
 export const mpnnPredictJob: JobType<Payload> = {
@@ -65,14 +82,12 @@ export const mpnnPredictJob: JobType<Payload> = {
       throw err instanceof AppError ? new JobInputError(`${err.message} (deleted since the request was made?)`) : err;
     });
     let smiles = p.smiles;
+    let labels: MoleculeLabel[] | undefined;
     if (!smiles) {
-      smiles = [];
-      try {
-        for await (const m of ctx.readMolecules(p.input_artifact_id!, p.port)) smiles.push(m.smiles);
-      } catch (err) {
-        // A set deleted (or otherwise unusable) since submit is the user's input problem.
-        throw err instanceof AppError ? new JobInputError(`input_artifact_id: ${err.message}`) : err;
-      }
+      // The set as the chemistry job types read it: record ids made unique, names kept, SDF molblocks as RDKit's SMILES.
+      const items = await loadLibrary(ctx, ctx.deps.chem, new ErrorLog());
+      smiles = items.map((t) => (t.error ? '' : t.smiles));
+      labels = items.map((t) => ({ id: t.id, name: t.name ?? null, ...(t.error ? { error: t.error } : {}) }));
     }
     const weights = await model.weights().catch((err: unknown) => {
       throw err instanceof AppError ? new JobInputError(`model ${p.model}: ${err.message} (deleted since the request was made?)`) : err;
@@ -82,7 +97,7 @@ export const mpnnPredictJob: JobType<Payload> = {
       { weights, smiles },
       { signal: ctx.signal, progress: (f, m, d) => ctx.progress(f, m, d) },
     );
-    const predictions = preds.map((x) => predictionItem(x, p.uncertainty ?? true));
+    const predictions = preds.map((x, i) => predictionItem(x, p.uncertainty ?? true, labels?.[i]));
     const failed = predictions.filter((x) => x.error !== null).length;
     return {
       result: {

@@ -25,11 +25,14 @@ const csvField = (v: string | number | boolean | null) => {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
 
-function* csvLines(preds: PredictionItem[]): Generator<string> {
-  yield 'smiles,prediction,uncertainty,in_domain,error\n';
+/** The CSV of a request's predictions; from a molecule set, two more columns: the record's id and name. */
+function* csvLines(preds: PredictionItem[], fromSet: boolean): Generator<string> {
+  yield `smiles,prediction,uncertainty,in_domain,error${fromSet ? ',id,name' : ''}\n`;
   let chunk = '';
   for (const p of preds) {
-    chunk += [p.smiles, p.prediction, p.uncertainty, p.in_domain, p.error].map(csvField).join(',') + '\n';
+    const fields = [p.smiles, p.prediction, p.uncertainty, p.in_domain, p.error];
+    if (fromSet) fields.push(p.id ?? null, p.name ?? null);
+    chunk += fields.map(csvField).join(',') + '\n';
     if (chunk.length > 64 * 1024) {
       yield chunk;
       chunk = '';
@@ -119,7 +122,8 @@ export const inferenceRoutes: RoutePlugin = async (app, { services }) => {
         querystring: ResultQuery,
         response: {
           200: {
-            description: 'text/csv (smiles,prediction,uncertainty,in_domain,error) or, with format=json, an InferenceResultPage',
+            description:
+              'text/csv (smiles,prediction,uncertainty,in_domain,error; from a molecule set, then id,name: the record id and name) or, with format=json, an InferenceResultPage',
             content: { 'text/csv': { schema: { type: 'string' } }, 'application/json': { schema: Type.Ref(InferenceResultPage) } },
           },
         },
@@ -142,7 +146,8 @@ export const inferenceRoutes: RoutePlugin = async (app, { services }) => {
       }
       reply.type('text/csv; charset=utf-8');
       reply.header('content-disposition', `attachment; filename="predictions-${job.id}.csv"`);
-      return reply.send(Readable.from(csvLines(result.predictions)));
+      const fromSet = (job.payload as { input_artifact_id?: string }).input_artifact_id !== undefined;
+      return reply.send(Readable.from(csvLines(result.predictions, fromSet)));
     },
   );
 

@@ -8,7 +8,9 @@ export const ASYNC_SMILES = 100_000;
 
 export const PredictionItem = Type.Object(
   {
-    smiles: Type.String(),
+    id: Type.Optional(Type.String({ description: 'From a molecule set (input_artifact_id): the record id, as in the set (made unique with ~2, ~3 when it repeats)' })),
+    name: Type.Optional(Nullable(Type.String(), { description: 'From a molecule set: the record name (null when it has none)' })),
+    smiles: Type.String({ description: "The SMILES as given; from a molecule set, the set's SMILES (RDKit's for an SDF record)" }),
     prediction: Nullable(Type.Number(), { description: 'In the target units (regression) or the probability of class 1 (classification); null when error is set' }),
     uncertainty: Nullable(Type.Number(), { description: "The ensemble's standard deviation; null for a single model or when not asked for" }),
     in_domain: Nullable(Type.Boolean(), { description: "Within the model's applicability domain: highest Tanimoto similarity to a training molecule >= the model's threshold" }),

@@ -15,6 +15,11 @@ const ItemError = {
   detail: Nullable(Type.String(), { description: 'The reason in words, e.g. RDKit\'s "unclosed ring"' }),
 };
 const Index = Type.Integer({ minimum: 0, description: 'Position in the input' });
+/** A molecule of an uploaded set (input_artifact_id, library_artifact_id): its record id and name (docs/utilities.md, "Inputs"). */
+const Label = {
+  id: Type.Optional(Type.String({ description: 'From an uploaded set: the record id' })),
+  name: Type.Optional(Nullable(Type.String(), { description: 'From an uploaded set: the record name (null when it has none)' })),
+};
 const Counts = Type.Object({ molecules: Type.Integer(), ok: Type.Integer(), failed: Type.Integer() }, { additionalProperties: false });
 const FpInfo = Type.Object({ type: Type.String(), radius: Type.Optional(Type.Integer()), n_bits: Type.Integer() }, { additionalProperties: false });
 const obj = (props: Record<string, TSchema>, $id: string, description: string) => Type.Object(props, { $id, description, additionalProperties: false });
@@ -26,6 +31,7 @@ export const ConvertResult = obj(
       Type.Object(
         {
           index: Index,
+          ...Label,
           smiles: Type.Optional(Nullable(Type.String())),
           cxsmiles: Type.Optional(Nullable(Type.String())),
           kekule_smiles: Type.Optional(Nullable(Type.String())),
@@ -54,6 +60,7 @@ export const FingerprintsResult = obj(
       Type.Object(
         {
           index: Index,
+          ...Label,
           fingerprint: Nullable(Type.Union([Type.Array(Type.Integer()), Type.String()]), { description: 'On-bit indices (format bits) or the packed vector as hex or base64' }),
           on_bits: Nullable(Type.Integer()),
           ...ItemError,
@@ -74,16 +81,28 @@ export const SimilarityResult = obj(
     threshold: Type.Number(),
     top_k: Type.Integer(),
     library_size: Type.Integer(),
-    library_errors: Type.Array(Type.Object({ index: Index, ...ItemError }, { additionalProperties: false }), {
+    library_errors: Type.Array(Type.Object({ index: Index, ...Label, ...ItemError }, { additionalProperties: false }), {
       description: 'Library molecules RDKit could not read (left out of every search)',
     }),
     items: Type.Array(
       Type.Object(
         {
           index: Index,
-          hits: Nullable(Type.Array(Type.Object({ index: Type.Integer({ description: 'Library position' }), score: Type.Number() }, { additionalProperties: false })), {
-            description: 'Best first; ties in library order',
-          }),
+          query: Type.String({ description: 'The query as given' }),
+          hits: Nullable(
+            Type.Array(
+              Type.Object(
+                {
+                  index: Type.Integer({ description: 'Library position' }),
+                  ...Label,
+                  smiles: Type.String({ description: 'The library molecule as given (or as the uploaded set holds it)' }),
+                  score: Type.Number(),
+                },
+                { additionalProperties: false },
+              ),
+            ),
+            { description: 'Best first; ties in library order' },
+          ),
           above_threshold: Nullable(Type.Integer({ description: 'Library molecules at or above the threshold (hits holds at most top_k)' })),
           ...ItemError,
         },
@@ -106,6 +125,7 @@ export const SubstructureResult = obj(
       Type.Object(
         {
           index: Index,
+          ...Label,
           matched: Type.Boolean(),
           matches: Nullable(Type.Array(Type.Array(Type.Integer())), { description: "Each match's atom indices, in the query's atom order" }),
           svg: Type.Optional(Nullable(Type.String())),
