@@ -46,7 +46,8 @@ interface Dataset {
   targetColumn: string;
   target: string;
   units: string;
-  source: { name: string; citation: string; redistributed_in: string; licence: string };
+  /** `doi`: the data set's paper, which /papers/cite cites for a prediction with the model (its catalog entry in src/modules/papers/catalog.json) */
+  source: { name: string; citation: string; doi: string; redistributed_in: string; licence: string };
   /** chosen on the validation split (--sweep; docs/models.md) */
   options: TrainOptions;
 }
@@ -65,6 +66,7 @@ const DATASETS: Dataset[] = [
     source: {
       name: 'ESOL (Delaney), MoleculeNet delaney-processed.csv',
       citation: 'J. S. Delaney, "ESOL: Estimating Aqueous Solubility Directly from Molecular Structure", J. Chem. Inf. Comput. Sci. 2004, 44, 1000-1005',
+      doi: '10.1021/ci034243x',
       redistributed_in: MOLECULENET,
       licence: 'no licence statement in the data or its MoleculeNet distribution (data/public/LICENSES.md)',
     },
@@ -82,6 +84,7 @@ const DATASETS: Dataset[] = [
       name: 'FreeSolv (Mobley lab), MoleculeNet SAMPL.csv',
       citation:
         'D. L. Mobley and J. P. Guthrie, "FreeSolv: a database of experimental and calculated hydration free energies, with input files", J. Comput.-Aided Mol. Des. 2014, 28, 711-720',
+      doi: '10.1007/s10822-014-9747-x',
       redistributed_in: MOLECULENET,
       licence: 'no licence statement in the data or its MoleculeNet distribution (data/public/LICENSES.md)',
     },
@@ -230,6 +233,7 @@ async function trainPublic(d: Dataset, threads: number): Promise<void> {
       unreadable_smiles: report.unreadable,
       duplicates_dropped: report.duplicates,
       citation: d.source.citation,
+      doi: d.source.doi,
       redistributed_in: d.source.redistributed_in,
       licence: d.source.licence,
     },

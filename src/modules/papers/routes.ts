@@ -4,7 +4,34 @@ import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../api/route.js';
 import { invalid } from '../../errors.js';
 import type { Services } from '../../services.js';
+import type { WorkflowSpec } from '../../workflows/spec.js';
 import { CiteQuery, CiteResponse, PaperDetail, PaperIdParams, PaperList, PaperListQuery } from './schemas.js';
+
+/** The model a job predicted with (`mpnn_predict`'s payload.model), if any. */
+function modelOf(payload: unknown): string[] {
+  const model = (payload as { model?: unknown } | null)?.model;
+  return typeof model === 'string' ? [model] : [];
+}
+
+/**
+ * The models a workflow run's prediction steps use: each started step's job payload; a step not
+ * started yet, its params' model as given or from the run's inputs (`$inputs.<name>`).
+ */
+async function runModels(services: Services, userId: string, runId: string, spec: WorkflowSpec): Promise<string[]> {
+  const run = await services.workflowRuns.get(userId, runId);
+  const out: string[] = [];
+  for (const step of spec.steps) {
+    const started = run.steps?.find((s) => s.step_id === step.id)?.job_id;
+    if (started) {
+      out.push(...modelOf((await services.jobs.get(userId, started)).payload));
+      continue;
+    }
+    const given = (step.params as { model?: unknown } | undefined)?.model;
+    const input = typeof given === 'string' && given.startsWith('$inputs.') ? run.inputs[given.slice('$inputs.'.length)] : given;
+    if (typeof input === 'string') out.push(input);
+  }
+  return out;
+}
 
 export const paperRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const tags = ['papers'];
@@ -32,19 +59,28 @@ export const paperRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       if (processId === undefined && runId === undefined) throw invalid(['process_id'], 'Give process_id (a job) or workflow_run_id (a workflow run), or both', null, 'missing');
       // A run is its steps' jobs: the job types of every step, in the order of the spec; with both, the job's first.
       const jobTypes: string[] = [];
+      const models: string[] = [];
       const asked: { process_id?: string; workflow_run_id?: string } = {};
       if (processId !== undefined) {
-        const job = await services.jobs.get(userId, processId);
+        // A job, or an asynchronous inference request (its request_id is a job of origin `inference`).
+        const job = await services.jobs.get(userId, processId).catch(async (err: unknown) => {
+          const request = await services.jobs.get(userId, processId, 'inference').catch(() => null);
+          if (!request) throw err;
+          return request;
+        });
         jobTypes.push(job.job_type);
+        models.push(...modelOf(job.payload));
         asked.process_id = job.id;
       }
       if (runId !== undefined) {
         const spec = await services.workflowRuns.specOf(userId, runId);
         jobTypes.push(...spec.steps.map((s) => s.job_type));
+        models.push(...(await runModels(services, userId, runId, spec)));
         asked.workflow_run_id = runId;
       }
       const types = [...new Set(jobTypes)];
-      return { ...asked, job_types: types, ...services.papers.cite(types) };
+      const used = [...new Set(models)].filter((m) => m.startsWith('public/'));
+      return { ...asked, job_types: types, ...(used.length ? { models: used } : {}), ...services.papers.cite(types, used) };
     },
   );
 

@@ -81,7 +81,7 @@ export const PaperIdParams = Type.Object({ paper_id: Type.String({ minLength: 1,
 // What to cite for a result: a job (`process_id`), a workflow run (`workflow_run_id`), or both (the union).
 export const CiteQuery = Type.Object(
   {
-    process_id: Type.Optional(Type.String({ format: 'uuid', description: 'A job of yours' })),
+    process_id: Type.Optional(Type.String({ format: 'uuid', description: 'A job of yours, or one of your asynchronous inference requests (its request_id)' })),
     workflow_run_id: Type.Optional(Type.String({ format: 'uuid', description: 'A workflow run of yours: the methods of every step of it' })),
   },
   { additionalProperties: false },
@@ -92,6 +92,9 @@ export const CiteResponse = Type.Object(
     process_id: Type.Optional(Type.String({ description: 'The job asked about' })),
     workflow_run_id: Type.Optional(Type.String({ description: 'The workflow run asked about' })),
     job_types: Type.Array(Type.String(), { description: "What ran: the job's type and the job types of the run's steps" }),
+    models: Type.Optional(
+      Type.Array(Type.String(), { description: 'The public models predicted with (public/<id>): the papers of the data sets they were trained on are among the items' }),
+    ),
     methods: Type.Array(Type.String(), { description: 'The methods those ran, which the papers below describe' }),
     items: Type.Array(Type.Ref(PaperDetail)),
     bibtex: Type.String({ description: 'Every entry above in one BibTeX file' }),

@@ -2,9 +2,11 @@
 // data (catalog.json, each entry checked against its publication), searchable, each paper with
 // a formatted citation, BibTeX and RIS (written by Citation.js from the entry), and the papers
 // to cite for a job: those of the methods its job type declares (src/compute/job-type.ts,
-// `methods`), RDKit always among them.
+// `methods`), RDKit always among them, and for a prediction with a public model the paper of the
+// data set it was trained on (its card's training_data.doi).
 import { RUNNABLE_TYPES } from '../../compute/registry.js';
 import { notFound } from '../../errors.js';
+import { publicModels } from '../models/public.js';
 import catalogJson from './catalog.json' with { type: 'json' };
 import { bibtexOf, citationOf, risOf } from './formats.js';
 
@@ -78,10 +80,31 @@ export class PaperService {
     return [...methods].sort();
   }
 
-  /** The papers to cite for what ran: every catalog entry that describes one of its methods. */
-  cite(jobTypes: string[]): { methods: string[]; items: PaperDetail[]; bibtex: string } {
-    const methods = this.methodsOf(jobTypes);
-    const papers = CATALOG.filter((p) => p.methods.some((m) => methods.includes(m)));
-    return { methods, items: papers.map((p) => this.get(p.id)), bibtex: bibtexOf(papers) };
+  /**
+   * The catalog entries of the data sets that public models (`public/<id>`) were trained on: the
+   * entry whose DOI is the card's training_data.doi (any case). Users' models and unknown
+   * references name none.
+   */
+  dataSetsOf(models: string[]): PaperEntry[] {
+    const dois = new Set<string>();
+    for (const ref of models) {
+      if (!ref.startsWith('public/')) continue;
+      const card = publicModels().get(ref.slice('public/'.length))?.card;
+      const doi = (card?.training_data as { doi?: unknown } | undefined)?.doi;
+      if (typeof doi === 'string') dois.add(doi.toLowerCase());
+    }
+    return CATALOG.filter((p) => p.doi !== null && dois.has(p.doi.toLowerCase()));
+  }
+
+  /**
+   * The papers to cite for what ran: every catalog entry that describes one of its methods, and
+   * the data sets of the public models it predicted with (whose methods, e.g. `esol`, join the list).
+   */
+  cite(jobTypes: string[], models: string[] = []): { methods: string[]; items: PaperDetail[]; bibtex: string } {
+    const methods = new Set(this.methodsOf(jobTypes));
+    for (const p of this.dataSetsOf(models)) for (const m of p.methods) methods.add(m);
+    const sorted = [...methods].sort();
+    const papers = CATALOG.filter((p) => p.methods.some((m) => methods.has(m)));
+    return { methods: sorted, items: papers.map((p) => this.get(p.id)), bibtex: bibtexOf(papers) };
   }
 }
