@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { discoverEngines } from '../../src/compute/engines/discovery.js';
 import { runEngine } from '../../src/compute/engines/process.js';
-import { prepareReceptor, readReceptor, sha256 } from '../../src/compute/types/engine/receptor.js';
+import { preparationInput, prepareReceptor, readReceptor, sha256 } from '../../src/compute/types/engine/receptor.js';
 import type { EngineTools } from '../../src/compute/types/engine/run.js';
 import { prepareLigand, readPoses } from '../../src/compute/types/engine/vina.js';
 import type { BenchInstance } from './instance.js';
@@ -104,8 +104,7 @@ export async function dockingFigure(inst: BenchInstance, o: { complex?: '1iep' |
         runEngine({ path: engines[engine].path!, args, cwd, threads: r.threads ?? 1, memoryBytes: 4 * 1024 ** 3, timeoutMs: 3_600_000, signal: new AbortController().signal }),
     };
     const info = readReceptor(receptorText, []);
-    const prepared = await prepareReceptor({ sha256: sha256(receptorText), info, keep: [], ph: 7.4 }, tools, dir, engines.obabel.version ?? '');
-    fs.writeFileSync(path.join(dir, 'receptor.pdbqt'), prepared.pdbqt);
+    await prepareReceptor({ sha256: sha256(receptorText), info, input: preparationInput(info), keep: [], ph: 7.4 }, tools, dir, engines.obabel.version ?? '');
     const read = (await inst.services.chem.runItems('structure_info', [smiles], {}, 1))[0];
     if (!read?.ok) throw new Error('RDKit cannot read the ligand');
     const structure = { index: 0, id: '0', input: smiles, info: read.value };

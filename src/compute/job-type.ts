@@ -79,8 +79,8 @@ export interface RunContext<P> {
   progress(fraction: number, message?: string, detail?: Record<string, unknown>, milestone?: boolean): void;
   /** Molecules of an uploaded set (`molblock`: the record's connection table, when it came from SDF). */
   readMolecules(artifactId: string, port?: string): AsyncIterable<{ id: string; smiles: string; name?: string; molblock?: string }>;
-  /** An uploaded file's text, at most maxBytes. */
-  readText(artifactId: string, maxBytes: number): Promise<string>;
+  /** An uploaded file (its `file` record, else its first record): its size, and its bytes when at most maxBytes. */
+  readFile(artifactId: string, maxBytes: number): Promise<JobFile>;
   /** What job types may use, shared by the instance. */
   deps: JobDeps;
 }

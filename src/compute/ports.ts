@@ -23,9 +23,7 @@ export interface JobArtifacts {
   /** Molecules in an uploaded set; AppErrors located relative to the job payload (["input_artifact_id"], ["port"]). */
   countMolecules(userId: string, artifactId: string, port?: string): Promise<number>;
   readMolecules(userId: string, artifactId: string, port?: string): AsyncIterable<{ id: string; smiles: string; name?: string; molblock?: string }>;
-  /** An uploaded file's text (AppErrors located relative to the job payload: ["input_artifact_id"]). */
-  readText(userId: string, artifactId: string, maxBytes: number): Promise<string>;
-  /** An uploaded file's size, and its text when at most maxBytes (null beyond); AppError not-found when it is not there. */
+  /** An uploaded file's size, and its bytes when at most maxBytes (null beyond); AppError not-found when it is not there. */
   readFile?(userId: string, artifactId: string, maxBytes: number): Promise<JobFile>;
 }
 
@@ -33,7 +31,12 @@ export interface JobArtifacts {
 export interface JobFile {
   name: string;
   size: number;
-  text: string | null;
+  /**
+   * The bytes as storage gives them, read once (null when over maxBytes: nothing read). A stream,
+   * not a string: a 50 MB file decoded in one piece held the event loop for 50 to 250 ms
+   * (docs/reliability.md, "No request stalls the server"); docking decodes it in a thread.
+   */
+  content: AsyncIterable<Uint8Array> | null;
 }
 
 /** An entry's PDB-format file from RCSB PDB (docking receptors by pdb_id; src/lookups/pdb-files.ts). */

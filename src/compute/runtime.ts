@@ -253,7 +253,10 @@ export class JobRuntime {
       signal,
       progress,
       readMolecules: (artifactId, port) => this.ports.artifacts.readMolecules(job.user_id, artifactId, port),
-      readText: (artifactId, maxBytes) => this.ports.artifacts.readText(job.user_id, artifactId, maxBytes),
+      readFile: (artifactId, maxBytes) => {
+        if (!this.ports.artifacts.readFile) throw new Error('this instance cannot read uploaded files');
+        return this.ports.artifacts.readFile(job.user_id, artifactId, maxBytes);
+      },
       deps: { ...this.o.deps, engines: this.engines ?? undefined },
     });
   }

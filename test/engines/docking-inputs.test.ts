@@ -1,4 +1,4 @@
-// Docking's bad input (issue 24 point 4; docs/engines.md, "Docking") and receptors from RCSB PDB
+// Docking's bad input (issue 24 point 4; docs/engines.md, "Docking"), the box around "its ligand", and receptors from RCSB PDB
 // through the lookups' file host (a local stand-in serving the PDB format, never the network):
 // a receptor that is not a protein PDB, a box that misses it or passes 126 A, a PDB ID RCSB PDB
 // does not have, the rcsb source disabled or unreachable, over 1,000 ligands, a receptor over
@@ -113,6 +113,31 @@ for (const backend of BACKENDS) {
       assert.equal((await h.req('GET', '/api/v1/wallet', { token: u.token })).body.reserved_usd, 0);
     });
 
+    it('box_site "ligand" when the receptor has several ligands: a 422 listing them; named, the box is around that one', async () => {
+      const u = await h.user();
+      await h.credit(u.userId, 1);
+      // 1IEP's imatinib (STI), and a copy of it 20 A along x named XYZ, and a glycerol (an additive).
+      const pdb = readData('1iep_receptorH.pdb').replace(/END\s*$/, '');
+      const atom = (serial: number, el: string, res: string, seq: number, x: number, y: number, z: number) =>
+        `HETATM${String(serial).padStart(5)}  ${el.padEnd(3)} ${res} B${String(seq).padStart(4)}    ${[x, y, z].map((v) => v.toFixed(3).padStart(8)).join('')}  1.00  0.00          ${el.padStart(2)}`;
+      const sti = readData('1iep_ligand.sdf')
+        .split('\n')
+        .slice(4, 4 + 69)
+        .map((l) => [Number(l.slice(0, 10)), Number(l.slice(10, 20)), Number(l.slice(20, 30)), l.slice(31, 34).trim()] as const)
+        .filter(([, , , el]) => el !== 'H');
+      const het = (res: string, seq: number, dx: number) => sti.map(([x, y, z, el], i) => atom(9000 + seq * 100 + i, el, res, seq, x + dx, y, z));
+      const glycerol = ['C', 'C', 'C', 'O', 'O', 'O'].map((el, i) => atom(9500 + i, el, 'GOL', 3, 20 + i, 50, 10));
+      const two = await uploadFile(h, u.token, 'two.pdb', `${pdb}${[...het('STI', 1, 0), ...het('XYZ', 2, 20), ...glycerol].join('\n')}\nEND\n`);
+      problemAt(
+        await estimate(u.token, { molecules: [LIGAND], receptor_artifact_id: two, box_site: 'ligand' }),
+        ['box_site'],
+        /the receptor has 2 ligands, so "its ligand" cannot be told: STI \(37 heavy atoms\), XYZ \(37 heavy atoms\); give box_site as one of their residue names/,
+      );
+      const named = await estimate(u.token, { molecules: [LIGAND], receptor_artifact_id: two, box_site: 'XYZ' });
+      assert.equal(named.status, 200, named.text);
+      assert.deepEqual(named.body.assumptions.box.center, [35.19, 53.903, 16.917]);
+    });
+
     it('413 for a receptor over 50 MB', async () => {
       const u = await h.user();
       await h.credit(u.userId, 1);
@@ -141,6 +166,17 @@ for (const backend of BACKENDS) {
       problemAt(await estimate(u.token, { molecules: [LIGAND], pdb_id: '1IEP', box, box_site: 'STI' }), ['box_site'], /one of box, reference_ligand_artifact_id and box_site/);
       const site = await estimate(u.token, { molecules: [LIGAND], pdb_id: '1IEP', box_site: 'sti', padding: 5 });
       assert.equal(site.status, 200, site.text);
+      assert.deepEqual(site.body.assumptions.box, { center: [15.19, 53.903, 16.917], size: [18.664, 26.739, 23.526], box_site: 'STI' });
+      // box_site "ligand": its ligand, the one hetero group that is neither water, an ion or additive, nor kept (SO4 is an ion: STI).
+      const its = await estimate(u.token, { molecules: [LIGAND], pdb_id: '1IEP', box_site: 'ligand', padding: 5 });
+      assert.equal(its.status, 200, its.text);
+      assert.deepEqual(its.body.assumptions.box, site.body.assumptions.box);
+      problemAt(
+        await estimate(u.token, { molecules: [LIGAND], pdb_id: '1IEP', box_site: 'ligand', keep_hetero: ['STI'] }),
+        ['box_site'],
+        /no ligand to dock around: its hetero groups are STI \(37 heavy atoms\), kept in the receptor; SO4 \(5 heavy atoms\), an ion or small additive; give box_site/,
+      );
+      problemAt(await estimate(u.token, { molecules: [LIGAND], pdb_id: '1IEP', box_site: 'LIGAND' }), ['box_site'], /pattern/);
 
       const run = async (extra: Record<string, unknown>) => {
         const s = await h.req('POST', '/api/v1/jobs/submit', {
@@ -168,6 +204,10 @@ for (const backend of BACKENDS) {
       assert.deepEqual(kept.receptor.kept_hetero, { HOH: 2, SO4: 1 });
       assert.deepEqual(kept.receptor.removed_hetero, { STI: 1 });
       assert.ok(kept.receptor.atoms_pdbqt > r.receptor.atoms_pdbqt);
+      // Around its ligand: resolved when the job runs, and named in the result.
+      const around = await run({ box: undefined, box_site: 'ligand' });
+      assert.deepEqual(around.box, { center: [15.19, 53.903, 16.917], size: [16.664, 24.739, 21.526], from: 'site', box_site: 'STI', asked: 'ligand', padding: 4 });
+      assert.equal(around.items[0].error, null, around.items[0].detail);
       assert.equal(standIn.requests.filter((q) => q.path === '/download/1IEP.pdb').length, 1);
     });
 

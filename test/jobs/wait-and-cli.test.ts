@@ -20,7 +20,7 @@ function runWait(seconds: number, signal: AbortSignal) {
     signal,
     progress: (f) => progress.push(f),
     readMolecules: () => [][Symbol.iterator]() as never,
-    readText: () => Promise.reject(new Error('not used by the wait job')),
+    readFile: () => Promise.reject(new Error('not used by the wait job')),
     deps: null as never,
   });
   return { run, progress };

@@ -5,7 +5,6 @@
 // coordinates, protonated at the pH and written as a PDBQT with its torsion tree. Result items:
 // `poses` [{molblock, score_kcal_mol, rmsd_lb, rmsd_ub}] best first; ports poses (SDF), table
 // (CSV: best score per ligand) and logs.
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
@@ -22,8 +21,9 @@ import {
   MAX_LIGANDS,
   type DockingPayload,
 } from './engine/docking-inputs.js';
+import { ITS_LIGAND } from './engine/docking-box.js';
 import { countStructures, MAX_MOLBLOCK_CHARS, structureFields } from './engine/payload.js';
-import { prepareReceptor, ReceptorProblem } from './engine/receptor.js';
+import { prepareReceptor, RECEPTOR_PDB, ReceptorProblem } from './engine/receptor.js';
 import { EngineLogs, engineOutput, runItems, toolsFor, type ItemResult } from './engine/run.js';
 import { checkStructure, loadStructures, titled } from './engine/structures.js';
 import { prepareLigand, runVina } from './engine/vina.js';
@@ -69,9 +69,9 @@ const Payload = Type.Object(
     ),
     box_site: Type.Optional(
       Type.String({
-        pattern: '^[A-Za-z0-9]{1,3}$',
+        pattern: `^(?:[A-Za-z0-9]{1,3}|${ITS_LIGAND})$`,
         description:
-          "A hetero group of the receptor by residue name (e.g. STI, 1IEP's imatinib): the box is its first group's extent plus padding on every side; the group is removed unless kept. Exactly one of box, reference_ligand_artifact_id and this",
+          'A hetero group of the receptor by residue name (e.g. STI, 1IEP\'s imatinib), or "ligand" for its ligand (its one hetero group that is not water, an ion, an additive or kept; a 422 lists the groups when there are several): the box is its first group\'s extent plus padding on every side; the group is removed unless kept. Exactly one of box, reference_ligand_artifact_id and this',
       }),
     ),
     keep_best: Type.Optional(
@@ -136,11 +136,11 @@ export const dockingJob: JobType<Payload> = {
   async estimate(p, ctx) {
     checkDockingPayload(p);
     const n = await countStructures(p, ctx);
-    const { box } = await checkDockingInputs(p, ctx);
+    const { box, site } = await checkDockingInputs(p, ctx);
     let heavy: number[] = [];
     if (p.molecules && ctx.structureInfo) heavy = (await ctx.structureInfo(p.molecules)).map((i) => (i.error ? 0 : i.heavy));
     // Vina's threads are the resource's, but no more than the machine has cores (a 2-core worker runs cpu-4's 4 threads at 2 cores' speed).
-    return dockingEstimate(p, n, heavy, Math.min(ctx.resource.vcpu, os.availableParallelism()), box);
+    return dockingEstimate(p, n, heavy, Math.min(ctx.resource.vcpu, os.availableParallelism()), box, site);
   },
   async run(ctx) {
     const p = ctx.payload;
@@ -149,11 +149,11 @@ export const dockingJob: JobType<Payload> = {
     const exhaustiveness = p.exhaustiveness ?? 8;
     const numModes = p.num_modes ?? 9;
     const keep = (p.keep_hetero ?? []).map((k) => k.toUpperCase());
-    const { receptor, box, boxSource } = await dockingInputs(ctx);
-    const structures = await loadStructures(ctx, chemPool(ctx));
     const dir = makeScratch('docking');
     const receptorLogs = new EngineLogs();
     try {
+      const { receptor, box, boxSource } = await dockingInputs(ctx, path.join(dir, RECEPTOR_PDB));
+      const structures = await loadStructures(ctx, chemPool(ctx));
       ctx.progress(0.01, 'preparing the receptor');
       const prepared = await prepareReceptor(
         { sha256: receptor.sha256, info: receptor.info, keep, ph },
@@ -163,8 +163,7 @@ export const dockingJob: JobType<Payload> = {
       ).catch((err: unknown) => {
         throw err instanceof ReceptorProblem ? new JobInputError(err.message) : err;
       });
-      const receptorFile = path.join(dir, 'receptor.pdbqt');
-      fs.writeFileSync(receptorFile, prepared.pdbqt);
+      const receptorFile = prepared.file;
       const run = await runItems(ctx, structures, { perCallTimeoutMs: PER_CALL_MS, label: 'dock' }, async (s, tools, idir) => {
         checkStructure(s, 'vina');
         const lig = await prepareLigand(s, tools, idir, ph);

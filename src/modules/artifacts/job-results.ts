@@ -1,6 +1,7 @@
 // The job engine's view of artifacts: jobArtifactsFrom adapts an ArtifactService to the
 // JobArtifacts port of src/compute/ports.ts (a job's result artifact, its rows, its molecules).
 import type { Queryable } from '../../db/database.js';
+import type { JobFile } from '../../compute/ports.js';
 import type { ArtifactService } from './service.js';
 import type { ArtifactPortInput } from './types.js';
 
@@ -61,21 +62,18 @@ export function jobArtifactsFrom(a: ArtifactService) {
     removeObjects: (keys: string[]): Promise<void> => a.removeObjects(keys),
     countMolecules: (userId: string, artifactId: string, port?: string) => a.countMolecules(userId, artifactId, port),
     readMolecules: (userId: string, artifactId: string, port?: string) => a.readMolecules(userId, artifactId, port),
-    readText: (userId: string, artifactId: string, maxBytes: number) => a.readText(userId, artifactId, maxBytes),
-    /** The artifact's file (its `file` record, else its first record): its size, and its text when at most maxBytes. */
-    async readFile(userId: string, artifactId: string, maxBytes: number): Promise<{ name: string; size: number; text: string | null }> {
+    /** The artifact's file (its `file` record, else its first record): its size, and its bytes (a stream) when at most maxBytes. */
+    async readFile(userId: string, artifactId: string, maxBytes: number): Promise<JobFile> {
       const art = await a.get(userId, artifactId);
       const port = art.manifest.ports.file ? 'file' : Object.keys(art.manifest.ports)[0];
       const record = port ? art.manifest.ports[port]?.records[0] : undefined;
-      if (!port || !record) return { name: art.name, size: 0, text: '' };
+      if (!port || !record) return { name: art.name, size: 0, content: (async function* () {})() };
       const dl = await a.download(userId, artifactId, { port, record: record.id });
       if (dl.size > maxBytes) {
         dl.close();
-        return { name: dl.filename, size: dl.size, text: null };
+        return { name: dl.filename, size: dl.size, content: null };
       }
-      const chunks: Buffer[] = [];
-      for await (const c of await dl.open()) chunks.push(Buffer.from(c as Uint8Array));
-      return { name: dl.filename, size: dl.size, text: Buffer.concat(chunks).toString('utf8') };
+      return { name: dl.filename, size: dl.size, content: (await dl.open()) as AsyncIterable<Uint8Array> };
     },
   };
 }

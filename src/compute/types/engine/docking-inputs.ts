@@ -3,16 +3,18 @@
 // or around an uploaded reference ligand) and the estimate. At submit the receptor and the box are
 // checked (422 for a file that is not a protein, a box that misses it or passes 126 A; 413 for a
 // receptor over 50 MB; 422 for a PDB ID RCSB PDB does not have); at run the same problems are
-// job errors (JobInputError).
+// job errors (JobInputError). The files are read in the receptor reader's thread, never on the
+// event loop (receptor-reader.ts).
 import { AppError, invalid } from '../../../errors.js';
 import { JobInputError, type Estimate, type EstimateContext, type RunContext } from '../../job-type.js';
 import type { JobPdbFile, JobPdbFiles } from '../../ports.js';
 import { OVERHEAD_SEC, SAFETY } from './calibration.js';
 import type { StructurePayload } from './payload.js';
-import { atomsInBox, extentOf, MAX_RECEPTOR_BYTES, readReceptor, ReceptorProblem, sha256, type Box, type ReceptorInfo } from './receptor.js';
+import { ITS_LIGAND, MAX_BOX_SIDE } from './docking-box.js';
+import { MAX_RECEPTOR_BYTES, ReceptorProblem, type Box, type ReceptorSummary } from './receptor.js';
+import { readReceptorOffLoop, referenceBoxOffLoop, type FileSource } from './receptor-reader.js';
 
-/** A box side may be at most this long (AutoDock's grid limit the contract keeps). */
-export const MAX_BOX_SIDE = 126;
+export { MAX_BOX_SIDE };
 /** Ligands one job docks (a larger library goes through a workflow, in parts). */
 export const MAX_LIGANDS = 1_000;
 export const DEFAULT_SEED = 42;
@@ -56,89 +58,9 @@ export function checkDockingPayload(p: DockingPayload): void {
     );
 }
 
-/** The heavy atoms' coordinates of a ligand file: SDF/MOL (V2000, V3000), MOL2 or PDB. */
-export function ligandCoords(text: string): [number, number, number][] {
-  const out: [number, number, number][] = [];
-  const lines = text.replace(/\r/g, '').split('\n');
-  const push = (el: string, x: number, y: number, z: number) => {
-    if (!/^(H|D)$/i.test(el) && [x, y, z].every(Number.isFinite)) out.push([x, y, z]);
-  };
-  // A molfile's counts line: the fourth line, "aaabbb..." (V2000, which some writers leave unsaid).
-  const v2000 = /^[ \d]{3}[ \d]{3}/.test(lines[3] ?? '') && !/V3000/.test(lines[3]!) && Number(lines[3]!.slice(0, 3)) > 0 ? 3 : -1;
-  if (v2000 >= 0) {
-    const n = Number(lines[v2000]!.slice(0, 3));
-    for (const l of lines.slice(v2000 + 1, v2000 + 1 + n)) push(l.slice(31, 34).trim(), Number(l.slice(0, 10)), Number(l.slice(10, 20)), Number(l.slice(20, 30)));
-    return out;
-  }
-  if (lines.some((l) => l.startsWith('M  V30 BEGIN ATOM'))) {
-    let on = false;
-    for (const l of lines) {
-      if (l.startsWith('M  V30 BEGIN ATOM')) on = true;
-      else if (l.startsWith('M  V30 END ATOM')) break;
-      else if (on) {
-        const t = l.slice(7).trim().split(/\s+/);
-        push(t[1] ?? '', Number(t[2]), Number(t[3]), Number(t[4]));
-      }
-    }
-    return out;
-  }
-  const mol2 = lines.findIndex((l) => l.startsWith('@<TRIPOS>ATOM'));
-  if (mol2 >= 0) {
-    for (const l of lines.slice(mol2 + 1)) {
-      if (l.startsWith('@<TRIPOS>')) break;
-      const t = l.trim().split(/\s+/);
-      if (t.length >= 6) push((t[5] ?? '').split('.')[0]!, Number(t[2]), Number(t[3]), Number(t[4]));
-    }
-    return out;
-  }
-  for (const l of lines) {
-    if (!l.startsWith('ATOM  ') && !l.startsWith('HETATM')) continue;
-    const el = l.slice(76, 78).trim() || l.slice(12, 14).trim();
-    push(el, Number(l.slice(30, 38)), Number(l.slice(38, 46)), Number(l.slice(46, 54)));
-  }
-  return out;
-}
-
-/** The box around a ligand: the extent of its heavy atoms plus `padding` on every side. */
-export function boxAround(coords: [number, number, number][], padding: number): Box {
-  const min = [0, 1, 2].map((k) => Math.min(...coords.map((c) => c[k]!)));
-  const max = [0, 1, 2].map((k) => Math.max(...coords.map((c) => c[k]!)));
-  const r = (v: number) => Math.round(v * 1000) / 1000;
-  return {
-    center: [0, 1, 2].map((k) => r((min[k]! + max[k]!) / 2)) as Box['center'],
-    size: [0, 1, 2].map((k) => r(Math.max(1, max[k]! - min[k]! + 2 * padding))) as Box['size'],
-  };
-}
-
-/** The problem a reference ligand's text has, or its box. */
-function referenceBox(text: string, padding: number): Box | string {
-  const coords = ligandCoords(text);
-  if (!coords.length) return 'the reference ligand has no atoms with coordinates: upload a pose as SDF, MOL, MOL2 or PDB';
-  if (coords.length > 2 && coords.every((c) => Math.abs(c[2]) < 1e-4)) return 'the reference ligand is 2D (all z are 0): upload its 3D pose';
-  return boundedBox(coords, padding, 'the reference ligand');
-}
-
-function boundedBox(coords: [number, number, number][], padding: number, what: string): Box | string {
-  const box = boxAround(coords, padding);
-  const big = box.size.findIndex((s) => s > MAX_BOX_SIDE);
-  if (big >= 0) return `the box around ${what} would be ${box.size[big]} A along ${'xyz'[big]}; at most ${MAX_BOX_SIDE} A`;
-  return box;
-}
-
-/** The box around a hetero group of the receptor (its first group of that residue name), or the problem. */
-function siteBox(info: ReceptorInfo, site: string, padding: number): Box | string {
-  const coords = info.sites.get(site.toUpperCase());
-  if (!coords?.length) {
-    const names = [...info.sites.keys()].filter((n) => n !== 'HOH');
-    return `the receptor has no hetero group ${site.toUpperCase()} (${names.length ? `its hetero groups: ${names.join(', ')}` : 'it has no hetero groups'})`;
-  }
-  return boundedBox(coords, padding, `${site.toUpperCase()}`);
-}
-
 export interface ReceptorInput {
-  text: string;
   sha256: string;
-  info: ReceptorInfo;
+  info: ReceptorSummary;
   source: Record<string, unknown>;
 }
 
@@ -160,100 +82,118 @@ async function fetchPdb(pdb: JobPdbFiles | undefined, id: string): Promise<Extra
   return pdb.fetch(id);
 }
 
-/** The receptor read; a ReceptorProblem is a 422 at `where` (submit) or a JobInputError (run, `where` null). */
-function receptorFrom(text: string, keep: readonly string[], source: Record<string, unknown>, where: string[] | null): ReceptorInput {
-  try {
-    return { text, sha256: sha256(text), info: readReceptor(text, keep), source };
-  } catch (err) {
-    if (!(err instanceof ReceptorProblem)) throw err;
-    if (where) throw invalid(where, err.message, source.artifact_id ?? source.pdb_id ?? null);
-    throw new JobInputError(err.message);
+type BoxField = 'box' | 'reference_ligand_artifact_id' | 'box_site';
+
+/** A problem of the inputs, at the payload field it is about. */
+class InputProblem extends Error {
+  constructor(
+    readonly field: 'receptor' | BoxField,
+    message: string,
+  ) {
+    super(message);
   }
 }
 
-function boxMissing(box: Box, info: ReceptorInfo): string | null {
-  if (atomsInBox(info.coords, box) > 0) return null;
-  const e = extentOf(info.coords);
-  const span = [0, 1, 2].map((k) => `${'xyz'[k]} ${e.min[k]!.toFixed(1)}..${e.max[k]!.toFixed(1)}`).join(', ');
-  return `the box (center ${box.center.join(', ')}, size ${box.size.join(', ')} A) holds no atom of the receptor, whose atoms span ${span} A`;
+interface Files {
+  /** The receptor's file and its source fields, or null when it cannot be read here (a workflow's check). */
+  receptor: { file: FileSource; source: Record<string, unknown> } | null;
+  /** The reference ligand's file, a problem (too large), or null. */
+  reference: FileSource | string | null;
 }
+
+/**
+ * The receptor and the box, read in the reader's thread (receptor-reader.ts: never on the event
+ * loop). Problems in the order a user fixes them: the receptor, the reference ligand, the site,
+ * a box that misses the receptor; each an InputProblem at its field.
+ */
+async function readInputs(p: DockingPayload, files: Files, preparation: string | null): Promise<{ receptor: ReceptorInput | null; box: Box | null; site: string | null }> {
+  const padding = p.padding ?? DEFAULT_PADDING;
+  const reference = typeof files.reference === 'string' || files.reference === null ? files.reference : await referenceBoxOffLoop(files.reference, padding);
+  const given: Box | null = p.box ? (p.box as Box) : typeof reference === 'object' ? reference : null;
+  if (!files.receptor) {
+    if (typeof reference === 'string') throw new InputProblem('reference_ligand_artifact_id', reference);
+    return { receptor: null, box: given, site: null };
+  }
+  const keep = p.keep_hetero ?? [];
+  const r = await readReceptorOffLoop(files.receptor.file, { keep: [...keep], preparation, box: given, site: p.box_site ?? null, padding }).catch((err: unknown) => {
+    throw err instanceof ReceptorProblem ? new InputProblem('receptor', err.message) : err;
+  });
+  if (typeof reference === 'string') throw new InputProblem('reference_ligand_artifact_id', reference);
+  if (r.siteProblem) throw new InputProblem('box_site', r.siteProblem);
+  const at: BoxField = p.box ? 'box' : p.box_site !== undefined ? 'box_site' : 'reference_ligand_artifact_id';
+  if (r.miss) throw new InputProblem(at, r.miss);
+  const receptor = { sha256: r.sha256, info: r.info, source: files.receptor.source };
+  return { receptor, box: r.box, site: r.site };
+}
+
+const tooLarge = (what: string, size: number) => `the ${what} file is ${size} bytes; at most ${MAX_RECEPTOR_BYTES} bytes (50 MB)`;
 
 /**
  * Submit: reads the receptor and the reference ligand (when the context can: a workflow's check
  * has no file access, and its step jobs are checked when they are submitted) and checks them.
+ * `site` is the residue name the box is around (box_site, "ligand" resolved).
  */
-export async function checkDockingInputs(p: DockingPayload, ctx: EstimateContext): Promise<{ receptor: ReceptorInput | null; box: Box | null }> {
-  let receptor: ReceptorInput | null = null;
+export async function checkDockingInputs(p: DockingPayload, ctx: EstimateContext): Promise<{ receptor: ReceptorInput | null; box: Box | null; site: string | null }> {
+  const files: Files = { receptor: null, reference: null };
   if (p.pdb_id !== undefined && ctx.pdb) {
     const a = await fetchPdb(ctx.pdb, p.pdb_id);
     if (a.status !== 'found') throw pdbError(a);
-    receptor = receptorFrom(a.text, p.keep_hetero ?? [], { pdb_id: a.pdb_id }, ['pdb_id']);
+    files.receptor = { file: a.text, source: { pdb_id: a.pdb_id } };
   } else if (p.receptor_artifact_id !== undefined && ctx.readFile) {
     const f = await ctx.readFile(p.receptor_artifact_id, MAX_RECEPTOR_BYTES);
-    if (f.text === null)
+    if (f.content === null)
       throw new AppError('payload-too-large', `the receptor file is ${f.size} bytes; a receptor may have at most ${MAX_RECEPTOR_BYTES} bytes (50 MB)`, {
         extra: { limit_bytes: MAX_RECEPTOR_BYTES, size_bytes: f.size },
       });
-    receptor = receptorFrom(f.text, p.keep_hetero ?? [], { artifact_id: p.receptor_artifact_id }, ['receptor_artifact_id']);
+    files.receptor = { file: f.content, source: { artifact_id: p.receptor_artifact_id } };
   }
-  let box: Box | null = p.box ? (p.box as Box) : null;
   if (p.reference_ligand_artifact_id !== undefined && ctx.readFile) {
     const f = await ctx.readFile(p.reference_ligand_artifact_id, MAX_RECEPTOR_BYTES);
-    const b = f.text === null ? `the reference ligand file is ${f.size} bytes` : referenceBox(f.text, p.padding ?? DEFAULT_PADDING);
-    if (typeof b === 'string') throw invalid(['reference_ligand_artifact_id'], b, p.reference_ligand_artifact_id);
-    box = b;
+    files.reference = f.content ?? `the reference ligand file is ${f.size} bytes`;
   }
-  if (p.box_site !== undefined && receptor) {
-    const b = siteBox(receptor.info, p.box_site, p.padding ?? DEFAULT_PADDING);
-    if (typeof b === 'string') throw invalid(['box_site'], b, p.box_site);
-    box = b;
+  try {
+    return await readInputs(p, files, null);
+  } catch (err) {
+    if (!(err instanceof InputProblem)) throw err;
+    const field = err.field === 'receptor' ? (p.pdb_id !== undefined ? 'pdb_id' : 'receptor_artifact_id') : err.field;
+    throw invalid([field], err.message, p[field] ?? null);
   }
-  if (box && receptor) {
-    const miss = boxMissing(box, receptor.info);
-    const at = p.box ? 'box' : p.box_site !== undefined ? 'box_site' : 'reference_ligand_artifact_id';
-    if (miss) throw invalid([at], miss, p[at]);
-  }
-  return { receptor, box };
 }
 
-/** Run: the receptor and the box, their problems as job errors. */
-export async function dockingInputs(ctx: RunContext<DockingPayload>): Promise<{ receptor: ReceptorInput; box: Box; boxSource: Record<string, unknown> }> {
+/**
+ * Run: the receptor and the box, their problems as job errors; the text Open Babel prepares is
+ * written to `receptorPdb` (prepareReceptor's input).
+ */
+export async function dockingInputs(ctx: RunContext<DockingPayload>, receptorPdb: string): Promise<{ receptor: ReceptorInput; box: Box; boxSource: Record<string, unknown> }> {
   const p = ctx.payload;
   const fail = (what: string, err: unknown): never => {
     throw new JobInputError(`${what}: ${err instanceof Error ? err.message : String(err)}`);
   };
-  let receptor: ReceptorInput;
+  const files: Files = { receptor: null, reference: null };
   if (p.pdb_id !== undefined) {
     const a = await fetchPdb(ctx.deps.pdb, p.pdb_id);
     if (a.status !== 'found') throw new JobInputError(`the receptor ${p.pdb_id}: ${pdbError(a).message}`);
-    const source = { pdb_id: a.pdb_id, source: a.source, url: a.url, license: a.license, attribution: a.attribution };
-    receptor = receptorFrom(a.text, p.keep_hetero ?? [], source, null);
+    files.receptor = { file: a.text, source: { pdb_id: a.pdb_id, source: a.source, url: a.url, license: a.license, attribution: a.attribution } };
   } else {
-    const text = await ctx.readText(p.receptor_artifact_id!, MAX_RECEPTOR_BYTES).catch((e: unknown) => fail('the receptor file cannot be read', e));
-    receptor = receptorFrom(text, p.keep_hetero ?? [], { artifact_id: p.receptor_artifact_id }, null);
+    const f = await ctx.readFile(p.receptor_artifact_id!, MAX_RECEPTOR_BYTES).catch((e: unknown) => fail('the receptor file cannot be read', e));
+    if (f.content === null) throw new JobInputError(tooLarge('receptor', f.size));
+    files.receptor = { file: f.content, source: { artifact_id: p.receptor_artifact_id } };
   }
-  let box: Box;
-  let boxSource: Record<string, unknown>;
-  if (p.box) {
-    box = p.box as Box;
-    boxSource = { from: 'payload' };
-  } else if (p.box_site !== undefined) {
-    const padding = p.padding ?? DEFAULT_PADDING;
-    const b = siteBox(receptor.info, p.box_site, padding);
-    if (typeof b === 'string') throw new JobInputError(b);
-    box = b;
-    boxSource = { from: 'site', box_site: p.box_site.toUpperCase(), padding };
-  } else {
-    const text = await ctx.readText(p.reference_ligand_artifact_id!, MAX_RECEPTOR_BYTES).catch((e: unknown) => fail('the reference ligand cannot be read', e));
-    const padding = p.padding ?? DEFAULT_PADDING;
-    const b = referenceBox(text, padding);
-    if (typeof b === 'string') throw new JobInputError(b);
-    box = b;
-    boxSource = { from: 'reference_ligand', reference_ligand_artifact_id: p.reference_ligand_artifact_id, padding };
+  if (p.reference_ligand_artifact_id !== undefined) {
+    const f = await ctx.readFile(p.reference_ligand_artifact_id, MAX_RECEPTOR_BYTES).catch((e: unknown) => fail('the reference ligand cannot be read', e));
+    files.reference = f.content ?? tooLarge('reference ligand', f.size);
   }
-  const miss = boxMissing(box, receptor.info);
-  if (miss) throw new JobInputError(miss);
-  return { receptor, box, boxSource };
+  const read = await readInputs(p, files, receptorPdb).catch((err: unknown) => {
+    if (err instanceof InputProblem) throw new JobInputError(err.message);
+    return fail('the receptor file cannot be read', err);
+  });
+  const padding = p.padding ?? DEFAULT_PADDING;
+  const boxSource: Record<string, unknown> = p.box
+    ? { from: 'payload' }
+    : p.box_site !== undefined
+      ? { from: 'site', box_site: read.site, ...(p.box_site === ITS_LIGAND ? { asked: ITS_LIGAND } : {}), padding }
+      : { from: 'reference_ligand', reference_ligand_artifact_id: p.reference_ligand_artifact_id, padding };
+  return { receptor: read.receptor!, box: read.box!, boxSource };
 }
 
 // ------------------------------------------------------------------ the estimate
@@ -279,7 +219,7 @@ export function vinaSeconds(heavy: number, torsions: number, exhaustiveness: num
   return oneThread / Math.max(1, Math.min(threads, exhaustiveness)) + GRID_SEC_PER_A3 * volume;
 }
 
-export function dockingEstimate(p: DockingPayload, n: number, heavy: number[], threads: number, box: Box | null): Estimate {
+export function dockingEstimate(p: DockingPayload, n: number, heavy: number[], threads: number, box: Box | null, site: string | null = null): Estimate {
   const exh = p.exhaustiveness ?? 8;
   const volume = box ? box.size[0] * box.size[1] * box.size[2] : 20 ** 3;
   const sizes = heavy.length ? heavy : Array<number>(n).fill(ASSUMED_HEAVY);
@@ -295,6 +235,7 @@ export function dockingEstimate(p: DockingPayload, n: number, heavy: number[], t
       exhaustiveness: exh,
       threads,
       box_volume_a3: Math.round(volume),
+      ...(box ? { box: { center: box.center, size: box.size, ...(site ? { box_site: site } : {}) } } : {}),
       model:
         'overhead + receptor + 2 x ligands x (preparation + exhaustiveness x k x (heavy + 10 x torsions)^2 / min(threads, exhaustiveness) + grid) (docs/engines.md, "Docking")',
     },

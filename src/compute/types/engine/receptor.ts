@@ -3,7 +3,9 @@
 // groups out unless kept, first model, first alternate location), then given hydrogens at the
 // job's pH and written as a rigid PDBQT by Open Babel. The PDBQT is cached on the machine by the
 // SHA-256 of the file and the preparation options, so a library docked against one receptor
-// (one job or many) prepares it once.
+// (one job or many) prepares it once. Reading a file is linear in its size (about a second for
+// 50 MB): jobs read it in a thread of its own (receptor-reader.ts), never on the event loop; the
+// preparation's file work here is asynchronous (docs/reliability.md, "No request stalls the server").
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,22 +28,26 @@ export const VINA_ELEMENTS = new Set(['H', 'D', 'C', 'N', 'O', 'P', 'S', 'F', 'C
 /** A receptor file larger than this is refused (413). */
 export const MAX_RECEPTOR_BYTES = 50 * 1024 * 1024;
 
-export interface ReceptorInfo {
+/** What a job learns from reading a receptor file (it crosses from the reader's thread). */
+export interface ReceptorSummary {
   /** ATOM records (and HETATM kept) after filtering. */
   atoms: number;
   /** Hydrogens among them. */
   hydrogens: number;
   /** Polymer residues read. */
   residues: number;
-  /** Coordinates of the kept heavy atoms, x y z flattened. */
-  coords: Float64Array;
   /** Hetero groups removed: residue name -> number of groups (waters under HOH). */
   removed: Record<string, number>;
   /** Hetero groups kept: residue name -> number of groups. */
   kept: Record<string, number>;
-  /** The heavy atoms of the first group of each hetero residue name (kept or not), for a box around a site. */
-  sites: Map<string, [number, number, number][]>;
-  /** The filtered PDB text handed to Open Babel. */
+}
+
+export interface ReceptorInfo extends ReceptorSummary {
+  /** Coordinates of the kept heavy atoms, x y z flattened. */
+  coords: Float64Array;
+  /** The heavy atoms of the first group of each hetero residue name (kept or not), x y z flattened, for a box around a site. */
+  sites: Map<string, Float64Array>;
+  /** The filtered PDB text (hydrogens as in the file). */
   filtered: string;
 }
 
@@ -76,7 +82,7 @@ export function readReceptor(text: string, keep: readonly string[] = []): Recept
   const residues = new Set<string>();
   const groups = new Set<string>();
   const unsupported = new Map<string, string>();
-  const sites = new Map<string, [number, number, number][]>();
+  const sites = new Map<string, number[]>();
   const firstGroup = new Map<string, string>();
   let atoms = 0;
   let hydrogens = 0;
@@ -84,7 +90,7 @@ export function readReceptor(text: string, keep: readonly string[] = []): Recept
   let lineNo = 0;
   for (const raw of text.split('\n')) {
     lineNo++;
-    const line = raw.replace(/\r$/, '');
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     const rec = line.slice(0, 6);
     if (rec === 'ENDMDL') break;
     if (rec === 'TER   ' || rec.startsWith('TER')) {
@@ -125,7 +131,7 @@ export function readReceptor(text: string, keep: readonly string[] = []): Recept
       }
       if (firstGroup.get(name) === resKey && !['H', 'D'].includes(elementOf(l))) {
         const site = sites.get(name) ?? [];
-        site.push([x, y, z]);
+        site.push(x, y, z);
         sites.set(name, site);
       }
       if (!wanted) continue;
@@ -152,7 +158,16 @@ export function readReceptor(text: string, keep: readonly string[] = []): Recept
       `the receptor holds atoms AutoDock Vina has no type for: ${[...unsupported].map(([e, r]) => `${e || '(no element)'} (${r})`).join(', ')}; leave their groups out of keep_hetero, or give elements in columns 77-78`,
     );
   out.push('END');
-  return { atoms, hydrogens, residues: residues.size, coords: Float64Array.from(coords), removed, kept, sites, filtered: out.join('\n') + '\n' };
+  return {
+    atoms,
+    hydrogens,
+    residues: residues.size,
+    coords: Float64Array.from(coords),
+    removed,
+    kept,
+    sites: new Map([...sites].map(([k, v]) => [k, Float64Array.from(v)])),
+    filtered: out.join('\n') + '\n',
+  };
 }
 
 export interface Box {
@@ -195,12 +210,25 @@ export function receptorCacheDir(): string {
 }
 
 /** Whether a receptor comes with its hydrogens (a prepared structure): at least one per four heavy atoms. */
-export function hasHydrogens(info: ReceptorInfo): boolean {
+export function hasHydrogens(info: Pick<ReceptorSummary, 'atoms' | 'hydrogens'>): boolean {
   return info.hydrogens * 4 >= info.atoms - info.hydrogens;
 }
 
+/**
+ * The PDB text Open Babel prepares: the filtered file as it is when it has its hydrogens,
+ * otherwise without any (Open Babel adds them all at the job's pH).
+ */
+export function preparationInput(info: ReceptorInfo): string {
+  if (hasHydrogens(info)) return info.filtered;
+  return info.filtered
+    .split('\n')
+    .filter((l) => !isHydrogenRecord(l))
+    .join('\n');
+}
+
 export interface PreparedReceptor {
-  pdbqt: string;
+  /** The PDBQT, written in the job's directory (receptor.pdbqt). */
+  file: string;
   /** `kept` (the file's own) or `added` (at the job's pH). */
   hydrogens: 'kept' | 'added';
   /** Atoms in the PDBQT (polar hydrogens kept, the others merged as AutoDock wants). */
@@ -209,22 +237,25 @@ export interface PreparedReceptor {
   key: string;
 }
 
-const inflight = new Map<string, Promise<PreparedReceptor>>();
+const inflight = new Map<string, Promise<unknown>>();
+/** The preparation input in a job's directory (the reader's thread writes it there). */
+export const RECEPTOR_PDB = 'receptor.pdb';
 
 export function sha256(text: string): string {
   return crypto.createHash('sha256').update(text).digest('hex');
 }
 
 /**
- * The receptor as a rigid PDBQT (Open Babel -xr). A receptor with its hydrogens (at least one per
- * four heavy atoms: a prepared structure) keeps them as they are; otherwise any hydrogens are
- * removed and Open Babel adds them all at `ph` (its pH model, -p; -h when ph is null). Open Babel
- * runs on one thread: with more, and on proteins that already carry hydrogens, its placement of
- * hydrogens varies from run to run, and Vina's poses with it. Cached by the SHA-256 of the file
- * and the options; concurrent requests for one key share one run.
+ * The receptor as a rigid PDBQT (Open Babel -xr) in `dir`/receptor.pdbqt, from its
+ * preparationInput: `input`, or `dir`/receptor.pdb as the reader's thread wrote it. A receptor with its hydrogens (at least one
+ * per four heavy atoms: a prepared structure) keeps them as they are; otherwise Open Babel adds
+ * them all at `ph` (its pH model, -p; -h when ph is null). Open Babel runs on one thread: with
+ * more, and on proteins that already carry hydrogens, its placement of hydrogens varies from run
+ * to run, and Vina's poses with it. Cached by the SHA-256 of the file and the options; a request
+ * for a key being prepared waits for that preparation and copies its result.
  */
 export async function prepareReceptor(
-  r: { sha256: string; info: ReceptorInfo; keep: readonly string[]; ph: number | null },
+  r: { sha256: string; info: Pick<ReceptorSummary, 'atoms' | 'hydrogens'>; input?: string; keep: readonly string[]; ph: number | null },
   tools: EngineTools,
   dir: string,
   obabelVersion: string,
@@ -232,71 +263,89 @@ export async function prepareReceptor(
   const keepH = hasHydrogens(r.info);
   const hydrogens: PreparedReceptor['hydrogens'] = keepH ? 'kept' : 'added';
   const key = sha256(JSON.stringify([PREPARATION_VERSION, obabelVersion, r.sha256, [...r.keep].map((k) => k.toUpperCase()).sort(), keepH ? 'kept' : r.ph]));
-  const file = path.join(receptorCacheDir(), `${key}.pdbqt`);
-  try {
-    const pdbqt = fs.readFileSync(file, 'utf8');
-    const now = new Date();
-    fs.utimesSync(file, now, now);
-    return { pdbqt, hydrogens, atoms: countAtoms(pdbqt), cached: true, key };
-  } catch {
-    /* not cached yet */
+  const cached = path.join(receptorCacheDir(), `${key}.pdbqt`);
+  const output = path.join(dir, 'receptor.pdbqt');
+  const fromCache = async (): Promise<PreparedReceptor | null> => {
+    try {
+      await fs.promises.copyFile(cached, output);
+      const now = new Date();
+      await fs.promises.utimes(cached, now, now).catch(() => undefined);
+      return { file: output, hydrogens, atoms: await countAtoms(output), cached: true, key };
+    } catch {
+      return null; // not cached (yet)
+    }
+  };
+  const hit = await fromCache();
+  if (hit) return hit;
+  const other = inflight.get(key);
+  if (other) {
+    await other.catch(() => undefined);
+    const shared = await fromCache();
+    if (shared) return shared;
   }
-  let pending = inflight.get(key);
-  if (!pending) {
-    pending = (async () => {
-      const input = path.join(dir, 'receptor.pdb');
-      const output = path.join(dir, 'receptor.pdbqt');
-      const text = keepH
-        ? r.info.filtered
-        : r.info.filtered
-            .split('\n')
-            .filter((l) => !isHydrogenRecord(l))
-            .join('\n');
-      fs.writeFileSync(input, text);
-      const add = keepH ? [] : r.ph === null ? ['-h'] : ['-p', String(r.ph)];
-      const res = await tools.run('obabel', ['receptor.pdb', '-xr', ...add, '-O', 'receptor.pdbqt'], dir, { timeoutMs: 600_000, threads: 1 });
-      const pdbqt = fs.existsSync(output) ? fs.readFileSync(output, 'utf8') : '';
-      const atoms = countAtoms(pdbqt);
-      if (atoms === 0) throw new ReceptorProblem(`Open Babel could not prepare the receptor: ${lastLines(res.stderr || res.stdout)}`);
-      store(file, pdbqt);
-      return { pdbqt, hydrogens, atoms, cached: false, key };
-    })().finally(() => inflight.delete(key));
-    inflight.set(key, pending);
+  const own = (async () => {
+    if (r.input !== undefined) await fs.promises.writeFile(path.join(dir, RECEPTOR_PDB), r.input);
+    const add = keepH ? [] : r.ph === null ? ['-h'] : ['-p', String(r.ph)];
+    const res = await tools.run('obabel', [RECEPTOR_PDB, '-xr', ...add, '-O', 'receptor.pdbqt'], dir, { timeoutMs: 600_000, threads: 1 });
+    const atoms = await countAtoms(output).catch(() => 0);
+    if (atoms === 0) throw new ReceptorProblem(`Open Babel could not prepare the receptor: ${lastLines(res.stderr || res.stdout)}`);
+    await store(cached, output);
+    return { file: output, hydrogens, atoms, cached: false, key };
+  })();
+  if (!inflight.has(key)) {
+    inflight.set(key, own);
+    void own.catch(() => undefined).finally(() => inflight.delete(key));
   }
-  return pending;
+  return own;
 }
 
 function isHydrogenRecord(l: string): boolean {
   return (l.startsWith('ATOM  ') || l.startsWith('HETATM')) && ['H', 'D'].includes(elementOf(l));
 }
 
-function countAtoms(pdbqt: string): number {
+/** Atom records of a PDBQT file, read as a stream (a chunk at a time, never the whole file at once). */
+export async function countAtoms(file: string): Promise<number> {
   let n = 0;
-  for (const l of pdbqt.split('\n')) if (l.startsWith('ATOM  ') || l.startsWith('HETATM')) n++;
+  let carry = '';
+  const stream = fs.createReadStream(file, { encoding: 'latin1', highWaterMark: 1 << 16 });
+  for await (const chunk of stream as AsyncIterable<string>) {
+    const text = carry + chunk;
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+      if (text.startsWith('ATOM  ', start) || text.startsWith('HETATM', start)) n++;
+      start = nl + 1;
+    }
+    // A line longer than a chunk needs only its first six characters.
+    carry = text.length - start > 6 ? text.slice(start, start + 6) : text.slice(start);
+  }
+  if (carry.startsWith('ATOM  ') || carry.startsWith('HETATM')) n++;
   return n;
 }
 
-/** Writes a cache entry atomically and keeps the cache within its bounds (oldest used first out). */
-function store(file: string, pdbqt: string): void {
+/** Copies a prepared PDBQT into the cache atomically and keeps the cache within its bounds (oldest used first out). */
+async function store(file: string, from: string): Promise<void> {
   try {
     const dir = path.dirname(file);
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
     const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-    fs.writeFileSync(tmp, pdbqt);
-    fs.renameSync(tmp, file);
-    const entries = fs
-      .readdirSync(dir)
-      .filter((n) => n.endsWith('.pdbqt'))
-      .map((n) => {
-        const st = fs.statSync(path.join(dir, n));
-        return { p: path.join(dir, n), t: st.mtimeMs, size: st.size };
-      })
+    await fs.promises.copyFile(from, tmp);
+    await fs.promises.rename(tmp, file);
+    const names = (await fs.promises.readdir(dir)).filter((n) => n.endsWith('.pdbqt'));
+    const entries = (
+      await Promise.all(
+        names.map(async (n) => {
+          const st = await fs.promises.stat(path.join(dir, n)).catch(() => null);
+          return st ? [{ p: path.join(dir, n), t: st.mtimeMs, size: st.size }] : [];
+        }),
+      )
+    )
+      .flat()
       .sort((a, b) => b.t - a.t);
     let bytes = 0;
-    entries.forEach((e, i) => {
+    for (const [i, e] of entries.entries()) {
       bytes += e.size;
-      if (i >= CACHE_FILES || bytes > CACHE_BYTES) fs.rmSync(e.p, { force: true });
-    });
+      if (i >= CACHE_FILES || bytes > CACHE_BYTES) await fs.promises.rm(e.p, { force: true });
+    }
   } catch {
     /* a cache that cannot be written costs a preparation next time, nothing else */
   }
