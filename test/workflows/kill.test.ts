@@ -55,8 +55,10 @@ describe('workflow runs through SIGKILL of the API and a worker', { skip: postgr
       name: 'killed mid-way',
       inputs: { library: { type: 'molecules' } },
       steps: [
-        { id: 'a', job_type: 'wait', params: { seconds: 4 } },
-        { id: 'b', job_type: 'wait', params: { seconds: 4 } },
+        // Long enough that both are running at once even when one process takes its first job
+        // seconds before the other (4 s waits ran one after the other at load 7).
+        { id: 'a', job_type: 'wait', params: { seconds: 15 } },
+        { id: 'b', job_type: 'wait', params: { seconds: 15 } },
         { id: 'keep', job_type: 'filter', inputs: { molecules: '$inputs.library' }, params: { expression: 'mw < 150' } },
         { id: 'describe', job_type: 'properties', inputs: { molecules: '$steps.keep.outputs.molecules' } },
       ],
@@ -69,8 +71,8 @@ describe('workflow runs through SIGKILL of the API and a worker', { skip: postgr
     const run = (await started.json()) as { run_id: string };
     assert.equal(started.status, 201, JSON.stringify(run));
     // Both waits running (one in the API process, one in the worker): kill both processes.
-    await waitForStep(h, run.run_id, 'a', ['running']);
-    await waitForStep(h, run.run_id, 'b', ['running']);
+    await waitForStep(h, run.run_id, 'a', ['running'], 60_000);
+    await waitForStep(h, run.run_id, 'b', ['running'], 60_000);
     api.child.kill('SIGKILL');
     w1.child.kill('SIGKILL');
     const w2 = crucible(['worker'], { CRUCIBLE_WORKERS: '2' });
