@@ -21,6 +21,10 @@
 //     templates: "triage" -> library-triage; "solubility" / "ESOL" -> solubility-screen;
 //     "similarity" / "expansion" / "neighbours" -> similarity-expansion (needs a query molecule);
 //     "xtb screen" -> xtb-screen.
+//   dock / docking (docking.ts; checked first)                -> estimate_engine_job (docking),
+//       ("dock my library into 1IEP around its ligand")       then propose_engine_job (a plan card
+//                                                             around the group the estimate found)
+//                                                             unless only an estimate is asked.
 //   optimise / single point / frequencies / conformers (calculations.ts)    -> estimate_engine_job,
 //       ("optimise caffeine with GFN2 in water")              then propose_engine_job (a plan card)
 //                                                             unless only an estimate is asked.
@@ -42,6 +46,7 @@ import { setImmediate as tick } from 'node:timers/promises';
 import { TEMPLATES } from '../workflows/templates.js';
 import { calculationIn, calculationStep, engineTemplateInputs, type CalculationIntent } from './calculations.js';
 import { COMPOUNDS, compoundsIn, findMolecules, type MentionedMolecule, type UnknownName } from './compounds.js';
+import { dockingIn, dockingStep, type DockingIntent } from './docking.js';
 import { chooseLibrary } from './library.js';
 import type { ChatMessage, CompletionRequest, Provider, ProviderEvent, ToolCall } from './provider.js';
 import { countPromptTokens, countTokens, loadTokenizer } from './tokens.js';
@@ -87,6 +92,10 @@ export const BUILTIN_REQUESTS: { example: string; does: string }[] = [
     example: 'optimise caffeine with GFN2 in water',
     does: 'Estimates an engine job and proposes it as a plan card you approve: optimisation, single point, frequencies ("frequencies of ethanol at 350 K") or conformers ("find conformers of ibuprofen with GFN-FF"), of named compounds, SMILES or your library, with GFN2, GFN1, GFN-FF, PM7 or PM6, in the gas phase or an implicit solvent',
   },
+  {
+    example: 'dock my library into 1IEP around its ligand',
+    does: 'Estimates an AutoDock Vina docking job and proposes it as a plan card you approve: your library, named compounds or SMILES, into an RCSB PDB entry or an uploaded receptor, around its ligand, a residue name ("around STI") or a box, with the exhaustiveness, poses, seed and pH you name ("how much would ..." estimates only)',
+  },
   { example: 'show my jobs', does: 'Your recent jobs (also "my recent runs", "my artifacts")' },
 ];
 
@@ -107,6 +116,7 @@ type Intent =
       molecules: MentionedMolecule[];
     }
   | CalculationIntent
+  | DockingIntent
   | { kind: 'lists'; calls: PlannedCall[] }
   | { kind: 'ask'; text: string }
   | { kind: 'help' };
@@ -165,6 +175,8 @@ function understand(request: string): Intent {
   const planWord = /\b(plan|propose|proposal|prepare|set up|setup|schedule)\b/.test(t);
   const estimateWord = /\b(estimate|estimated|cost|costs|price|quote|how much|how long|runtime)\b/.test(t);
   const runWord = /\b(run|launch|start|queue)\b/.test(t);
+  const docking = dockingIn(request, estimateWord && !planWord ? 'estimate' : 'plan');
+  if (docking) return docking;
   const engine = template ? engineTemplateInputs(template.template_id, request) : null;
   if (engine && 'ask' in engine) return { kind: 'ask', text: engine.ask };
   const named = engine && !library ? engine.molecules : [];
@@ -402,6 +414,8 @@ function decide(intent: Intent, done: Done[]): Step {
       return moleculesStep(intent, done);
     case 'calculation':
       return calculationStep(intent, done);
+    case 'docking':
+      return dockingStep(intent, done);
     default:
   }
   if (done.length === 0) {

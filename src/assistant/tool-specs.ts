@@ -25,9 +25,9 @@ const workflowSource = {
 
 /**
  * The engine job types the Assistant estimates and proposes (docs/engines.md; the payload
- * fields of contract section 13). Docking will join when its job type exists.
+ * fields of contract section 13).
  */
-export const ENGINE_JOB_TYPES = ['optimize', 'singlepoint', 'frequencies', 'conformers'] as const;
+export const ENGINE_JOB_TYPES = ['optimize', 'singlepoint', 'frequencies', 'conformers', 'docking'] as const;
 export type EngineJobType = (typeof ENGINE_JOB_TYPES)[number];
 
 /** The structures of an engine job and its parameters (each type takes those it names; the type's own schema checks them). */
@@ -36,7 +36,7 @@ const engineJob = {
     type: 'string',
     enum: [...ENGINE_JOB_TYPES],
     description:
-      'optimize (geometry optimisation), singlepoint (energy, gap, dipole, charges at the given geometry), frequencies (optimisation, then harmonic frequencies, IR and thermochemistry), conformers (a ranked conformer ensemble)',
+      'optimize (geometry optimisation), singlepoint (energy, gap, dipole, charges at the given geometry), frequencies (optimisation, then harmonic frequencies, IR and thermochemistry), conformers (a ranked conformer ensemble), docking (AutoDock Vina: the molecules are the ligands)',
   },
   molecules: {
     type: 'array',
@@ -56,6 +56,17 @@ const engineJob = {
   max_conformers: { type: 'integer', minimum: 1, maximum: 500, description: 'conformers (50)' },
   energy_window_kcal: { type: 'number', description: 'conformers (6)' },
   rmsd_threshold: { type: 'number', description: 'conformers, Å (0.5)' },
+  // docking (kept short: these schemas are in every step's prompt)
+  pdb_id: { type: 'string', description: 'docking: the receptor, an RCSB PDB entry (1IEP)' },
+  receptor_artifact_id: { type: 'string', description: 'docking: the receptor, an uploaded PDB file' },
+  box_site: { type: 'string', description: 'docking: box around a hetero group (STI), or "ligand": its ligand' },
+  box: { type: 'object', description: 'docking: {center, size} (Å, x y z), or box_site' },
+  padding: { type: 'number' },
+  exhaustiveness: { type: 'integer', minimum: 1, maximum: 64 },
+  num_modes: { type: 'integer', minimum: 1, maximum: 20 },
+  seed: { type: 'integer', minimum: 0 },
+  ph: { type: ['number', 'null'] },
+  keep_best: { type: 'integer', minimum: 1 },
 };
 
 export const TOOL_SPECS: readonly ToolSpec[] = [
@@ -99,7 +110,7 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
   {
     name: 'estimate_engine_job',
     description:
-      'The cost and runtime of a quantum-chemistry or conformer job (xtb, MOPAC, Open Babel) on molecules or a molecule set, as approving its plan card would reserve them; nothing runs.',
+      'The cost and runtime of a quantum-chemistry, conformer or docking job (xtb, MOPAC, Open Babel, Vina) on molecules or a molecule set, as approving its plan card would reserve them; nothing runs. Docking: also the box and its group.',
     parameters: obj(engineJob, ['job_type']),
   },
   {
@@ -156,10 +167,14 @@ export interface WorkflowQuote {
 /** What estimate_engine_job answers (and propose_engine_job inside its card): the job and the one-step run's quote. */
 export interface EngineJobQuote extends WorkflowQuote {
   job_type: string;
+  /** The method (gfn2, pm7, ...; vina for docking). */
   method: string;
   solvent: string | null;
-  /** How many structures the job takes (a molecule set's size). */
+  /** How many structures the job takes (a molecule set's size; docking: its ligands). */
   structures: number;
+  /** Docking: the receptor (PDB ID or artifact id) and the box, with the residue name of the group it is around (box_site "ligand" resolved). */
+  receptor?: string;
+  box?: { center: number[]; size: number[]; box_site?: string };
 }
 
 /**

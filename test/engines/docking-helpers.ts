@@ -73,3 +73,18 @@ export function atomBlock(molblock: string): string {
   const n = Number(lines[3]!.slice(0, 3));
   return lines.slice(4, 4 + n).join('\n');
 }
+
+/** 1IEP's receptor with its imatinib (STI, 37 heavy atoms), a copy of it 20 A along x named XYZ, and a glycerol (GOL, an additive): two ligands. */
+export function twoLigandReceptor(): string {
+  const pdb = readData('1iep_receptorH.pdb').replace(/END\s*$/, '');
+  const atom = (serial: number, el: string, res: string, seq: number, x: number, y: number, z: number) =>
+    `HETATM${String(serial).padStart(5)}  ${el.padEnd(3)} ${res} B${String(seq).padStart(4)}    ${[x, y, z].map((v) => v.toFixed(3).padStart(8)).join('')}  1.00  0.00          ${el.padStart(2)}`;
+  const sti = readData('1iep_ligand.sdf')
+    .split('\n')
+    .slice(4, 4 + 69)
+    .map((l) => [Number(l.slice(0, 10)), Number(l.slice(10, 20)), Number(l.slice(20, 30)), l.slice(31, 34).trim()] as const)
+    .filter(([, , , el]) => el !== 'H');
+  const het = (res: string, seq: number, dx: number) => sti.map(([x, y, z, el], i) => atom(9000 + seq * 100 + i, el, res, seq, x + dx, y, z));
+  const glycerol = ['C', 'C', 'C', 'O', 'O', 'O'].map((el, i) => atom(9500 + i, el, 'GOL', 3, 20 + i, 50, 10));
+  return `${pdb}${[...het('STI', 1, 0), ...het('XYZ', 2, 20), ...glycerol].join('\n')}\nEND\n`;
+}

@@ -9,7 +9,7 @@ import { workersStore } from '../../src/compute/workers-store.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { closedPortBase, StandIn } from '../lookups/stand-in.js';
-import { boxOf, readData, uploadFile } from './docking-helpers.js';
+import { boxOf, readData, twoLigandReceptor, uploadFile } from './docking-helpers.js';
 
 const LIGAND = 'c1ccccc1O';
 
@@ -116,18 +116,7 @@ for (const backend of BACKENDS) {
     it('box_site "ligand" when the receptor has several ligands: a 422 listing them; named, the box is around that one', async () => {
       const u = await h.user();
       await h.credit(u.userId, 1);
-      // 1IEP's imatinib (STI), and a copy of it 20 A along x named XYZ, and a glycerol (an additive).
-      const pdb = readData('1iep_receptorH.pdb').replace(/END\s*$/, '');
-      const atom = (serial: number, el: string, res: string, seq: number, x: number, y: number, z: number) =>
-        `HETATM${String(serial).padStart(5)}  ${el.padEnd(3)} ${res} B${String(seq).padStart(4)}    ${[x, y, z].map((v) => v.toFixed(3).padStart(8)).join('')}  1.00  0.00          ${el.padStart(2)}`;
-      const sti = readData('1iep_ligand.sdf')
-        .split('\n')
-        .slice(4, 4 + 69)
-        .map((l) => [Number(l.slice(0, 10)), Number(l.slice(10, 20)), Number(l.slice(20, 30)), l.slice(31, 34).trim()] as const)
-        .filter(([, , , el]) => el !== 'H');
-      const het = (res: string, seq: number, dx: number) => sti.map(([x, y, z, el], i) => atom(9000 + seq * 100 + i, el, res, seq, x + dx, y, z));
-      const glycerol = ['C', 'C', 'C', 'O', 'O', 'O'].map((el, i) => atom(9500 + i, el, 'GOL', 3, 20 + i, 50, 10));
-      const two = await uploadFile(h, u.token, 'two.pdb', `${pdb}${[...het('STI', 1, 0), ...het('XYZ', 2, 20), ...glycerol].join('\n')}\nEND\n`);
+      const two = await uploadFile(h, u.token, 'two.pdb', twoLigandReceptor());
       problemAt(
         await estimate(u.token, { molecules: [LIGAND], receptor_artifact_id: two, box_site: 'ligand' }),
         ['box_site'],

@@ -59,13 +59,18 @@ export async function quoteEngineJob(s: Deps, who: Principal, a: Args, title?: s
   const q = await s.workflowRuns.quote(who, req.body);
   const assumed = (job.assumptions ?? {}) as Record<string, unknown>;
   const p = req.payload;
+  const docking = req.jobType === 'docking';
+  const counted = docking ? assumed.ligands : assumed.structures;
+  const box = assumed.box as EngineJobQuote['box'] | undefined;
   return {
     body: req.body,
     quote: {
       job_type: req.jobType,
-      method: typeof p.method === 'string' ? p.method : 'gfn2',
+      method: typeof p.method === 'string' ? p.method : docking ? 'vina' : 'gfn2',
       solvent: typeof p.solvent === 'string' ? p.solvent : null,
-      structures: Array.isArray(req.structures) ? req.structures.length : typeof assumed.structures === 'number' ? assumed.structures : 0,
+      structures: Array.isArray(req.structures) ? req.structures.length : typeof counted === 'number' ? counted : 0,
+      ...(docking ? { receptor: [p.pdb_id, p.receptor_artifact_id].find((x) => typeof x === 'string') ?? '' } : {}),
+      ...(docking && box ? { box } : {}),
       cost_usd: usd(q.totalMicros)!,
       expected_runtime_sec: q.expectedRuntimeSec,
       steps: q.steps.map((x) => ({ step_id: x.step_id, job_type: x.job_type, cost_usd: usd(x.cost_micros)!, expected_runtime_sec: x.expected_runtime_sec })),
