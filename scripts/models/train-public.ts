@@ -16,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { readCsvTable } from '../../src/ml/csv.js';
+import { describeMoleculeFeatures } from '../../src/ml/mol-features.js';
 import {
   descriptorMatrix,
   getRDKit,
@@ -92,12 +93,13 @@ const DATASETS: Dataset[] = [
   },
 ];
 
-/** Hyperparameters compared by --sweep, one member each, judged on the validation RMSE only. */
+/** Hyperparameters compared by --sweep, one member each, judged on the validation RMSE only (over the --split-seeds). */
 const SWEEP: TrainOptions[] = [
-  { hidden_size: 64, epochs: 50 },
   { hidden_size: 128, epochs: 50 },
-  { hidden_size: 128, epochs: 50, aggregation: 'mean' },
-  { hidden_size: 128, epochs: 50, dropout: 0.1 },
+  { hidden_size: 300, epochs: 50 },
+  { hidden_size: 300, epochs: 50, molecule_features: 'rdkit_2d' },
+  { hidden_size: 300, epochs: 50, aggregation: 'mean', molecule_features: 'rdkit_2d' },
+  { hidden_size: 300, epochs: 100, patience: 25, molecule_features: 'rdkit_2d' },
 ];
 
 function readRows(d: Dataset): TrainingRow[] {
@@ -107,6 +109,10 @@ function readRows(d: Dataset): TrainingRow[] {
 interface Job {
   dataset: string;
   options: TrainOptions;
+  /** the split's seed (SPLIT.seed unless given) */
+  splitSeed?: number;
+  /** gradient threads of the training (1 when members train two at a time) */
+  threads: number;
 }
 interface JobResult {
   model: Uint8Array;
@@ -120,7 +126,7 @@ interface JobResult {
 async function runJob(job: Job): Promise<JobResult> {
   const d = DATASETS.find((x) => x.id === job.dataset);
   if (!d) throw new Error(`unknown data set ${job.dataset}`);
-  const r = await trainModel(readRows(d), { ...job.options, split: SPLIT });
+  const r = await trainModel(readRows(d), { ...job.options, split: { ...SPLIT, seed: job.splitSeed ?? SPLIT.seed } }, undefined, undefined, { threads: job.threads });
   const m = r.model.config.members[0];
   return {
     model: serializeModel(r.model),
@@ -173,7 +179,7 @@ const roundMetrics = (m: { rmse: number; mae: number; r2: number | null }) => ({
 async function trainPublic(d: Dataset, threads: number): Promise<void> {
   console.log(`${d.id}: ${MEMBERS} members, ${threads} thread(s)`);
   const started = performance.now();
-  const jobs = Array.from({ length: MEMBERS }, (_, k) => ({ dataset: d.id, options: { ...d.options, seed: SEED + k } }));
+  const jobs = Array.from({ length: MEMBERS }, (_, k) => ({ dataset: d.id, options: { ...d.options, seed: SEED + k }, threads: threads > 1 ? 1 : 2 }));
   const parts = await runJobs(jobs, threads, (j) => `member seed ${String(j.options.seed)}`);
   const model = mergeModels(parts.map((p) => loadModel(p.model)));
   const trainSeconds = (performance.now() - started) / 1000;
@@ -224,6 +230,7 @@ async function trainPublic(d: Dataset, threads: number): Promise<void> {
     featurizer_version: c.featurizer_version,
     architecture: c.architecture,
     hyperparameters: c.hyperparameters,
+    molecule_features: describeMoleculeFeatures(c.molecule_features),
     ensemble: c.members.map((m) => ({ seed: m.seed, best_epoch: m.best_epoch, epochs_run: m.epochs_run, validation_rmse: round(m.val_metric) })),
     training_data: {
       name: d.source.name,
@@ -268,13 +275,14 @@ async function trainPublic(d: Dataset, threads: number): Promise<void> {
   );
 }
 
-async function sweep(d: Dataset, threads: number): Promise<void> {
-  console.log(`${d.id}: sweep, one member (seed ${SEED}) per setting, validation RMSE`);
-  await runJobs(
-    SWEEP.map((options) => ({ dataset: d.id, options: { ...options, seed: SEED } })),
-    threads,
-    (j) => JSON.stringify(j.options),
-  );
+async function sweep(d: Dataset, threads: number, splitSeeds: number[]): Promise<void> {
+  console.log(`${d.id}: sweep, one member (seed ${SEED}) per setting and split seed ${splitSeeds.join(', ')}, validation RMSE`);
+  const jobs = SWEEP.flatMap((options) => splitSeeds.map((splitSeed) => ({ dataset: d.id, options: { ...options, seed: SEED }, splitSeed, threads: threads > 1 ? 1 : 2 })));
+  const results = await runJobs(jobs, threads, (j) => `${JSON.stringify(j.options)} split seed ${String(j.splitSeed)}`);
+  for (const [i, options] of SWEEP.entries()) {
+    const v = results.slice(i * splitSeeds.length, (i + 1) * splitSeeds.length).map((r) => r.val_rmse ?? Number.NaN);
+    console.log(`  ${JSON.stringify(options)}: mean validation RMSE ${(v.reduce((a, b) => a + b, 0) / v.length).toFixed(4)} (${v.map((x) => x.toFixed(3)).join(', ')})`);
+  }
 }
 
 async function main(): Promise<void> {
@@ -284,7 +292,8 @@ async function main(): Promise<void> {
   const threads = Number(opt('--threads') ?? Math.max(1, Math.min(2, os.availableParallelism())));
   const sets = DATASETS.filter((d) => !only || d.id === only);
   if (!sets.length) throw new Error(`no data set ${only}; known: ${DATASETS.map((d) => d.id).join(', ')}`);
-  for (const d of sets) await (args.includes('--sweep') ? sweep(d, threads) : trainPublic(d, threads));
+  const splitSeeds = (opt('--split-seeds') ?? String(SPLIT.seed)).split(',').map(Number);
+  for (const d of sets) await (args.includes('--sweep') ? sweep(d, threads, splitSeeds) : trainPublic(d, threads));
 }
 
 if (isMainThread) {

@@ -24,6 +24,9 @@ export interface BatchArrays {
   atomMol: Int32Array;
   /** atoms per molecule */
   atomCount: Float32Array;
+  /** nMols x F molecule features, when the molecules have them (MolFeatures.extra) */
+  molX: Float32Array | null;
+  molFeatures: number;
 }
 
 export function stack(mols: readonly MolFeatures[]): BatchArrays {
@@ -34,6 +37,7 @@ export function stack(mols: readonly MolFeatures[]): BatchArrays {
     nBonds += m.nBonds;
   }
   const nEdges = 2 * nBonds;
+  const F = mols[0]?.extra?.length ?? 0;
   const out: BatchArrays = {
     nMols: mols.length,
     nAtoms,
@@ -45,6 +49,8 @@ export function stack(mols: readonly MolFeatures[]): BatchArrays {
     rev: new Int32Array(nEdges),
     atomMol: new Int32Array(nAtoms),
     atomCount: new Float32Array(mols.length),
+    molX: F ? new Float32Array(mols.length * F) : null,
+    molFeatures: F,
   };
   let a0 = 0;
   let e0 = 0;
@@ -52,6 +58,10 @@ export function stack(mols: readonly MolFeatures[]): BatchArrays {
     out.atomX.set(m.atoms, a0 * ATOM_FDIM);
     out.atomMol.fill(k, a0, a0 + m.nAtoms);
     out.atomCount[k] = m.nAtoms;
+    if (out.molX) {
+      if (m.extra?.length !== F) throw new Error('every molecule of a batch needs the same molecule features');
+      out.molX.set(m.extra, k * F);
+    }
     for (let b = 0; b < m.nBonds; b++) {
       const e = e0 + 2 * b;
       const u = a0 + (m.bondAtoms[2 * b] as number);
@@ -85,6 +95,8 @@ export interface GraphBatch {
   atomMol: tf.Tensor1D;
   /** nMols x 1 */
   atomCount: tf.Tensor2D;
+  /** nMols x F, or null */
+  molX: tf.Tensor2D | null;
 }
 
 export function toTensors(b: BatchArrays): GraphBatch {
@@ -99,9 +111,10 @@ export function toTensors(b: BatchArrays): GraphBatch {
     rev: tf.tensor1d(b.rev, 'int32'),
     atomMol: tf.tensor1d(b.atomMol, 'int32'),
     atomCount: tf.tensor2d(b.atomCount, [b.nMols, 1]),
+    molX: b.molX ? tf.tensor2d(b.molX, [b.nMols, b.molFeatures]) : null,
   };
 }
 
 export function disposeBatch(b: GraphBatch): void {
-  tf.dispose([b.atomX, b.edgeX, b.src, b.dst, b.rev, b.atomMol, b.atomCount]);
+  tf.dispose([b.atomX, b.edgeX, b.src, b.dst, b.rev, b.atomMol, b.atomCount, ...(b.molX ? [b.molX] : [])]);
 }

@@ -8,7 +8,8 @@
 //     m_vw = sum of h_kv over bonds k->v, minus h_wv (the reverse bond)
 //     h_vw = dropout(ReLU(h0_vw + W_h m_vw))      (no bias)
 //   atom v: a_v = dropout(ReLU(W_o [x_v, sum of h_kv over bonds k->v] + b_o))
-//   molecule: sum of a_v / 100 ("norm", chemprop v2's default), or the mean, or the sum
+//   molecule: sum of a_v / 100 ("norm", chemprop v2's default), or the mean, or the sum,
+//     followed by the molecule features when the model has them (mol-features.ts)
 //   FFN: ffn_layers linear layers (hidden width = hidden_size) with ReLU and dropout between
 //   output: one value (regression, in scaled units) or one logit (classification).
 // W_i and W_o act on concatenations; they are kept as their atom and bond (message) blocks,
@@ -30,6 +31,13 @@ export interface Architecture {
   aggregation: Aggregation;
   /** divisor of the "norm" aggregation (chemprop v2: 100) */
   aggregation_norm: number;
+  /** molecule features appended to the molecule vector before the FFN (mol-features.ts; absent: 0) */
+  extra_features?: number;
+}
+
+/** Width of the FFN's input: the molecule vector and the molecule features. */
+export function ffnInputWidth(arch: Architecture): number {
+  return arch.hidden_size + (arch.extra_features ?? 0);
 }
 
 /** Name and shape of each parameter, in the order they are stored. */
@@ -44,9 +52,10 @@ export function parameterShapes(arch: Architecture): { name: string; shape: numb
     { name: 'b_o', shape: [h], fanIn: ATOM_FDIM + h },
   ];
   for (let k = 0; k < arch.ffn_layers; k++) {
+    const in_ = k === 0 ? ffnInputWidth(arch) : h;
     const out_ = k === arch.ffn_layers - 1 ? 1 : h;
-    out.push({ name: `ffn_${k}_W`, shape: [h, out_], fanIn: h });
-    out.push({ name: `ffn_${k}_b`, shape: [out_], fanIn: h });
+    out.push({ name: `ffn_${k}_W`, shape: [in_, out_], fanIn: in_ });
+    out.push({ name: `ffn_${k}_b`, shape: [out_], fanIn: in_ });
   }
   return out;
 }
@@ -134,6 +143,10 @@ export function forward(p: DmpnnParams, b: GraphBatch, seeds: DropoutSeeds): tf.
   );
   const summed = tf.unsortedSegmentSum(atomH, b.atomMol, b.nMols);
   let x: tf.Tensor2D = arch.aggregation === 'mean' ? tf.div(summed, b.atomCount) : arch.aggregation === 'norm' ? tf.div(summed, tf.scalar(arch.aggregation_norm)) : summed;
+  if (arch.extra_features) {
+    if (!b.molX) throw new Error('the network takes molecule features and the batch has none');
+    x = tf.concat([x, b.molX], 1);
+  }
   const ffn = p.vars.slice(6);
   for (let k = 0; k < arch.ffn_layers; k++) {
     if (k > 0) x = dropout(tf.relu(x), arch.dropout, seeds);

@@ -18,6 +18,7 @@ export function mergeModels(models: readonly TrainedModel[]): TrainedModel {
       !same(a.architecture, b.architecture) ||
       !same(a.parameters, b.parameters) ||
       !same(a.scaler, b.scaler) ||
+      !same(a.molecule_features ?? null, b.molecule_features ?? null) ||
       !same(a.split, b.split) ||
       !same(a.applicability_domain, b.applicability_domain)
     ) {

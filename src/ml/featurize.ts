@@ -70,6 +70,8 @@ export interface MolFeatures {
   bonds: Float32Array;
   /** 2 x nBonds: begin and end atom of each bond */
   bondAtoms: Int32Array;
+  /** normalised molecule features (mol-features.ts), for a model that takes them */
+  extra?: Float32Array;
 }
 
 /** The parsed hybridisation queries, deleted by `release`. */

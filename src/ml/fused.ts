@@ -8,11 +8,12 @@
 // Forward, for a batch of A atoms, E directed bonds, M molecules, T = depth - 1:
 //   Ai = XA W_ia; h0 = XE W_ib + Ai[src]; H0 = ReLU(h0)
 //   t = 1..T: inc = segsum_dst(H_{t-1}); M_t = inc[src] - H_{t-1}[rev]; H_t = drop(ReLU(h0 + M_t W_h))
-//   incF = segsum_dst(H_T); Ao = drop(ReLU(XA W_oa + incF W_om + b_o)); X0 = scale * segsum_mol(Ao)
+//   incF = segsum_dst(H_T); Ao = drop(ReLU(XA W_oa + incF W_om + b_o)); mol = scale * segsum_mol(Ao)
+//   X0 = mol, or [mol, XF] with the F molecule features XF of a model that has them
 //   FFN: in_0 = X0; out_k = in_k W_k + b_k; in_{k+1} = drop(ReLU(out_k))
 // Backward: the same steps in reverse (the gradient of a gather is a segment sum and the other
 // way round; of a ReLU followed by inverted dropout, g * scale where the output is positive).
-import { parameterShapes, type Architecture } from './dmpnn.js';
+import { ffnInputWidth, parameterShapes, type Architecture } from './dmpnn.js';
 import { ATOM_FDIM as AF, BOND_FDIM as BF, type MolFeatures } from './featurize.js';
 import { Prng } from './prng.js';
 import { Arena } from './simd.js';
@@ -24,6 +25,10 @@ interface Layout {
   dst: number;
   rev: number;
   atomMol: number;
+  /** molecule features, M x F (F > 0) */
+  XF: number;
+  /** the aggregated molecule vectors, M x h: ffnIn[0] itself without molecule features */
+  mol: number;
   Ai: number;
   h0: number;
   /** H_0..H_T */
@@ -65,6 +70,8 @@ export class FusedNet {
   readonly size: number;
   private readonly a: Arena;
   private readonly h: number;
+  /** molecule features per molecule */
+  private readonly F: number;
   private readonly T: number;
   /** byte offsets of each parameter and of its gradient */
   private readonly pOff: number[];
@@ -91,6 +98,7 @@ export class FusedNet {
     this.arch = arch;
     this.a = new Arena();
     this.h = arch.hidden_size;
+    this.F = arch.extra_features ?? 0;
     this.T = arch.depth - 1;
     const shapes = parameterShapes(arch);
     const sizes = shapes.map((s) => s.shape.reduce((x, y) => x * y, 1));
@@ -107,7 +115,7 @@ export class FusedNet {
       at += n;
     }
     this.widths = [];
-    for (let k = 0; k < arch.ffn_layers; k++) this.widths.push({ in: this.h, out: k === arch.ffn_layers - 1 ? 1 : this.h });
+    for (let k = 0; k < arch.ffn_layers; k++) this.widths.push({ in: k === 0 ? ffnInputWidth(arch) : this.h, out: k === arch.ffn_layers - 1 ? 1 : this.h });
     this.wT = this.a.alloc(Math.max(this.h * this.h, ...this.widths.map((w) => w.in * w.out)));
     this.maxWidth = Math.max(this.h, ...this.widths.flatMap((w) => [w.in, w.out]));
     this.base = this.a.mark;
@@ -156,6 +164,9 @@ export class FusedNet {
     const back = (n: number) => (this.training ? a.alloc(n) : 0);
     a.reset(this.base);
     const range = (n: number, size: number) => Array.from({ length: n }, () => a.alloc(size));
+    const F = this.F;
+    const ffnIn = this.widths.map((w) => a.alloc(M * w.in));
+    const wide = Math.max(h, ...this.widths.map((w) => w.in));
     this.L = {
       XA: a.alloc(A * AF),
       XE: a.alloc(E * BF),
@@ -163,6 +174,8 @@ export class FusedNet {
       dst: a.alloc(E),
       rev: a.alloc(E),
       atomMol: a.alloc(A),
+      XF: F ? a.alloc(M * F) : 0,
+      mol: F ? a.alloc(M * h) : (ffnIn[0] as number),
       Ai: a.alloc(A * h),
       h0: a.alloc(E * h),
       H: range(this.T + 1, E * h),
@@ -170,7 +183,7 @@ export class FusedNet {
       inc: a.alloc(A * h),
       incF: a.alloc(A * h),
       Ao: a.alloc(A * h),
-      ffnIn: this.widths.map((w) => a.alloc(M * w.in)),
+      ffnIn,
       ffnOut: this.widths.map((w) => a.alloc(M * w.out)),
       maskH: drop ? range(this.T, E * h) : [],
       maskAo: drop ? a.alloc(A * h) : 0,
@@ -181,9 +194,9 @@ export class FusedNet {
       dh0: back(E * h),
       dA: back(A * h),
       dInc: back(A * h),
-      dX: [back(M * h), back(M * h)],
+      dX: [back(M * wide), back(M * wide)],
       dOut: back(M),
-      scratch: a.alloc(Math.max(E, A, M, h, AF) * (this.maxWidth + 4)),
+      scratch: a.alloc(Math.max(E, A, M, this.maxWidth, AF) * (this.maxWidth + 4)),
     };
     a.commit();
     this.molScale = new Float32Array(M);
@@ -206,6 +219,7 @@ export class FusedNet {
     const { f32, i32 } = this.a;
     const L = this.L;
     const agg = this.arch.aggregation;
+    const F = this.F;
     let a0 = 0;
     let e0 = 0;
     for (let k = 0; k < nM; k++) {
@@ -213,6 +227,10 @@ export class FusedNet {
       f32.set(m.atoms, L.XA / 4 + a0 * AF);
       i32.fill(k, L.atomMol / 4 + a0, L.atomMol / 4 + a0 + m.nAtoms);
       this.molScale[k] = agg === 'norm' ? 1 / this.arch.aggregation_norm : agg === 'mean' ? 1 / m.nAtoms : 1;
+      if (F) {
+        if (m.extra?.length !== F) throw new Error(`the network takes ${F} molecule features per molecule; a molecule has ${m.extra?.length ?? 0}`);
+        f32.set(m.extra, L.XF / 4 + k * F);
+      }
       for (let b = 0; b < m.nBonds; b++) {
         const e = e0 + 2 * b;
         const u = a0 + (m.bondAtoms[2 * b] as number);
@@ -284,9 +302,9 @@ export class FusedNet {
       this.fillMask(L.maskAo, nA * h, rng);
       k.mulInPlace(L.Ao, L.maskAo, nA * h);
     }
-    const X0 = L.ffnIn[0] as number;
-    k.segmentSum(X0, L.Ao, L.atomMol, nA, nM, h);
-    this.scaleMolRows(X0, h);
+    k.segmentSum(L.mol, L.Ao, L.atomMol, nA, nM, h);
+    this.scaleMolRows(L.mol, h);
+    if (this.F) this.joinFeatures();
     for (let l = 0; l < this.widths.length; l++) {
       const { in: wi, out: wo } = this.widths[l] as { in: number; out: number };
       const inp = L.ffnIn[l] as number;
@@ -305,6 +323,26 @@ export class FusedNet {
     }
     const last = L.ffnOut[this.widths.length - 1] as number;
     return f32.subarray(last / 4, last / 4 + nM);
+  }
+
+  /** ffnIn[0] = [mol, XF], row by row. */
+  private joinFeatures(): void {
+    const f32 = this.a.f32;
+    const { h, F, L } = this;
+    const w = h + F;
+    const x0 = (L.ffnIn[0] as number) / 4;
+    for (let m = 0; m < this.nM; m++) {
+      f32.copyWithin(x0 + m * w, L.mol / 4 + m * h, L.mol / 4 + (m + 1) * h);
+      f32.copyWithin(x0 + m * w + h, L.XF / 4 + m * F, L.XF / 4 + (m + 1) * F);
+    }
+  }
+
+  /** The first h columns of each row of an M x (h + F) matrix, packed in place into M x h (row m moves down, never over a row not yet moved). */
+  private dropFeatureColumns(at: number): void {
+    const f32 = this.a.f32;
+    const { h, F } = this;
+    const o = at / 4;
+    for (let m = 1; m < this.nM; m++) f32.copyWithin(o + m * h, o + m * (h + F), o + m * (h + F) + h);
   }
 
   /** Rows of a molecule matrix times each molecule's aggregation scale. */
@@ -354,6 +392,7 @@ export class FusedNet {
       k.transpose(this.wT, W, wi, wo);
       k.gemm(dX, wo, 1, this.wT, wi, dIn, wi, nM, wo, wi, 0, L.scratch);
       if (l > 0) k.reluBackward(dIn, dIn, L.ffnIn[l] as number, nM * wi, s);
+      else if (this.F) this.dropFeatureColumns(dIn);
       dX = dIn;
     }
     // aggregation and atom output

@@ -4,6 +4,7 @@ import { stack, toTensors, disposeBatch } from './batch.js';
 import { DmpnnParams, forward, parameterShapes, type Architecture } from './dmpnn.js';
 import type { MolFeatures } from './featurize.js';
 import { FusedNet } from './fused.js';
+import type { MoleculeFeatureSet, MoleculeFeatureSpec } from './mol-features.js';
 import type { SplitOptions, Task } from './options.js';
 import { tf } from './tf.js';
 
@@ -34,7 +35,11 @@ export interface ModelConfig {
     seed: number;
     patience: number | null;
     aggregation: string;
+    /** absent in models made before molecule features existed: "none" */
+    molecule_features?: MoleculeFeatureSet;
   };
+  /** how the molecule features are computed (names, normalisation); null or absent: none */
+  molecule_features?: MoleculeFeatureSpec | null;
   /** standard scaler of regression targets (population standard deviation); null for classification */
   scaler: { mean: number; std: number } | null;
   applicability_domain: {

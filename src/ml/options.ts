@@ -3,6 +3,7 @@
 // defaults"); out-of-range values are input errors located at ["options", name].
 import { invalidInput, type Issue } from '../errors.js';
 import type { Aggregation, Architecture } from './dmpnn.js';
+import { MOLECULE_FEATURE_SETS, type MoleculeFeatureSet } from './mol-features.js';
 
 export type Task = 'regression' | 'classification';
 export type SplitType = 'random' | 'scaffold';
@@ -43,6 +44,8 @@ export interface TrainOptions {
   split?: Partial<SplitOptions>;
   /** applicability domain: a molecule is in domain when its highest Tanimoto similarity to a training molecule is at least this (0.3) */
   ad_threshold?: number;
+  /** molecule features appended before the FFN: "none" (chemprop's default) or "rdkit_2d" (normalised RDKit 2D descriptors; mol-features.ts) */
+  molecule_features?: MoleculeFeatureSet;
 }
 
 export interface ResolvedOptions extends Architecture {
@@ -58,6 +61,7 @@ export interface ResolvedOptions extends Architecture {
   patience: number | null;
   split: SplitOptions;
   ad_threshold: number;
+  molecule_features: MoleculeFeatureSet;
 }
 
 interface Range {
@@ -104,6 +108,8 @@ export function resolveOptions(o: TrainOptions = {}): ResolvedOptions {
   if (patience !== null && (!Number.isInteger(patience) || patience < 1)) bad(['patience'], 'must be a positive integer or null', patience);
   const warmup = o.warmup_epochs ?? 2;
   if (!Number.isInteger(warmup) || warmup < 0) bad(['warmup_epochs'], 'must be a non-negative integer', warmup);
+  const features = o.molecule_features ?? 'none';
+  if (!MOLECULE_FEATURE_SETS.includes(features)) bad(['molecule_features'], `must be ${MOLECULE_FEATURE_SETS.map((f) => `"${f}"`).join(' or ')}`, features);
   const ad = o.ad_threshold ?? 0.3;
   if (typeof ad !== 'number' || !(ad >= 0 && ad <= 1)) bad(['ad_threshold'], 'must be a number from 0 to 1', ad);
   const sizes = o.split?.sizes ?? [0.8, 0.1, 0.1];
@@ -145,5 +151,6 @@ export function resolveOptions(o: TrainOptions = {}): ResolvedOptions {
     patience,
     split: { type: splitType, sizes, seed: splitSeed },
     ad_threshold: ad,
+    molecule_features: features,
   };
 }

@@ -10,6 +10,7 @@ import { parseSmiles } from '../chem/depict.js';
 import { FEATURIZER_VERSION, featurizeMol, withHybridisationQueries, type MolFeatures } from './featurize.js';
 import { maxTanimoto, morganFingerprint } from './fingerprint.js';
 import { ensembleStats, memberPredictions, type TrainedModel } from './model.js';
+import { moleculeFeatures } from './mol-features.js';
 import { getRDKit, type RDKitModule } from './rdkit.js';
 import { tfReady } from './tf.js';
 
@@ -31,6 +32,7 @@ export function predictWith(rdkit: RDKitModule, model: TrainedModel, smiles: rea
   if (model.config.featurizer_version !== FEATURIZER_VERSION) {
     throw new Error(`the model was trained with featuriser ${model.config.featurizer_version}; this build has ${FEATURIZER_VERSION}`);
   }
+  const spec = model.config.molecule_features ?? null;
   const feats: (MolFeatures | null)[] = [];
   const sims: (number | null)[] = [];
   withHybridisationQueries(rdkit, (queries) => {
@@ -42,7 +44,9 @@ export function predictWith(rdkit: RDKitModule, model: TrainedModel, smiles: rea
         continue;
       }
       try {
-        feats.push(featurizeMol(mol, queries));
+        const f = featurizeMol(mol, queries);
+        if (spec) f.extra = moleculeFeatures(mol, spec);
+        feats.push(f);
         sims.push(maxTanimoto(morganFingerprint(mol), model.fingerprints));
       } finally {
         mol.delete();

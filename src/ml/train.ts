@@ -10,12 +10,14 @@
 // without improvement. Test metrics are the ensemble mean's. A run whose validation or test
 // metrics or test predictions are not finite (the training diverged) is refused: an AppError
 // ('invalid'), never a model (docs/models.md, "Training data").
+import { descriptorMatrix } from './baselines.js';
 import { prepareData, splitData, type DataReport, type Datum, type TrainingRow } from './data.js';
 import { initialWeights, parameterShapes } from './dmpnn.js';
 import { FEATURIZER_VERSION } from './featurize.js';
 import { FP_BITS, FP_BYTES, FP_RADIUS, morganFingerprint } from './fingerprint.js';
 import { classificationMetrics, regressionMetrics, type ClassificationMetrics, type RegressionMetrics } from './metrics.js';
 import { ensembleStats, memberPredictions, MODEL_FORMAT, MODEL_FORMAT_VERSION, toPrediction, type ModelConfig, type TrainedModel } from './model.js';
+import { fitFeatureSpec, normaliseFeatures, type MoleculeFeatureSpec } from './mol-features.js';
 import { resolveOptions, type ResolvedOptions, type TrainOptions } from './options.js';
 import { Prng } from './prng.js';
 import { getRDKit, type RDKitModule } from './rdkit.js';
@@ -89,9 +91,12 @@ interface MemberResult {
   val_metric: number | null;
 }
 
+/** The resolved options and the number of molecule features the network takes. */
+type NetOptions = ResolvedOptions & { extra_features: number };
+
 async function trainMember(
   member: number,
-  o: ResolvedOptions,
+  o: NetOptions,
   train: readonly Datum[],
   val: readonly Datum[],
   scaler: { mean: number; std: number } | null,
@@ -205,6 +210,24 @@ export function assertFiniteResult(r: Pick<TrainResult, 'val_metrics' | 'test_me
   }
 }
 
+/**
+ * With `molecule_features` "rdkit_2d": every molecule's RDKit descriptors, normalised with the
+ * training split's statistics, set as its features' `extra`; the spec the model keeps.
+ */
+function attachMoleculeFeatures(rdkit: RDKitModule, data: readonly Datum[], trainRows: readonly number[]): MoleculeFeatureSpec {
+  const { names, rows } = descriptorMatrix(
+    rdkit,
+    data.map((d) => d.canonical),
+  );
+  const raw = rows.map((r) => Float64Array.from(r ?? names.map(() => Number.NaN)));
+  const spec = fitFeatureSpec(
+    names,
+    trainRows.map((i) => raw[i] as Float64Array),
+  );
+  data.forEach((d, i) => (d.features.extra = normaliseFeatures(spec, raw[i] as Float64Array)));
+  return spec;
+}
+
 /** Trains a model on rows of {smiles, target} (see the file comment). */
 export async function trainModel(
   rows: readonly TrainingRow[],
@@ -214,10 +237,12 @@ export async function trainModel(
   runtime: TrainRuntime = {},
 ): Promise<TrainResult> {
   const started = performance.now();
-  const o = resolveOptions(options);
+  const resolved = resolveOptions(options);
   const [rdkit] = await Promise.all([getRDKit(), tfReady()]);
-  const { data, report } = prepareData(rdkit, rows, o.task);
-  const split = splitData(rdkit, data, o.split);
+  const { data, report } = prepareData(rdkit, rows, resolved.task);
+  const split = splitData(rdkit, data, resolved.split);
+  const featureSpec = resolved.molecule_features === 'rdkit_2d' ? attachMoleculeFeatures(rdkit, data, split.train) : null;
+  const o: NetOptions = { ...resolved, extra_features: featureSpec?.names.length ?? 0 };
   const pick = (idx: number[]) => idx.map((i) => data[i] as Datum);
   const train = pick(split.train);
   const val = pick(split.val);
@@ -238,7 +263,15 @@ export async function trainModel(
     format_version: MODEL_FORMAT_VERSION,
     featurizer_version: FEATURIZER_VERSION,
     task: o.task,
-    architecture: { depth: o.depth, hidden_size: o.hidden_size, ffn_layers: o.ffn_layers, dropout: o.dropout, aggregation: o.aggregation, aggregation_norm: o.aggregation_norm },
+    architecture: {
+      depth: o.depth,
+      hidden_size: o.hidden_size,
+      ffn_layers: o.ffn_layers,
+      dropout: o.dropout,
+      aggregation: o.aggregation,
+      aggregation_norm: o.aggregation_norm,
+      ...(o.extra_features ? { extra_features: o.extra_features } : {}),
+    },
     hyperparameters: {
       depth: o.depth,
       hidden_size: o.hidden_size,
@@ -254,7 +287,9 @@ export async function trainModel(
       seed: o.seed,
       patience: o.patience,
       aggregation: o.aggregation,
+      molecule_features: o.molecule_features,
     },
+    molecule_features: featureSpec,
     scaler,
     applicability_domain: {
       rule: 'max_tanimoto_to_training_set',

@@ -26,12 +26,17 @@ const ESOL: TrainingRow[] = readCsvTable(fs.readFileSync(path.join(root, 'data/p
   target: r['measured log solubility in mols per litre'] ?? '',
 }));
 
+/** Molecule features of the test molecules (values of both signs, as normalised descriptors). */
+const FEATURES = 7;
 const arch = (a: Partial<Architecture>): Architecture => ({ depth: 3, hidden_size: 16, ffn_layers: 2, dropout: 0, aggregation: 'norm', aggregation_norm: 100, ...a });
 /** Odd sizes on purpose: hidden sizes that are not multiples of the 4 x 8 blocks, every aggregation, FFN depth and message depth 2..4. */
 const ARCHS = [
   arch({ depth: 3, hidden_size: 300, ffn_layers: 2 }),
   arch({ depth: 2, hidden_size: 37, ffn_layers: 3, aggregation: 'mean' }),
   arch({ depth: 4, hidden_size: 33, ffn_layers: 1, aggregation: 'sum' }),
+  // molecule features appended before the FFN (src/ml/mol-features.ts), with one FFN layer and with two
+  arch({ depth: 3, hidden_size: 29, ffn_layers: 2, extra_features: FEATURES }),
+  arch({ depth: 2, hidden_size: 21, ffn_layers: 1, aggregation: 'mean', extra_features: FEATURES }),
 ];
 
 let mols: MolFeatures[];
@@ -43,7 +48,7 @@ before(async () => {
   const rdkit = await getRDKit();
   // 40 ESOL molecules, and molecules without bonds (one atom; ions) among them
   const smiles = [...ESOL.slice(0, 38).map((r) => r.smiles), 'C', '[Na+].[Cl-]'];
-  mols = featurizeAll(rdkit, smiles).map((p) => p!.features);
+  mols = featurizeAll(rdkit, smiles).map((p, i) => ({ ...p!.features, extra: Float32Array.from({ length: FEATURES }, (_, j) => Math.cos(i * 1.7 + j) * (j + 1)) }));
   labels = Float32Array.from(smiles, (_, i) => Math.sin(i) * 2);
 });
 
@@ -123,8 +128,8 @@ describe('fused D-MPNN', () => {
     ['mse', 0.3],
     ['bce', 0.2],
   ] as [LossKind, number][]) {
-    test(`backward pass: finite differences of every parameter (${loss}, dropout ${dropout})`, () => {
-      const a = arch({ depth: 3, hidden_size: 19, ffn_layers: 3, dropout, aggregation: 'mean' });
+    test(`backward pass: finite differences of every parameter (${loss}, dropout ${dropout}${dropout === 0.3 ? ', molecule features' : ''})`, () => {
+      const a = arch({ depth: 3, hidden_size: 19, ffn_layers: 3, dropout, aggregation: 'mean', extra_features: dropout === 0.3 ? FEATURES : 0 });
       const w = initialWeights(a, new Prng(11));
       const net = new FusedNet(a);
       const y = loss === 'bce' ? labels.map((v) => (v > 0 ? 1 : 0)) : labels;

@@ -9,6 +9,7 @@ import crypto from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import { AppError, invalid, invalidInput, type Issue } from '../../errors.js';
 import { checkTarget, MIN_ROWS, type TrainingRow } from '../../ml/data.js';
+import { describeMoleculeFeatures, type MoleculeFeatureSpec } from '../../ml/mol-features.js';
 import type { TrainThreadInput, TrainThreadOutput } from '../../ml/train-thread.js';
 import { JobInputError, type JobType, type RunContext } from '../job-type.js';
 import { RUNNING_FROM_SOURCE } from '../../paths.js';
@@ -29,6 +30,16 @@ const Hyper = Type.Object(
     batch_size: Type.Optional(Type.Integer({ minimum: 8, maximum: 256, default: 50 })),
     learning_rate: Type.Optional(Type.Number({ minimum: 1e-5, maximum: 0.1, default: 1e-3, description: 'Peak learning rate of the warm-up/decay schedule' })),
     ensemble_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 5, default: 1 })),
+    patience: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 200, description: 'Early stopping: end a member after this many epochs without a better validation metric (default: run every epoch)' }),
+    ),
+    molecule_features: Type.Optional(
+      Type.Union([Type.Literal('none'), Type.Literal('rdkit_2d')], {
+        default: 'none',
+        description:
+          'Molecule features appended before the feed-forward network: "none" (chemprop\'s default) or "rdkit_2d" (normalised RDKit 2D descriptors, computed again for every prediction; docs/models.md, "Molecule features")',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -146,7 +157,13 @@ export const mpnnTrainJob: JobType<Payload> = {
     const val = p.val_fraction ?? 0.1;
     const input: TrainThreadInput = {
       rows,
-      options: { task: p.task, ...h, seed: p.split_seed ?? 0, patience: null, split: { type: p.split ?? 'random', sizes: [1 - val - test, val, test], seed: p.split_seed ?? 0 } },
+      options: {
+        task: p.task,
+        ...h,
+        seed: p.split_seed ?? 0,
+        patience: h.patience ?? null,
+        split: { type: p.split ?? 'random', sizes: [1 - val - test, val, test], seed: p.split_seed ?? 0 },
+      },
     };
     const out = await runInThread<TrainThreadInput, TrainThreadOutput>(new URL(`../../ml/train-thread${RUNNING_FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url), input, {
       signal: ctx.signal,
@@ -176,6 +193,7 @@ export const mpnnTrainJob: JobType<Payload> = {
       target,
       units: p.units ?? null,
       architecture: out.config.architecture,
+      molecule_features: describeMoleculeFeatures(out.config.molecule_features as MoleculeFeatureSpec | null | undefined),
       ...info,
       applicability_domain: out.config.applicability_domain,
     };
