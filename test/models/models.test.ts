@@ -91,6 +91,37 @@ for (const backend of BACKENDS) {
       assert.deepEqual((await h.req('GET', '/api/v1/user-models/mpnn', { token: u.token })).body.model_names, []);
     });
 
+    it('molecule features and early stopping are options: the card states the features, and predictions compute them', async () => {
+      const u = await h.user();
+      await h.credit(u.userId, 5);
+      const submit = await train(u.token, {
+        model_name: 'featured',
+        task: 'regression',
+        rows: ESOL.slice(0, 80),
+        hyperparameters: { ...TINY, epochs: 8, patience: 2, molecule_features: 'rdkit_2d' },
+      });
+      assert.equal(submit.status, 200, submit.text);
+      assert.equal((await h.waitForJob(u.token, submit.body.process_id)).status, 'completed');
+      const result = (await h.req('GET', `/api/v1/jobs/result?process_id=${submit.body.process_id}`, { token: u.token })).body;
+      const card = result.model_card;
+      assert.equal(card.molecule_features.set, 'rdkit_2d');
+      assert.equal(card.molecule_features.descriptors.length, 43);
+      assert.equal(card.architecture.extra_features, 43);
+      assert.deepEqual([card.hyperparameters.molecule_features, card.hyperparameters.patience], ['rdkit_2d', 2]);
+      // early stopping: a curve ends at most 2 epochs after its best epoch
+      const curve = result.learning_curve as { epoch: number; val_metric: number }[];
+      const best = curve.reduce((b, e) => (e.val_metric < b.val_metric ? e : b));
+      assert.ok(curve.length <= Math.min(8, best.epoch + 2), `${curve.length} epochs, best ${best.epoch}`);
+      // the API's predictions compute the features as training did: the test predictions again
+      const tests = result.test_predictions as { smiles: string; prediction: number }[];
+      const p = await h.req('POST', '/api/v1/inference/predict', { token: u.token, body: { model: 'user/featured', smiles: tests.map((t) => t.smiles) } });
+      assert.equal(p.status, 200, p.text);
+      tests.forEach((t, i) => assert.ok(Math.abs(p.body.predictions[i].prediction - t.prediction) < 1e-5, `${t.smiles}: ${p.body.predictions[i].prediction} vs ${t.prediction}`));
+      const bad = await train(u.token, { model_name: 'x', task: 'regression', rows: ESOL.slice(0, 80), hyperparameters: { molecule_features: 'morgan' } });
+      assert.equal(bad.status, 422);
+      assert.match(JSON.stringify(bad.body), /molecule_features/);
+    });
+
     it('an ensemble reports its spread; overwrite replaces a model; asynchronous predictions come as CSV and JSON pages', async () => {
       const u = await h.user();
       await h.credit(u.userId, 5);
