@@ -25,7 +25,11 @@ export function buildIfNeeded() {
   const sources = Math.max(newest(path.join(root, 'src')), fs.statSync(path.join(root, 'tsconfig.build.json')).mtimeMs, fs.statSync(path.join(root, 'package-lock.json')).mtimeMs);
   if (built >= sources) return false;
   process.stderr.write('crucible: compiling TypeScript (first run or sources changed)...\n');
-  execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
+  // tsc's messages go to stderr: stdout belongs to the command (`crucible mcp` speaks MCP on it).
+  execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join(root, 'tsconfig.build.json')], {
+    stdio: ['ignore', 2, 2],
+    cwd: root,
+  });
   fs.writeFileSync(stamp, new Date().toISOString());
   return true;
 }

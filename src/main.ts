@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `crucible` command: serve | worker | migrate | users create|set-tier|list | wallet credit | storage migrate
+// The `crucible` command: serve | worker | migrate | users create|set-tier|list | wallet credit | storage migrate | mcp
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { runAdminCommand, type AdminCommand } from './admin/commands.js';
@@ -28,6 +28,9 @@ const USAGE = `usage: crucible <command>
   wallet credit --email E --usd N         add funds to an account's wallet (N < 0: a debit,
                                           never below zero)
   worker                                  run compute workers only (shares DATABASE_URL with the API)
+  mcp                                     the MCP server over stdio, for AI assistants: a client of the
+                                          server at CRUCIBLE_URL (default http://127.0.0.1:8000) with
+                                          the API key in CRUCIBLE_API_KEY (docs/mcp.md)
   storage migrate --to postgres|s3|local  copy every artifact into that store, checked, and delete
                                           the originals; resumable (run it again after a stop)
 Configuration comes from the environment (see README).`;
@@ -176,6 +179,14 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'storage': {
       await storageCommand(config, argv.slice(1));
+      return;
+    }
+    case 'mcp': {
+      // stdout carries MCP messages only: nothing else of this command writes there.
+      const { runStdioRelay, McpSetupError } = await import('./mcp/stdio.js');
+      await runStdioRelay().catch((err: unknown) => {
+        throw err instanceof McpSetupError ? new UsageError(`mcp: ${err.message}`, true) : err;
+      });
       return;
     }
     case 'wallet':

@@ -23,6 +23,7 @@ import { rateWindows } from './rate-sync.js';
 import { requestIdFrom } from './request-id.js';
 import { validatorCompiler } from './validation.js';
 import { logDestination } from '../log.js';
+import { registerMcp } from '../mcp/http.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -113,6 +114,8 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
     }
     if (cfg?.deprecated) route.onSend = add(route.onSend, deprecationHeaders as never);
   });
+  // POST /mcp: the MCP server (src/mcp, docs/mcp.md); it reads the routes' schemas as they register.
+  registerMcp(app, services);
   if ((app.log as unknown as { isLevelEnabled(l: string): boolean }).isLevelEnabled?.('info') ?? true) {
     app.addHook('onResponse', async (request, reply) => {
       // One line per request, without query strings or credentials.
