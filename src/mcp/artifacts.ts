@@ -2,7 +2,7 @@
 // inline, large ones as resource links the client reads when it wants them, and the two
 // resource templates, crucible://jobs/{id}/result and crucible://artifacts/{id}, read through
 // the same API routes (GET /jobs/result, GET /artifacts/{id}/download) as the caller.
-import { ErrorCode, type CallToolResult, type ReadResourceResult, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type CallToolResult, type ContentBlock, type ReadResourceResult, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { ApiProblem, problemOf, text, type CallerApi } from './api.js';
 import { jsonResult, RpcError, type Args, type ToolContext, type ToolDef } from './tool-kit.js';
 
@@ -14,6 +14,10 @@ const INLINE_IMAGE_BYTES = 1024 * 1024;
 export const RESOURCE_MAX_BYTES = 32 * 1024 * 1024;
 /** Record ids listed per port in read_artifact's overview. */
 const RECORDS_SHOWN = 20;
+/** Records of a port read one by one for read_artifact (their text when small, drawings as images). */
+const RECORDS_READ = 50;
+const RECORD_TEXT_BYTES = 4096;
+const IMAGES_SHOWN = 8;
 
 export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
   {
@@ -103,6 +107,15 @@ export async function readArtifact(ctx: ToolContext, _def: ToolDef, args: Args):
   const part = { ...(args.port !== undefined ? { port: args.port } : {}), ...(args.record !== undefined ? { record: args.record } : {}) };
   const head = await downloadHead(ctx.api, id, part, Math.max(INLINE_TEXT_BYTES, INLINE_IMAGE_BYTES) + 1, ctx.signal);
   const label = `artifact ${id}${part.port !== undefined ? ` port ${text(part.port)}` : ''}${part.record !== undefined ? ` record ${text(part.record)}` : ''}`;
+  if (head.type === 'application/zip' && part.port !== undefined && part.record === undefined) return readPort(ctx, id, text(part.port), head.size);
+  if (head.type === 'image/svg+xml' && head.size <= INLINE_TEXT_BYTES) {
+    return {
+      content: [
+        { type: 'text', text: `${label} (a drawing)` },
+        { type: 'image', mimeType: 'image/png', data: (await ctx.png.render(head.body.toString('utf8'))).toString('base64') },
+      ],
+    };
+  }
   if (isText(head.type) && head.size <= INLINE_TEXT_BYTES) {
     return { content: [{ type: 'text', text: `${label} (${head.type}, ${head.size} bytes):\n${head.body.toString('utf8')}` }] };
   }
@@ -113,9 +126,62 @@ export async function readArtifact(ctx: ToolContext, _def: ToolDef, args: Args):
     content: [
       {
         type: 'text',
-        text: `${label} is ${head.size} bytes of ${head.type}: too large to show here; the link below reads it (or GET /api/v1/artifacts/${id}/download over HTTP).`,
+        text: `${label} is ${head.size} bytes of ${head.type}${isText(head.type) ? ', too large to show here' : ''}: the link below reads it (or GET /api/v1/artifacts/${id}/download over HTTP).`,
       },
       { type: 'resource_link', uri: artifactUri(id, part), name: label, mimeType: head.type, size: head.size },
+    ],
+  };
+}
+
+interface ManifestRecord {
+  id: string;
+  metrics?: Record<string, number>;
+  content_types?: { primary?: string };
+}
+
+/**
+ * A port of several records (its download is a zip): each record's id and metrics from the
+ * manifest, the content of small text records (a molecule's SMILES, a cluster's JSON), the
+ * first drawings as images, and a link to the whole port.
+ */
+async function readPort(ctx: ToolContext, id: string, port: string, size: number): Promise<CallToolResult> {
+  const a = await ctx.api.get<{ manifest: { ports?: Record<string, { kind?: string; format?: string; record_count?: number; records?: ManifestRecord[] }> } }>(
+    `/artifacts/${encodeURIComponent(id)}`,
+    undefined,
+    ctx.signal,
+  );
+  const p = a.manifest.ports?.[port] ?? {};
+  const records = p.records ?? [];
+  const images: ContentBlock[] = [];
+  const shown: Record<string, unknown>[] = [];
+  let budget = INLINE_TEXT_BYTES;
+  for (const r of records.slice(0, RECORDS_READ)) {
+    const item: Record<string, unknown> = { id: r.id, ...(r.metrics ? { metrics: r.metrics } : {}) };
+    const type = r.content_types?.primary ?? '';
+    if (type === 'image/svg+xml' && images.length < IMAGES_SHOWN) {
+      const svg = await downloadHead(ctx.api, id, { port, record: r.id }, INLINE_TEXT_BYTES + 1, ctx.signal);
+      if (svg.size <= INLINE_TEXT_BYTES) images.push({ type: 'image', mimeType: 'image/png', data: (await ctx.png.render(svg.body.toString('utf8'))).toString('base64') });
+    } else if (isText(type)) {
+      const small = await downloadHead(ctx.api, id, { port, record: r.id }, RECORD_TEXT_BYTES + 1, ctx.signal);
+      if (small.size <= RECORD_TEXT_BYTES) item.content = small.body.toString('utf8');
+    }
+    budget -= JSON.stringify(item).length;
+    if (budget < 0) break;
+    shown.push(item);
+  }
+  const overview = { artifact_id: id, port, kind: p.kind, format: p.format, record_count: p.record_count ?? records.length, records: shown, more: records.length - shown.length };
+  return {
+    content: [
+      { type: 'text', text: JSON.stringify(overview) },
+      ...images,
+      {
+        type: 'resource_link',
+        uri: artifactUri(id, { port }),
+        name: `artifact ${id} port ${port}`,
+        mimeType: 'application/zip',
+        size,
+        description: `The port's ${records.length} records (zip)`,
+      },
     ],
   };
 }
