@@ -178,7 +178,7 @@ export const jobsStore = {
     return rows[0] ?? null;
   },
 
-  /** Records a heartbeat with the latest progress; returns the job's status (null: no longer this attempt's). */
+  /** Records a heartbeat with the latest progress while the job runs; returns its status (null: no longer running, or not this attempt's: a late heartbeat never touches a finished job). */
   async heartbeat(
     q: Queryable,
     jobId: string,
@@ -189,7 +189,7 @@ export const jobsStore = {
     const { rows } = await q.query<{ status: string }>(
       `UPDATE jobs SET heartbeat_at = now(), progress = $4, message = CASE WHEN $5 = '' THEN message ELSE $5 END,
               progress_detail = coalesce($6::jsonb, progress_detail)
-        WHERE id = $1 AND worker_id = $2 AND attempts = $3 RETURNING status`,
+        WHERE id = $1 AND worker_id = $2 AND attempts = $3 AND status = 'running' RETURNING status`,
       [jobId, workerId, attempt, p.fraction, p.message, p.detail === null ? null : JSON.stringify(p.detail)],
     );
     return rows[0]?.status ?? null;

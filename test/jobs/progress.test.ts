@@ -1,10 +1,11 @@
 // Progress beside `message`: a running job's /jobs/status carries a `progress` object with the
 // fraction done and what its type reports (the `wait` job: elapsed_seconds and seconds);
-// queued jobs show null, a completed one fraction 1.
+// queued jobs show null, a completed one fraction 1, and a late heartbeat does not touch it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { jobsStore } from '../../src/compute/store.js';
 
 for (const backend of BACKENDS) {
   describe(`job progress [${backend.name}]`, () => {
@@ -37,6 +38,21 @@ for (const backend of BACKENDS) {
       const done = await h.req('GET', `/api/v1/jobs/status?process_id=${pid}`, { token: u.token });
       assert.equal(done.body.progress.fraction, 1);
       assert.equal(done.body.progress.seconds, 2);
+    });
+
+    it('a heartbeat that arrives after the job ended changes nothing: the finished job keeps its empty message', async () => {
+      const u = await h.user();
+      await h.credit(u.userId, 5);
+      const submit = await h.req('POST', '/api/v1/jobs/submit', { token: u.token, body: { job_name: 'late', job_type: 'properties', payload: { smiles: ['CCO'] } } });
+      const pid = submit.body.process_id as string;
+      await h.waitForJob(u.token, pid, ['completed']);
+      const { rows } = await h.services.db.query<{ id: string; worker_id: string; attempts: number }>('SELECT id, worker_id, attempts FROM jobs WHERE id = $1', [pid]);
+      const row = rows[0]!;
+      // the worker's last heartbeat, sent before the job ended and written after (a loaded machine: the first-hour test saw it)
+      const status = await jobsStore.heartbeat(h.services.db, row.id, row.worker_id, row.attempts, { fraction: 0.95, message: 'writing the result', detail: null });
+      assert.equal(status, null);
+      const after_ = await h.req('GET', `/api/v1/jobs/status?process_id=${pid}`, { token: u.token });
+      assert.deepEqual([after_.body.status, after_.body.message, after_.body.progress.fraction], ['completed', null, 1]);
     });
   });
 }
