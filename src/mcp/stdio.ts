@@ -3,7 +3,7 @@
 // and stdout and the server's POST /mcp (Streamable HTTP) with the API key of CRUCIBLE_API_KEY,
 // so the tools, their checks and the database are the server's: one implementation, one set of
 // checks. stdout carries protocol messages only; everything else goes to stderr.
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 
@@ -20,7 +20,7 @@ const say = (line: string) => process.stderr.write(`crucible mcp: ${line}\n`);
 /** What went wrong on the way to the server, in one line a user can act on. */
 export function relayError(err: unknown, endpoint: string): { code: number; message: string } {
   const e = err as { code?: unknown; message?: string; cause?: { code?: string; message?: string } };
-  if (typeof e.code === 'number' && e.code > 0) {
+  if (err instanceof StreamableHTTPError && typeof e.code === 'number' && e.code > 0) {
     // StreamableHTTPError: "Error POSTing to endpoint: <the problem+json body>".
     const body = (e.message ?? '').replace(/^[^{]*/, '');
     let detail = e.message ?? '';
@@ -67,7 +67,11 @@ export async function runStdioRelay(env: NodeJS.ProcessEnv = process.env): Promi
     }
     void stdio.send(message);
   };
-  http.onerror = (err) => say(relayError(err, endpoint.href).message);
+  let stopping = false;
+  // Closing aborts the answers' streams still open: those errors are expected, not reported.
+  http.onerror = (err) => {
+    if (!stopping) say(relayError(err, endpoint.href).message);
+  };
   stdio.onerror = (err) => say(`unreadable input: ${err.message}`);
   stdio.onmessage = (message: JSONRPCMessage) => {
     const request = isJSONRPCRequest(message) ? message : null;
@@ -88,6 +92,7 @@ export async function runStdioRelay(env: NodeJS.ProcessEnv = process.env): Promi
   say(`relaying MCP between stdio and ${endpoint.href}`);
 
   const stop = async (code: number) => {
+    stopping = true;
     await http.close().catch(() => undefined);
     await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
     process.exit(code);
