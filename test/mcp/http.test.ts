@@ -7,7 +7,8 @@
 // Run: node --import tsx --test test/mcp/http.test.ts
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
@@ -274,6 +275,19 @@ for (const backend of BACKENDS) {
         await capped.close();
       }
       assert.equal(jsonOf(await full.callTool({ name: 'describe_molecules', arguments: { smiles: ['C'] } })).items[0].properties.formula, 'CH4', 'still serving');
+    });
+
+    it('takes the API key as a bearer token too, for clients that send only Authorization', async () => {
+      const secret = (await h.key(owner.token, { scopes: ['read'] })).secret;
+      const client = new Client({ name: 'bearer', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${h.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${secret}` } } }));
+      try {
+        const names = (await client.listTools()).tools.map((t) => t.name);
+        assert.ok(names.includes('describe_molecules') && !names.includes('submit_job'), "the read-only key's tools");
+        assert.equal(jsonOf(await client.callTool({ name: 'describe_molecules', arguments: { smiles: ['N'] } })).items[0].properties.formula, 'H3N');
+      } finally {
+        await client.close();
+      }
     });
 
     it('answers GET /mcp with 405 and a call without a key with 401', async () => {
