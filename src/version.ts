@@ -2,8 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PACKAGE_ROOT } from './paths.js';
 
-let version: string | null = null;
+let pkg: { version: string; license?: string } | null = null;
+function readPackage(): { version: string; license?: string } {
+  pkg ??= JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string; license?: string };
+  return pkg;
+}
+
 export function readVersion(): string {
-  version ??= (JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-  return version;
+  return readPackage().version;
+}
+
+/** package.json's `license`: an SPDX identifier, or UNLICENSED (no licence granted to others). */
+export function readLicense(): string {
+  return readPackage().license ?? 'UNLICENSED';
 }

@@ -34,6 +34,41 @@ export const ProblemSchema = Type.Object(
 
 export const SHARED_SCHEMAS = [MessageResponse, ValidationIssueSchema, ProblemSchema];
 
+/** The key under which a schema carries the form the OpenAPI document publishes in its place (publishedAs). */
+export const PUBLISHED_AS = 'x-published-as';
+
+/** A reference to a component of the OpenAPI document, as publishedAs writes them. */
+export const componentRef = (name: string, extra: Record<string, unknown> = {}) => ({ $ref: `#/components/schemas/${name}`, ...extra });
+
+/**
+ * A schema the route takes (or answers) loosely, published in the OpenAPI document as
+ * `published` (docs/api-decisions.md, "The OpenAPI document"). For values a service validates in
+ * full with that same schema, where a route-level check would answer worse (a job payload
+ * checked per job type with every problem located, a workflow spec that POST /workflows/validate
+ * reports on rather than refuses), and for results the serializer passes through as they are
+ * stored (a job's result document). `published` refers to components with componentRef.
+ */
+export function publishedAs<T extends TSchema>(schema: T, published: Record<string, unknown>): T {
+  return { ...schema, [PUBLISHED_AS]: published };
+}
+
+/** How a query parameter publishedAs an array is written (moved onto the parameter by src/http/openapi-document.ts). */
+export const PARAMETER_STYLE = 'x-parameter-style';
+
+/**
+ * A query parameter holding a comma-separated list of `values` (e.g. job statuses): taken as
+ * text (the service checks each value, locating the bad one), published as an array of the enum
+ * written `form` without explode (`status=queued,running`).
+ */
+export function commaListParam(values: readonly string[], opts: { maxLength: number; description: string }) {
+  return publishedAs(Type.String({ maxLength: opts.maxLength, description: opts.description }), {
+    type: 'array',
+    items: { type: 'string', enum: [...values] },
+    minItems: 1,
+    [PARAMETER_STYLE]: { style: 'form', explode: false },
+  });
+}
+
 /** ISO 8601 timestamp or null, as the API prints them. */
 export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 

@@ -1,12 +1,13 @@
-// OpenAPI 3.1 generated from the route schemas (the same ones that validate requests),
-// with each route's security scheme, problem responses and deprecation added from its config.
+// OpenAPI 3.1 generated from the route schemas (the same ones that validate requests), with
+// each route's security scheme, scope, idempotency header and deprecation added from its
+// config; openapi-document.ts finishes the whole document (docs/api-decisions.md, "The OpenAPI
+// document").
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { requiredScope, type AuthMode } from '../api/route.js';
-
-const PROBLEM_STATUSES_AUTH = ['401', '403', '429'];
-const PROBLEM_STATUSES_ALL = ['400', '404', '405', '413', '415', '422', '500'];
+import { readLicense } from '../version.js';
+import { finishDocument, problemResponse, TAGS } from './openapi-document.js';
 
 function securityFor(mode: AuthMode): Record<string, string[]>[] {
   if (mode === 'none') return [];
@@ -14,9 +15,10 @@ function securityFor(mode: AuthMode): Record<string, string[]>[] {
   return [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
 }
 
-/** A problem response: served as application/problem+json, so documented under that media type. */
-function problemResponse(description: string): Record<string, unknown> {
-  return { description, content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } } };
+/** package.json's licence as the document's: an SPDX identifier, or UNLICENSED (no licence granted). */
+function license(): { name: string; identifier?: string } {
+  const id = readLicense();
+  return id === 'UNLICENSED' ? { name: 'UNLICENSED: proprietary, no licence is granted to use, copy or change Crucible' } : { name: id, identifier: id };
 }
 
 /** onRoute hook: the browsable reference at /docs is public, like /openapi.json. */
@@ -31,10 +33,12 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       info: {
         title: 'Crucible API',
         version,
+        license: license(),
         description:
           'Chemistry compute platform: structure drawings, molecular properties, paid compute jobs, artifacts, science lookups and a completion event feed. Errors are application/problem+json (RFC 7807) with a `retry` hint.',
       },
       servers: [{ url: '/' }],
+      tags: TAGS,
       components: {
         securitySchemes: {
           ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'API key: crk_<prefix>_<secret>' },
@@ -52,11 +56,9 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       const method = Array.isArray(route.method) ? route.method[0] : route.method;
       if (mode !== 'none' && method) out['x-required-scope'] = requiredScope(method, cfg.scope);
       if (cfg.deprecated) out.deprecated = true;
+      // The problems every operation shares are added by openapi-document.ts; those a route
+      // declares itself (`{ description, $ref: 'Problem#' }`) are problem+json responses too.
       const responses: Record<string, unknown> = { ...((out.response as Record<string, unknown>) ?? {}) };
-      for (const s of [...PROBLEM_STATUSES_ALL, ...(mode === 'none' ? [] : PROBLEM_STATUSES_AUTH), ...(cfg.idempotency ? ['409'] : [])]) {
-        if (!responses[s]) responses[s] = problemResponse('Problem (application/problem+json)');
-      }
-      // Problems a route declares itself (`{ description, $ref: 'Problem#' }`) get the same media type.
       for (const [s, r] of Object.entries(responses)) {
         const declared = r as { $ref?: string; description?: string };
         if (declared && declared.$ref === 'Problem#') responses[s] = problemResponse(declared.description ?? 'Problem');
@@ -77,6 +79,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       }
       return { schema: out, url };
     },
+    transformObject: (documentObject) => finishDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject),
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
 }
