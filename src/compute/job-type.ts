@@ -121,6 +121,12 @@ export interface JobType<P = unknown> {
   name: string;
   summary: string;
   payload: TSchema;
+  /**
+   * The result document GET /jobs/result answers (docs/jobs.md), `job_type` first: published in
+   * the OpenAPI document as <Type>Result, a branch of JobResult; test/openapi/job-results.test.ts
+   * checks a real result of every type against it.
+   */
+  result?: TSchema;
   /** The artifact ports a workflow step of this type takes and gives (none: it is not chained). */
   ports?: { inputs: Record<string, InputPort>; outputs: Record<string, PortType> };
   runsOn: Placement;

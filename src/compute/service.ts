@@ -284,7 +284,10 @@ export class JobService {
     if (j.status !== 'completed' || !j.result_artifact_id) {
       throw new AppError('conflict', `job ${j.id} ended with status ${j.status}${j.message ? `: ${j.message}` : ''}; it has no result`, { retry: 'terminal' });
     }
-    return this.ports.artifacts.readResult(j.user_id, j.result_artifact_id);
+    const result = await this.ports.artifacts.readResult(j.user_id, j.result_artifact_id);
+    // `job_type` leads every result document (the discriminator of the OpenAPI document's
+    // JobResult); results stored before wait, mpnn_train and mpnn_predict wrote it get it here.
+    return result !== null && typeof result === 'object' && !Array.isArray(result) ? { job_type: j.job_type, ...result } : result;
   }
 
   /** Each id's result or the error it meets (errors relative to the query: ["process_ids"]). */

@@ -488,7 +488,7 @@ for (const backend of BACKENDS) {
       assert.equal(running.body.info.cancel_requested, false);
       const result = await h.req('GET', `/api/v1/jobs/result?process_id=${a.completedJob}`, { key: a.keySecret });
       assert.equal(result.status, 200, "B's delete did not delete A's job");
-      assert.deepEqual(result.body, { slept_seconds: 1 });
+      assert.deepEqual(result.body, { job_type: 'wait', slept_seconds: 1 });
       const ev = await h.req('GET', `/api/v1/events?subject_id=${a.completedJob}`, { key: a.keySecret });
       assert.deepEqual(
         ev.body.events.map((e: { status: string }) => e.status),

@@ -99,7 +99,7 @@ for (const backend of BACKENDS) {
 
         const result = await h.req('GET', `/api/v1/jobs/result?process_id=${pid}`, { token: u.token });
         assert.equal(result.status, 200, result.text);
-        assert.deepEqual(result.body, { slept_seconds: 1 });
+        assert.deepEqual(result.body, { job_type: 'wait', slept_seconds: 1 });
         assert.equal((await h.req('GET', `/api/v1/artifacts/${won.result_artifact_id}`, { token: u.token })).status, 200, "the winner's artifact is still there");
         const rows = await h.services.db.query<{ id: string }>('SELECT id FROM artifacts WHERE job_id = $1', [pid]);
         assert.deepEqual(

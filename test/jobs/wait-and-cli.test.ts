@@ -38,7 +38,7 @@ describe('the wait job', () => {
       const { run, progress } = runWait(1.5, controller.signal);
       const out = await run;
       clearInterval(probe);
-      assert.deepEqual(out.result, { slept_seconds: 1.5 });
+      assert.deepEqual(out.result, { job_type: 'wait', slept_seconds: 1.5 });
       assert.ok(progress.length >= 10, `progress reported ${progress.length} times`);
       assert.equal(progress.at(-1), 1);
       assert.equal(getEventListeners(controller.signal, 'abort').length, 0, 'no listener left on the signal');

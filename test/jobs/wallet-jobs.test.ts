@@ -77,7 +77,7 @@ for (const backend of BACKENDS) {
       assert.equal(done.status, 'completed');
       const result = await h.req('GET', `/api/v1/jobs/result?process_id=${pid}`, { token: u.token });
       assert.equal(result.status, 200);
-      assert.deepEqual(result.body, { slept_seconds: 1 });
+      assert.deepEqual(result.body, { job_type: 'wait', slept_seconds: 1 });
       const info = await h.req('GET', `/api/v1/jobs/info?process_id=${pid}`, { token: u.token });
       assert.equal(info.body.info.status, 'completed');
       assert.ok(info.body.info.runtime_seconds >= 1 && info.body.info.runtime_seconds < 3, `runtime ${info.body.info.runtime_seconds}`);
@@ -239,7 +239,7 @@ for (const backend of BACKENDS) {
       for (const pid of ok.body.process_ids) assert.equal((await h.waitForJob(u.token, pid)).status, 'completed');
       const multi = await h.req('GET', `/api/v1/jobs/result-multiple?process_ids=${ok.body.process_ids.join(',')},00000000-0000-4000-8000-000000000000`, { token: u.token });
       assert.equal(multi.status, 200);
-      assert.deepEqual(multi.body[ok.body.process_ids[0]], { slept_seconds: 1 });
+      assert.deepEqual(multi.body[ok.body.process_ids[0]], { job_type: 'wait', slept_seconds: 1 });
       assert.equal(multi.body['00000000-0000-4000-8000-000000000000'].type, '/api/v1/problems/http-404');
       const tooMany = await h.req('GET', `/api/v1/jobs/result-multiple?process_ids=${Array.from({ length: 51 }, (_, i) => `p${i}`).join(',')}`, { token: u.token });
       assert.equal(tooMany.status, 422);

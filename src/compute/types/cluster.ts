@@ -33,6 +33,7 @@ import {
   runChunks,
   type LibraryItem,
 } from './molecule-jobs.js';
+import { errorFields, InputSummary, labelFields, MorganFingerprint, portsField, resultSchema } from './result-parts.js';
 
 const Payload = Type.Object(
   {
@@ -73,6 +74,46 @@ function splitRows(work: Float64Array, parts: number): RowRange[] {
   return out;
 }
 
+const Count = Type.Integer({ minimum: 0 });
+
+/** GET /jobs/result of a cluster job. */
+const Result = resultSchema(
+  'cluster',
+  {
+    method: Type.Literal('butina'),
+    fingerprint: MorganFingerprint,
+    metric: Type.String({ description: 'tanimoto distance (1 - similarity)' }),
+    cutoff: Type.Number(),
+    input: InputSummary,
+    summary: Type.Object(
+      { molecules: Count, clustered: Count, clusters: Count, singletons: Count, largest: Count, unparseable: Count, too_large: Count, failed: Count },
+      { additionalProperties: false },
+    ),
+    sizes: Type.Array(Count, { description: 'Cluster sizes, in cluster order' }),
+    clusters: Type.Array(
+      Type.Object(
+        {
+          cluster: Type.Integer({ minimum: 1 }),
+          size: Type.Integer({ minimum: 1 }),
+          centroid: Type.Object(labelFields, { additionalProperties: false }),
+          members: Type.Array(Type.String(), { description: 'Molecule ids, centroid first' }),
+          member_indices: Type.Array(Count),
+        },
+        { additionalProperties: false },
+      ),
+      { description: "Butina's order: largest first" },
+    ),
+    assignments: Type.Union(
+      [Type.Array(Type.Object({ ...labelFields, cluster: Type.Integer({ minimum: 1 }), is_centroid: Type.Boolean() }, { additionalProperties: false })), Type.Null()],
+      { description: 'Each clustered molecule in input order, up to 1,000 molecules (else null: the port has them)' },
+    ),
+    assignments_inline: Type.Boolean(),
+    ports: portsField(['clusters', 'assignments']),
+    ...errorFields,
+  },
+  'cluster: Butina clusters of the molecules on Morgan fingerprints',
+);
+
 export const clusterJob: JobType<Payload> = {
   name: 'cluster',
   ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'smiles' } }, outputs: { clusters: 'json', assignments: 'molecules' } },
@@ -80,6 +121,7 @@ export const clusterJob: JobType<Payload> = {
   methods: ['smiles', 'morgan', 'similarity', 'butina'],
   summary: 'Butina clustering of a library on Morgan fingerprints (radius 2, 2048 bits) with a Tanimoto distance cutoff (default 0.35)',
   payload: Payload,
+  result: Result,
 
   async estimate(p, ctx) {
     const { n, source } = await countLibrary(p, ctx);

@@ -17,6 +17,7 @@ import { engineOutput, runItems, type EngineTools, type ItemOutput } from './eng
 import { checkStructure, ItemFailure, loadStructures, prepare, readMolblockAtoms, withCoords, type Prepared, type Structure } from './engine/structures.js';
 import { qmMethods } from './optimize.js';
 import { runXtb } from './engine/xtb.js';
+import { ConformersResult } from './engine/results.js';
 
 const Payload = Type.Object(
   {
@@ -333,6 +334,7 @@ export const conformersJob: JobType<Payload> = {
   name: 'conformers',
   summary: "3D conformer ensemble of each structure: Open Babel's candidates optimised with GFN-FF (and GFN2-xTB), pruned by energy window and RMSD, Boltzmann-weighted",
   payload: Payload,
+  result: ConformersResult,
   ports: {
     inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'molecules' } },
     outputs: { structures: 'molecules', lowest: 'molecules', table: 'table' },

@@ -23,6 +23,7 @@ import {
   Spool,
   type LibraryItem,
 } from './molecule-jobs.js';
+import { errorFields, InputSummary, labelFields, portsField, resultSchema } from './result-parts.js';
 
 /** Up to this many molecules, result.json carries the SVG text of each item too. */
 export const INLINE_SVGS = 50;
@@ -57,6 +58,39 @@ interface Drawn {
   svg: string;
 }
 
+const Count = Type.Integer({ minimum: 0 });
+
+/** GET /jobs/result of a depict job. */
+const Result = resultSchema(
+  'depict',
+  {
+    input: InputSummary,
+    size: Type.Object({ width: Type.Integer(), height: Type.Integer() }, { additionalProperties: false }),
+    summary: Type.Object({ molecules: Count, depicted: Count, unparseable: Count, too_large: Count, render_failed: Count, failed: Count }, { additionalProperties: false }),
+    items: Type.Union(
+      [
+        Type.Array(
+          Type.Object(
+            {
+              ...labelFields,
+              svg: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'The SVG, for up to 100 molecules (svg_inline)' })),
+              error: Type.Union([Type.String(), Type.Null()]),
+            },
+            { additionalProperties: false },
+          ),
+        ),
+        Type.Null(),
+      ],
+      { description: 'One per molecule in input order, up to 1,000 molecules (else null: the port has the drawings)' },
+    ),
+    items_inline: Type.Boolean(),
+    svg_inline: Type.Boolean(),
+    ports: portsField(['depictions']),
+    ...errorFields,
+  },
+  'depict: an SVG drawing of each molecule',
+);
+
 export const depictJob: JobType<Payload> = {
   name: 'depict',
   ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'smiles' } }, outputs: { depictions: 'svg' } },
@@ -64,6 +98,7 @@ export const depictJob: JobType<Payload> = {
   methods: ['smiles'],
   summary: 'An SVG drawing (as POST /depict) of each molecule of a SMILES list or an uploaded molecule set',
   payload: Payload,
+  result: Result,
 
   async estimate(p, ctx) {
     const { n, source } = await countLibrary(p, ctx);

@@ -28,6 +28,7 @@ import { EngineLogs, engineOutput, runItems, toolsFor, type ItemResult } from '.
 import { checkStructure, loadStructures, titled } from './engine/structures.js';
 import { prepareLigand, runVina } from './engine/vina.js';
 import { chemPool } from './molecule-jobs.js';
+import { DockingResult } from './engine/results.js';
 
 const Vec3 = (item: Record<string, unknown>, description: string) => Type.Array(Type.Number(item), { minItems: 3, maxItems: 3, description });
 
@@ -125,6 +126,7 @@ export const dockingJob: JobType<Payload> = {
   name: 'docking',
   summary: 'AutoDock Vina docking of ligands into a receptor (an uploaded PDB file or an RCSB PDB entry) within a box',
   payload: Payload,
+  result: DockingResult,
   ports: {
     inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'molecules' } },
     outputs: { poses: 'molecules', best: 'molecules', table: 'table' },

@@ -13,6 +13,7 @@ import type { JobType, OutputRecord } from '../job-type.js';
 import { linearEstimate } from './calibration.js';
 import { chemPool, countLibrary, ErrorLog, failureCode, INLINE_ITEMS, inputSummary, libraryFields, loadLibrary, phase, runChunks } from './molecule-jobs.js';
 import { propertyMetrics } from './properties.js';
+import { errorFields, InputSummary, labelFields, portsField, resultSchema } from './result-parts.js';
 
 /** The names an expression may use, and their types. */
 export const FILTER_NAMES: Readonly<Record<string, ValueType>> = {
@@ -79,6 +80,33 @@ interface Kept {
   metrics: Record<string, number>;
 }
 
+const Count = Type.Integer({ minimum: 0 });
+
+/** GET /jobs/result of a filter job. */
+const Result = resultSchema(
+  'filter',
+  {
+    input: InputSummary,
+    expression: Type.String(),
+    summary: Type.Object({ molecules: Count, kept: Count, dropped: Count, errors: Count }, { additionalProperties: false }),
+    kept: Type.Union(
+      [
+        Type.Array(
+          Type.Object(
+            { ...labelFields, metrics: Type.Record(Type.String(), Type.Number(), { description: 'The numeric properties (mw, clogp, tpsa, qed, ...)' }) },
+            { additionalProperties: false },
+          ),
+        ),
+        Type.Null(),
+      ],
+      { description: 'The kept molecules in input order, when at most 1,000 (else null: the port has them)' },
+    ),
+    ports: portsField(['molecules']),
+    ...errorFields,
+  },
+  'filter: the molecules whose properties satisfy the expression',
+);
+
 export const filterJob: JobType<Payload> = {
   name: 'filter',
   ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'smiles' } }, outputs: { molecules: 'molecules' } },
@@ -86,6 +114,7 @@ export const filterJob: JobType<Payload> = {
   methods: ['smiles', 'clogp', 'tpsa', 'qed', 'lipinski', 'veber', 'pains', 'brenk'],
   summary: 'Keep the molecules whose properties satisfy an expression, e.g. "mw <= 500 and clogp < 5 and not pains"',
   payload: Payload,
+  result: Result,
 
   async estimate(p, ctx) {
     compile(p.expression);

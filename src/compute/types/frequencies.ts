@@ -15,6 +15,7 @@ import { engineOutput, runItems } from './engine/run.js';
 import { checkStructure, loadStructures, prepare, readMolblockAtoms } from './engine/structures.js';
 import { chemPool } from './molecule-jobs.js';
 import { qmMethods } from './optimize.js';
+import { FrequenciesResult } from './engine/results.js';
 
 const Payload = Type.Object(
   {
@@ -42,6 +43,7 @@ export const frequenciesJob: JobType<Payload> = {
   name: 'frequencies',
   summary: 'Harmonic frequencies, IR intensities and thermochemistry (ZPVE, H, S, G) of the optimised structure, with xtb or MOPAC',
   payload: Payload,
+  result: FrequenciesResult,
   ports: {
     inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'molecules' } },
     outputs: { structures: 'molecules', table: 'table' },

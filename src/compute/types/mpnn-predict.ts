@@ -11,6 +11,7 @@ import { RUNNING_FROM_SOURCE } from '../../paths.js';
 import { runInThread } from '../threads.js';
 import { CALIBRATION } from './calibration.js';
 import { ErrorLog, loadLibrary } from './molecule-jobs.js';
+import { MpnnPredictResult } from './mpnn-results.js';
 
 export const MAX_ASYNC_SMILES = 100_000;
 /** CPU ms per molecule of a prediction (parse, features, one forward pass per member; docs/models.md). */
@@ -64,6 +65,7 @@ export const mpnnPredictJob: JobType<Payload> = {
   methods: ['rdkit', 'dmpnn', 'morgan'],
   summary: 'Predict a property with a public model or one of your MPNN models, for SMILES or an uploaded molecule set',
   payload: Payload,
+  result: MpnnPredictResult,
 
   async estimate(p, ctx) {
     if ((p.smiles === undefined) === (p.input_artifact_id === undefined)) throw invalid(['smiles'], 'Give smiles or input_artifact_id (one of the two)', null, 'missing');
@@ -101,6 +103,7 @@ export const mpnnPredictJob: JobType<Payload> = {
     const failed = predictions.filter((x) => x.error !== null).length;
     return {
       result: {
+        job_type: 'mpnn_predict',
         model: p.model,
         task: model.task,
         target: model.target,

@@ -16,6 +16,7 @@ import { RUNNING_FROM_SOURCE } from '../../paths.js';
 import { runInThread } from '../threads.js';
 import { MPNN_COST, trainingSeconds, trainingShape } from './mpnn-cost.js';
 import { MAX_FILE_ROWS, readTrainingTable } from './mpnn-table.js';
+import { MpnnTrainResult } from './mpnn-results.js';
 
 export const MAX_INLINE_ROWS = 5000;
 export { MAX_FILE_ROWS };
@@ -91,6 +92,7 @@ export const mpnnTrainJob: JobType<Payload> = {
   methods: ['rdkit', 'dmpnn', 'model_training', 'morgan'],
   summary: 'Train a directed message-passing neural network (D-MPNN, as chemprop) on your measurements and register it under model_name',
   payload: Payload,
+  result: MpnnTrainResult,
 
   async estimate(p, ctx) {
     if ((p.rows === undefined) === (p.input_artifact_id === undefined)) throw invalid(['rows'], 'Give rows or input_artifact_id (one of the two)', null, 'missing');
@@ -199,6 +201,7 @@ export const mpnnTrainJob: JobType<Payload> = {
     };
     return {
       result: {
+        job_type: 'mpnn_train',
         model_name: p.model_name,
         model_id: modelId,
         test_metrics: r.test_metrics,

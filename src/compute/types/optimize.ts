@@ -7,6 +7,7 @@ import type { JobType } from '../job-type.js';
 import { chargeAndSpin, methodOf, qmEstimate, runQm } from './engine/qm.js';
 import { ENGINE_SETS, enginesForMethod, qmFields, structureFields, type QmPayload } from './engine/payload.js';
 import { engineOutput, runItems } from './engine/run.js';
+import { OptimizeResult, SinglepointResult } from './engine/results.js';
 import { checkStructure, loadStructures, prepare } from './engine/structures.js';
 import { chemPool } from './molecule-jobs.js';
 
@@ -31,6 +32,7 @@ function qmJob(name: 'optimize' | 'singlepoint'): JobType<Payload> {
       ? 'Geometry optimisation with GFN2-xTB, GFN1-xTB, GFN-FF (xtb) or PM7, PM6 (MOPAC), in the gas phase or an implicit solvent'
       : 'Energy, HOMO-LUMO gap, dipole and partial charges at the given geometry (xtb or MOPAC)',
     payload: Payload,
+    result: optimizing ? OptimizeResult : SinglepointResult,
     ports: {
       inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'molecules' } },
       outputs: { structures: 'molecules', table: 'table' },

@@ -25,6 +25,7 @@ import {
   type CsvValue,
   type LibraryItem,
 } from './molecule-jobs.js';
+import { errorFields, InputSummary, labelFields, portsField, resultSchema } from './result-parts.js';
 
 const Payload = Type.Object(libraryFields('The molecules to describe'), { additionalProperties: false });
 type Payload = Static<typeof Payload>;
@@ -116,6 +117,33 @@ function csvRow(r: Row): string {
   return `${CSV_COLUMNS.map((c) => csvField(v[c])).join(',')}\r\n`;
 }
 
+const Count = Type.Integer({ minimum: 0 });
+
+/** GET /jobs/result of a properties job. */
+const Result = resultSchema(
+  'properties',
+  {
+    input: InputSummary,
+    summary: Type.Object({ molecules: Count, described: Count, unparseable: Count, too_large: Count, failed: Count }, { additionalProperties: false }),
+    items: Type.Union(
+      [
+        Type.Array(
+          Type.Object(
+            { ...labelFields, properties: Type.Union([Type.Ref('MolecularProperties'), Type.Null()]), error: Type.Union([Type.String(), Type.Null()]) },
+            { additionalProperties: false },
+          ),
+        ),
+        Type.Null(),
+      ],
+      { description: 'One per molecule in input order, up to 1,000 molecules (else null: the ports have them)' },
+    ),
+    items_inline: Type.Boolean(),
+    ports: portsField(['properties', 'table']),
+    ...errorFields,
+  },
+  'properties: every molecular property of each molecule (as POST /describe)',
+);
+
 export const propertiesJob: JobType<Payload> = {
   name: 'properties',
   ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'smiles' } }, outputs: { properties: 'json', table: 'csv' } },
@@ -123,6 +151,7 @@ export const propertiesJob: JobType<Payload> = {
   methods: ['smiles', 'clogp', 'tpsa', 'qed', 'lipinski', 'veber', 'pains', 'brenk', 'inchi', 'inchikey'],
   summary: 'All MolecularProperties (as POST /describe) of each molecule of a SMILES list or an uploaded molecule set',
   payload: Payload,
+  result: Result,
 
   async estimate(p, ctx) {
     const { n, source } = await countLibrary(p, ctx);

@@ -21,6 +21,7 @@ import { checkStructure, ItemFailure, loadStructures, prepare, readMolblockAtoms
 import { HARTREE_PER_KCAL, runXtb } from './engine/xtb.js';
 import { chemPool } from './molecule-jobs.js';
 import { qmMethods } from './optimize.js';
+import { ScanResult } from './engine/results.js';
 
 const Payload = Type.Object(
   {
@@ -87,6 +88,7 @@ export const scanJob: JobType<Payload> = {
   name: 'scan',
   summary: 'Relaxed torsion scan with GFN2-xTB, GFN1-xTB or GFN-FF: the energy profile of a dihedral, each point optimised with the dihedral held',
   payload: Payload,
+  result: ScanResult,
   ports: {
     inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'molecules' } },
     outputs: { structures: 'molecules', table: 'table' },

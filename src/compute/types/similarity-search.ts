@@ -12,6 +12,7 @@ import { smilesShapeError } from '../../chem/formats/smiles-shape.js';
 import { JobInputError, type JobType, type OutputRecord } from '../job-type.js';
 import { linearEstimate } from './calibration.js';
 import { chemPool, clip, countLibrary, ErrorLog, failureCode, inputSummary, libraryFields, loadLibrary, MAX_SMILES_CHARS, MORGAN, phase, runChunks } from './molecule-jobs.js';
+import { errorFields, InputSummary, labelFields, MorganFingerprint, portsField, resultSchema } from './result-parts.js';
 
 export const MAX_TOP_K = 10_000;
 
@@ -55,6 +56,31 @@ class TopK {
   }
 }
 
+const Count = Type.Integer({ minimum: 0 });
+
+/** GET /jobs/result of a similarity_search job. */
+const Result = resultSchema(
+  'similarity_search',
+  {
+    query: Type.Object({ smiles: Type.String(), bits_set: Type.Integer({ description: "On bits of the query's fingerprint" }) }, { additionalProperties: false }),
+    fingerprint: MorganFingerprint,
+    metric: Type.Literal('tanimoto'),
+    threshold: Type.Number(),
+    top_k: Type.Integer(),
+    input: InputSummary,
+    summary: Type.Object(
+      { molecules: Count, screened: Count, unparseable: Count, too_large: Count, failed: Count, above_threshold: Count, returned: Count },
+      { additionalProperties: false },
+    ),
+    hits: Type.Array(Type.Object({ rank: Type.Integer({ minimum: 1 }), ...labelFields, similarity: Type.Number() }, { additionalProperties: false }), {
+      description: 'Similarity >= threshold, best first (ties in input order), at most top_k',
+    }),
+    ports: portsField(['hits']),
+    ...errorFields,
+  },
+  'similarity_search: the library molecules most similar to the query',
+);
+
 export const similaritySearchJob: JobType<Payload> = {
   name: 'similarity_search',
   ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'smiles' } }, outputs: { hits: 'molecules' } },
@@ -62,6 +88,7 @@ export const similaritySearchJob: JobType<Payload> = {
   methods: ['smiles', 'morgan', 'similarity'],
   summary: 'Molecules of a library most similar to a query SMILES (Tanimoto on Morgan fingerprints, radius 2, 2048 bits), above a threshold, best top_k',
   payload: Payload,
+  result: Result,
 
   async estimate(p, ctx) {
     const bad = smilesShapeError(p.query.trim().split(/\s+/)[0] ?? '');

@@ -23,6 +23,7 @@ import { smilesShapeError } from '../../chem/formats/smiles-shape.js';
 import { JobInputError, type JobType, type OutputRecord } from '../job-type.js';
 import { linearEstimate } from './calibration.js';
 import { chemPool, countLibrary, ErrorLog, failureCode, inputSummary, libraryFields, loadLibrary, phase, runChunks, smartsShapeError } from './molecule-jobs.js';
+import { errorFields, InputSummary, labelFields, portsField, resultSchema } from './result-parts.js';
 
 /** Matching molecules listed in result.json at most (the port has all of them). */
 export const MAX_LISTED_MATCHES = 10_000;
@@ -54,6 +55,37 @@ interface Match {
   bonds: number[];
 }
 
+const Count = Type.Integer({ minimum: 0 });
+
+/** GET /jobs/result of a substructure_search job. */
+const Result = resultSchema(
+  'substructure_search',
+  {
+    query: Type.Object(
+      { text: Type.String(), read_as: Type.Union([Type.Literal('smarts'), Type.Literal('smiles')]), atoms: Type.Integer(), use_chirality: Type.Boolean() },
+      { additionalProperties: false },
+    ),
+    input: InputSummary,
+    summary: Type.Object({ molecules: Count, screened: Count, matched: Count, unparseable: Count, too_large: Count, failed: Count }, { additionalProperties: false }),
+    matches: Type.Array(
+      Type.Object(
+        {
+          ...labelFields,
+          match_count: Type.Integer({ minimum: 1 }),
+          atoms: Type.Array(Type.Integer(), { description: "The first match's atom indices, in the query's atom order" }),
+          bonds: Type.Array(Type.Integer()),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'In input order, the first 10,000 (the port has all)' },
+    ),
+    matches_listed: Count,
+    ports: portsField(['matches']),
+    ...errorFields,
+  },
+  'substructure_search: the library molecules that contain the query',
+);
+
 export const substructureSearchJob: JobType<Payload> = {
   name: 'substructure_search',
   ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'smiles' } }, outputs: { matches: 'molecules' } },
@@ -61,6 +93,7 @@ export const substructureSearchJob: JobType<Payload> = {
   methods: ['smiles'],
   summary: 'Molecules of a library that contain a substructure given as SMARTS or SMILES, with the atoms of the first match',
   payload: Payload,
+  result: Result,
 
   async estimate(p, ctx) {
     const format = p.query_format ?? 'auto';

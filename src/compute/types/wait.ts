@@ -5,12 +5,16 @@ import { JobAborted, type JobType } from '../job-type.js';
 
 const Payload = Type.Object({ seconds: Type.Number({ minimum: 1, maximum: 3600, description: 'How long to sleep' }) }, { additionalProperties: false });
 
+/** GET /jobs/result of a wait job. */
+const Result = Type.Object({ job_type: Type.Literal('wait'), slept_seconds: Type.Number() }, { additionalProperties: false, description: 'wait: how long the job slept' });
+
 export const waitJob: JobType<Static<typeof Payload>> = {
   name: 'wait',
   runsOn: 'event-loop',
   methods: [],
   summary: 'Sleeps for `seconds` (1..3600): a diagnostic job for probes and integration tests',
   payload: Payload,
+  result: Result,
   async estimate(p) {
     return { expectedRuntimeSec: p.seconds, assumptions: { model: 'runtime = seconds' } };
   },
@@ -27,6 +31,6 @@ export const waitJob: JobType<Static<typeof Payload>> = {
     if (ctx.signal.aborted) throw new JobAborted((ctx.signal.reason as JobAborted | undefined)?.reason ?? 'cancelled');
     // The loop may end between a report and the deadline (a report at 0.999): the end is 1.
     ctx.progress(1, undefined, { elapsed_seconds: ctx.payload.seconds, seconds: ctx.payload.seconds });
-    return { result: { slept_seconds: ctx.payload.seconds } };
+    return { result: { job_type: 'wait', slept_seconds: ctx.payload.seconds } };
   },
 };
