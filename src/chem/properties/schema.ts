@@ -72,12 +72,9 @@ const MolecularPropertiesSchema = Type.Object(
     aromatic_rings: Type.Integer({ description: 'Aromatic rings of the SSSR (RDKit CalcNumAromaticRings)' }),
     heavy_atoms: Type.Integer({ description: 'Atoms with atomic number > 1 (RDKit GetNumHeavyAtoms)' }),
     formal_charge: Type.Integer({ description: 'Net formal charge (sum over atoms)' }),
-    qed: Type.Optional(
-      Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
-        description:
-          "Quantitative estimate of drug-likeness (Bickerton 2012) with RDKit QED.qed's default (mean) weights; null when it cannot be computed. Always present in responses",
-      }),
-    ),
+    qed: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
+      description: "Quantitative estimate of drug-likeness (Bickerton 2012) with RDKit QED.qed's default (mean) weights; null when it cannot be computed",
+    }),
     lipinski: Type.Ref(RuleCheckSchema, {
       description: "Lipinski rule of five on mw, clogp, hbd and hba above ('mw>500', 'clogp>5', 'hbd>5', 'hba>10'); passes with at most one violation",
     }),
@@ -89,7 +86,7 @@ const MolecularPropertiesSchema = Type.Object(
       },
       { additionalProperties: false, description: 'Structural alerts, in RDKit catalog order' },
     ),
-    ms: Type.Optional(Type.Union([Type.Ref(MassSpecHintsSchema), Type.Null()], { description: `${MassSpecHintsSchema.description}. Always present in responses` })),
+    ms: Type.Union([Type.Ref(MassSpecHintsSchema), Type.Null()], { description: MassSpecHintsSchema.description }),
   },
   { $id: 'MolecularProperties', additionalProperties: false, description: 'Molecular properties computed with RDKit from one SMILES' },
 );

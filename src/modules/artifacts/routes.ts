@@ -42,10 +42,11 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
     '/artifacts',
     {
       schema: {
+        operationId: 'listArtifacts',
         tags,
         summary: 'List your artifacts: one item per port (plus one per archive with include_archive), newest first',
         querystring: ArtifactListQuery,
-        response: { 200: Type.Ref('ArtifactListResponse') },
+        response: { 200: Type.Ref('ArtifactListResponse', { description: 'A page of your artifacts' }) },
       },
     },
     async (request) => {
@@ -66,11 +67,12 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
     {
       config: { idempotency: true },
       schema: {
+        operationId: 'uploadArtifact',
         tags,
         summary: 'Upload a file, a molecule set (.smi, .csv, .sdf) or an artifact zip (multipart/form-data)',
         consumes: ['multipart/form-data'],
         body: UploadBodyDoc,
-        response: { 201: Type.Ref('ArtifactResponse') },
+        response: { 201: Type.Ref('ArtifactResponse', { description: 'The stored artifact and its manifest' }) },
       },
       // The multipart body is read and checked by the preValidation hook below, not by Ajv.
       validatorCompiler: () => (value: unknown) => ({ value }),
@@ -128,13 +130,30 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
     },
   );
 
-  app.get('/artifacts/usage', { schema: { tags, summary: 'Artifact storage used and the quota of your tier', response: { 200: Type.Ref('ArtifactUsage') } } }, async (request) =>
-    services.artifacts.usage(principalOf(request).userId),
+  app.get(
+    '/artifacts/usage',
+    {
+      schema: {
+        operationId: 'getArtifactUsage',
+        tags,
+        summary: 'Artifact storage used and the quota of your tier',
+        response: { 200: Type.Ref('ArtifactUsage', { description: 'Storage used and the quota' }) },
+      },
+    },
+    async (request) => services.artifacts.usage(principalOf(request).userId),
   );
 
   app.get(
     '/artifacts/:artifact_id',
-    { schema: { tags, summary: 'One artifact with its manifest', params: ArtifactIdParams, response: { 200: Type.Ref('ArtifactResponse') } } },
+    {
+      schema: {
+        operationId: 'getArtifact',
+        tags,
+        summary: 'One artifact with its manifest',
+        params: ArtifactIdParams,
+        response: { 200: Type.Ref('ArtifactResponse', { description: 'The artifact and its manifest' }) },
+      },
+    },
     async (request) => services.artifacts.get(principalOf(request).userId, request.params.artifact_id),
   );
 
@@ -142,11 +161,12 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
     '/artifacts/:artifact_id',
     {
       schema: {
+        operationId: 'deleteArtifact',
         tags,
         summary: 'Delete an artifact (its row, then its file)',
         params: ArtifactIdParams,
         response: {
-          200: Type.Ref('MessageResponse'),
+          200: Type.Ref('MessageResponse', { description: 'The artifact is deleted' }),
           409: { description: 'Problem: the artifact holds the weights of one of your models (delete the model with DELETE /user-models/mpnn)', $ref: 'Problem#' },
         },
       },
@@ -161,6 +181,7 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
     '/artifacts/:artifact_id/download',
     {
       schema: {
+        operationId: 'downloadArtifact',
         tags,
         summary:
           'Download the whole zip, with record (and port) one record’s primary file, or with port alone that port (its one record’s file, or a zip of its records); Range requests work',

@@ -10,7 +10,7 @@ import { resumeAfter, streamTurn } from './stream.js';
 
 const tags = ['assistant'];
 const config = { auth: 'token' as const };
-const ref = (id: string) => Type.Ref(id);
+const ref = (id: string, description?: string) => Type.Ref(id, description ? { description } : {});
 
 export const assistantRoutes: RoutePlugin = async (app, { services }) => {
   const a = services.assistant;
@@ -18,25 +18,62 @@ export const assistantRoutes: RoutePlugin = async (app, { services }) => {
 
   app.post(
     '/assistant/sessions',
-    { config, schema: { tags, summary: 'A new session', body: ref('AssistantSessionCreate'), response: { 201: ref('AssistantSession') } } },
+    {
+      config,
+      schema: {
+        operationId: 'createAssistantSession',
+        tags,
+        summary: 'A new session',
+        body: ref('AssistantSessionCreate'),
+        response: { 201: ref('AssistantSession', 'The new session') },
+      },
+    },
     async (request, reply) => reply.code(201).send(await a.createSession(user(request), (request.body as { title?: string } | undefined)?.title)),
   );
 
   app.get(
     '/assistant/sessions',
-    { config, schema: { tags, summary: 'Your sessions, most recently used first', querystring: PageQuery, response: { 200: ref('AssistantSessionList') } } },
+    {
+      config,
+      schema: {
+        operationId: 'listAssistantSessions',
+        tags,
+        summary: 'Your sessions, most recently used first',
+        querystring: PageQuery,
+        response: { 200: ref('AssistantSessionList', 'Your sessions') },
+      },
+    },
     async (request) => a.listSessions(user(request), request.query),
   );
 
   app.get(
     '/assistant/sessions/:session_id',
-    { config, schema: { tags, summary: 'A session with its messages and plan cards', params: SessionParams, response: { 200: ref('AssistantSessionDetail') } } },
+    {
+      config,
+      schema: {
+        operationId: 'getAssistantSession',
+        tags,
+        summary: 'A session with its messages and plan cards',
+        params: SessionParams,
+        response: { 200: ref('AssistantSessionDetail', 'The session with its messages and plan cards') },
+      },
+    },
     async (request) => a.getSession(user(request), request.params.session_id),
   );
 
   app.patch(
     '/assistant/sessions/:session_id',
-    { config, schema: { tags, summary: 'Rename a session', params: SessionParams, body: ref('AssistantSessionRename'), response: { 200: ref('AssistantSession') } } },
+    {
+      config,
+      schema: {
+        operationId: 'renameAssistantSession',
+        tags,
+        summary: 'Rename a session',
+        params: SessionParams,
+        body: ref('AssistantSessionRename'),
+        response: { 200: ref('AssistantSession', 'The session, renamed') },
+      },
+    },
     async (request) => a.renameSession(user(request), request.params.session_id, (request.body as { title: string }).title),
   );
 
@@ -45,10 +82,11 @@ export const assistantRoutes: RoutePlugin = async (app, { services }) => {
     {
       config,
       schema: {
+        operationId: 'deleteAssistantSession',
         tags,
         summary: 'Delete a session with its turns and plan cards (409 while a turn runs); runs started from its cards stay',
         params: SessionParams,
-        response: { 200: ref('MessageResponse') },
+        response: { 200: ref('MessageResponse', 'The session is deleted') },
       },
     },
     async (request) => {
@@ -62,11 +100,12 @@ export const assistantRoutes: RoutePlugin = async (app, { services }) => {
     {
       config: { ...config, scope: 'read' as const },
       schema: {
+        operationId: 'estimateAssistantTurn',
         tags,
         summary: 'Charges nothing: the token bounds of a turn with this message and the hold in USD',
         params: SessionParams,
         body: ref('AssistantTurnRequest'),
-        response: { 200: ref('AssistantTurnEstimate') },
+        response: { 200: ref('AssistantTurnEstimate', 'The token bounds of a turn and the hold in USD') },
       },
     },
     async (request) => a.estimateTurn(user(request), request.params.session_id, (request.body as { message: string }).message),
@@ -77,11 +116,12 @@ export const assistantRoutes: RoutePlugin = async (app, { services }) => {
     {
       config: { ...config, idempotency: true },
       schema: {
+        operationId: 'startAssistantTurn',
         tags,
         summary: 'Start a turn: holds funds for its maximum tokens (402 insufficient-funds if short; 409 while another turn of the session runs); follow it on its stream',
         params: SessionParams,
         body: ref('AssistantTurnRequest'),
-        response: { 202: ref('AssistantTurnStarted') },
+        response: { 202: ref('AssistantTurnStarted', 'The turn is started: stream it by its turn_id') },
       },
     },
     async (request, reply) =>
@@ -96,6 +136,7 @@ export const assistantRoutes: RoutePlugin = async (app, { services }) => {
       // The stream writes its own frames; the schema documents them (nothing to serialize).
       serializerCompiler: () => (data: unknown) => JSON.stringify(data),
       schema: {
+        operationId: 'streamAssistantTurn',
         tags,
         summary: "The turn's events as Server-Sent Events, resumable with Last-Event-ID",
         description: STREAM_DESCRIPTION,
@@ -119,13 +160,32 @@ export const assistantRoutes: RoutePlugin = async (app, { services }) => {
 
   app.get(
     '/assistant/sessions/:session_id/turns/:turn_id',
-    { config, schema: { tags, summary: 'A turn: status, tokens, cost', params: TurnParams, response: { 200: ref('AssistantTurn') } } },
+    {
+      config,
+      schema: {
+        operationId: 'getAssistantTurn',
+        tags,
+        summary: 'A turn: status, tokens, cost',
+        params: TurnParams,
+        response: { 200: ref('AssistantTurn', 'The turn: status, tokens and cost') },
+      },
+    },
     async (request) => a.getTurn(user(request), request.params.session_id, request.params.turn_id),
   );
 
   app.get(
     '/assistant/sessions/:session_id/turns',
-    { config, schema: { tags, summary: "The session's turns, oldest first", params: SessionParams, querystring: PageQuery, response: { 200: ref('AssistantTurnList') } } },
+    {
+      config,
+      schema: {
+        operationId: 'listAssistantTurns',
+        tags,
+        summary: "The session's turns, oldest first",
+        params: SessionParams,
+        querystring: PageQuery,
+        response: { 200: ref('AssistantTurnList', "The session's turns") },
+      },
+    },
     async (request) => a.listTurns(user(request), request.params.session_id, request.query),
   );
 
@@ -134,10 +194,11 @@ export const assistantRoutes: RoutePlugin = async (app, { services }) => {
     {
       config,
       schema: {
+        operationId: 'stopAssistantTurn',
         tags,
         summary: 'Stop generating: debits the tokens used, releases the rest of the hold (409 when the turn has ended)',
         params: TurnParams,
-        response: { 200: ref('AssistantTurn') },
+        response: { 200: ref('AssistantTurn', 'The turn, stopped: the tokens used are debited, the rest released') },
       },
     },
     async (request) => a.stopTurn(user(request), request.params.session_id, request.params.turn_id),
@@ -145,7 +206,16 @@ export const assistantRoutes: RoutePlugin = async (app, { services }) => {
 
   app.get(
     '/assistant/plans/:plan_id',
-    { config, schema: { tags, summary: 'A plan card: the proposed workflow run, its estimate, status and expiry', params: PlanParams, response: { 200: Type.Ref(Plan) } } },
+    {
+      config,
+      schema: {
+        operationId: 'getAssistantPlan',
+        tags,
+        summary: 'A plan card: the proposed workflow run, its estimate, status and expiry',
+        params: PlanParams,
+        response: { 200: Type.Ref(Plan, { description: 'The plan card' }) },
+      },
+    },
     async (request) => a.getPlan(user(request), request.params.plan_id),
   );
 
@@ -154,6 +224,7 @@ export const assistantRoutes: RoutePlugin = async (app, { services }) => {
     {
       config: { ...config, idempotency: 'always' as const },
       schema: {
+        operationId: 'approveAssistantPlan',
         tags,
         summary:
           'Start the proposed workflow run: charges your wallet (reserves its estimate). Idempotency-Key required from every caller; 409 when the card expired or was decided',
@@ -170,11 +241,30 @@ export const assistantRoutes: RoutePlugin = async (app, { services }) => {
 
   app.post(
     '/assistant/plans/:plan_id/reject',
-    { config, schema: { tags, summary: 'Reject a plan card (409 when it expired or was decided)', params: PlanParams, response: { 200: Type.Ref(Plan) } } },
+    {
+      config,
+      schema: {
+        operationId: 'rejectAssistantPlan',
+        tags,
+        summary: 'Reject a plan card (409 when it expired or was decided)',
+        params: PlanParams,
+        response: { 200: Type.Ref(Plan, { description: 'The plan card, rejected' }) },
+      },
+    },
     async (request) => a.rejectPlan(user(request), request.params.plan_id),
   );
 
-  app.get('/assistant/models', { config, schema: { tags, summary: 'The language models available and their token prices', response: { 200: Type.Ref(Models) } } }, async () =>
-    a.models(),
+  app.get(
+    '/assistant/models',
+    {
+      config,
+      schema: {
+        operationId: 'listAssistantModels',
+        tags,
+        summary: 'The language models available and their token prices',
+        response: { 200: Type.Ref(Models, { description: 'The language models and their token prices' }) },
+      },
+    },
+    async () => a.models(),
   );
 };

@@ -1,6 +1,7 @@
 // Request and response schemas of the Assistant's endpoints (docs/assistant.md), in the OpenAPI document.
 import { Type } from '@sinclair/typebox';
 import { Nullable } from '../../api/schemas.js';
+import { JOB_TYPE_NAMES } from '../../compute/registry.js';
 import { MAX_MESSAGE_CHARS, MAX_TITLE_CHARS } from './service.js';
 
 const Page = {
@@ -36,7 +37,10 @@ const Quote = Type.Object(
     cost_usd: Type.Number({ description: 'What the run reserves when it starts' }),
     expected_runtime_sec: Type.Number(),
     steps: Type.Array(
-      Type.Object({ step_id: Type.String(), job_type: Type.String(), cost_usd: Type.Number(), expected_runtime_sec: Type.Number() }, { additionalProperties: false }),
+      Type.Object(
+        { step_id: Type.String(), job_type: Type.Unsafe<string>({ type: 'string', enum: JOB_TYPE_NAMES }), cost_usd: Type.Number(), expected_runtime_sec: Type.Number() },
+        { additionalProperties: false },
+      ),
     ),
   },
   { additionalProperties: false },

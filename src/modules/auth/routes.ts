@@ -26,10 +26,11 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
             throw new AppError('unsupported-media-type', `login takes a form body (Content-Type: ${FORM}) with username and password, not "${type || 'no content type'}"`);
         },
         schema: {
+          operationId: 'loginWithEmail',
           tags: ['auth'],
           summary: 'Log in with email and password (form body)',
           body: { content: { [FORM]: { schema: LoginForm } } },
-          response: { 200: Type.Ref(TokenResponse) },
+          response: { 200: Type.Ref(TokenResponse, { description: 'An access token (900 s) and a refresh token (30 days, single use)' }) },
         },
       },
       async (request) => {
@@ -43,9 +44,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
     '/auth/check',
     {
       schema: {
+        operationId: 'checkCredential',
         tags: ['auth'],
         summary: 'Check a credential (X-Api-Key or Authorization: Bearer)',
-        response: { 200: Type.Ref('MessageResponse') },
+        response: { 200: Type.Ref('MessageResponse', { description: 'The credential is valid' }) },
       },
     },
     async (request) => {
@@ -58,7 +60,13 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
     '/auth/refresh',
     {
       config: { auth: 'none' },
-      schema: { tags: ['auth'], summary: 'Exchange a refresh token for a new token pair', body: RefreshBody, response: { 200: Type.Ref(TokenResponse) } },
+      schema: {
+        operationId: 'refreshTokens',
+        tags: ['auth'],
+        summary: 'Exchange a refresh token for a new token pair',
+        body: RefreshBody,
+        response: { 200: Type.Ref(TokenResponse, { description: 'A new token pair; the refresh token given is spent' }) },
+      },
     },
     async (request) => sessions.refresh(request.body.refresh_token),
   );
@@ -69,11 +77,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
     {
       config: { auth: 'none', deprecated: { sunset, successor: '/api/v1/auth/refresh' } },
       schema: {
+        operationId: 'refreshTokensDeprecated',
         tags: ['auth'],
         summary: 'Deprecated: refresh with the token in the URL (use POST /auth/refresh)',
         description: `Deprecated on 2026-09-29; refuses after ${sunset.toUTCString()}. Sends the refresh token in the URL, where logs keep it.`,
         querystring: RefreshQuery,
-        response: { 200: Type.Ref(TokenResponse) },
+        response: { 200: Type.Ref(TokenResponse, { description: 'A new token pair (deprecated route: Deprecation, Sunset and Link headers)' }) },
       },
     },
     async (request) => {
@@ -88,7 +97,15 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
 
   app.get(
     '/auth/logout',
-    { config: { scope: 'read' }, schema: { tags: ['auth'], summary: 'End the session of the access token', response: { 200: Type.Ref('MessageResponse') } } },
+    {
+      config: { scope: 'read' },
+      schema: {
+        operationId: 'logout',
+        tags: ['auth'],
+        summary: 'End the session of the access token',
+        response: { 200: Type.Ref('MessageResponse', { description: 'The session is ended: its access and refresh tokens stop working' }) },
+      },
+    },
     async (request) => {
       const p = principalOf(request);
       if (!p.sessionId) return { message: 'API keys have no session to end; revoke the key with DELETE /api/v1/auth/api-keys/{key_id} to stop it' };

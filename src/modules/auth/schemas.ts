@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../api/schemas.js';
 
 export const TokenResponse = Type.Object(
   {
@@ -16,10 +15,10 @@ export const LoginForm = Type.Object(
   {
     username: Type.String({ minLength: 1, maxLength: 320, description: 'The account email' }),
     password: Type.String({ minLength: 1, maxLength: 1024 }),
-    grant_type: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+    grant_type: Type.Optional(Type.String({ maxLength: 64 })),
     scope: Type.Optional(Type.String({ maxLength: 256 })),
-    client_id: Type.Optional(Nullable(Type.String({ maxLength: 256 }))),
-    client_secret: Type.Optional(Nullable(Type.String({ maxLength: 256 }))),
+    client_id: Type.Optional(Type.String({ maxLength: 256 })),
+    client_secret: Type.Optional(Type.String({ maxLength: 256 })),
   },
   { additionalProperties: false },
 );

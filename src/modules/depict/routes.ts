@@ -18,11 +18,12 @@ export const depictRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
     {
       config,
       schema: {
+        operationId: 'depictMolecules',
         tags,
         summary: 'Draw molecules (SVG) from SMILES',
         description: 'One item per input, in input order; a bad input yields an item carrying `error`, never a failed request.',
         body: Type.Ref(DepictRequest),
-        response: { 200: Type.Ref(DepictResponse) },
+        response: { 200: Type.Ref(DepictResponse, { description: 'An SVG drawing per molecule, in input order' }) },
       },
     },
     async (request) => depictMolecules(services.chem, request.body),
@@ -33,11 +34,12 @@ export const depictRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
     {
       config,
       schema: {
+        operationId: 'depictReactions',
         tags,
         summary: 'Draw reactions (SVG) from reaction SMILES',
         description: 'Reactants, arrow, agents (above the arrow) when present, and products. One item per input, in input order.',
         body: Type.Ref(DepictReactionsRequest),
-        response: { 200: Type.Ref(DepictResponse) },
+        response: { 200: Type.Ref(DepictResponse, { description: 'An SVG drawing per reaction, in input order' }) },
       },
     },
     async (request) => depictReactions(services.chem, request.body),

@@ -15,11 +15,12 @@ export const describeRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       // Computing properties changes nothing: the read scope covers it (docs/api-decisions.md, "Scopes").
       config: { scope: 'read' },
       schema: {
+        operationId: 'describeMolecules',
         tags: ['chemistry'],
         summary: 'Molecular properties from SMILES',
         description: 'One item per input, in input order; a bad input yields an item carrying `error`, never a failed request.',
         body: Type.Ref(DescribeRequest),
-        response: { 200: Type.Ref(DescribeResponse) },
+        response: { 200: Type.Ref(DescribeResponse, { description: 'The properties of each molecule, in input order' }) },
       },
     },
     async (request) => describeMolecules(services.chem, { smiles: request.body.smiles }),

@@ -10,9 +10,10 @@ export const engineRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
     {
       config: { scope: 'read' },
       schema: {
+        operationId: 'listEngines',
         tags: ['engines'],
         summary: "The compute engines (xtb, MOPAC, Open Babel, AutoDock Vina): which this server's workers found, their versions, and the job types they run",
-        response: { 200: Type.Ref(EngineList) },
+        response: { 200: Type.Ref(EngineList, { description: "The engines and the job types this server's workers can run" }) },
       },
     },
     async () => services.engines.list(),

@@ -14,12 +14,16 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     '/events',
     {
       schema: {
+        operationId: 'listEvents',
         tags: ['events'],
         summary: 'Completion events of your jobs and workflow runs (gap-free cursor feed, optional long poll)',
         description:
           'Follow the feed by passing each `next_cursor` back as `after`. With `wait` > 0 the call returns as soon as a matching event is committed, or after `wait` seconds with no events and the same cursor. A cursor whose events were removed by retention (30 days) answers 410 cursor-expired.',
         querystring: EventListQuery,
-        response: { 200: Type.Ref(EventListResponse), 410: { description: 'Problem: cursor-expired', $ref: 'Problem#' } },
+        response: {
+          200: Type.Ref(EventListResponse, { description: 'The events after the cursor (possibly none, after a long poll) and the cursor to poll with next' }),
+          410: { description: 'Problem: cursor-expired', $ref: 'Problem#' },
+        },
       },
     },
     async (request, reply) => {

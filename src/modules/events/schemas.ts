@@ -9,7 +9,11 @@ export const RunEvent = Type.Object(
     event_id: Type.Integer({ description: 'Position in your feed: increases by one per event' }),
     kind: Type.Unsafe<'job' | 'workflow_run'>({ type: 'string', enum: ['job', 'workflow_run'], description: '`job` or `workflow_run`' }),
     occurred_at: Type.String({ format: 'date-time' }),
-    status: Type.String({ description: 'The terminal status: jobs completed, error, cancelled; workflow runs completed, failed, cancelled' }),
+    status: Type.Unsafe<string>({
+      type: 'string',
+      enum: ['completed', 'error', 'cancelled', 'failed'],
+      description: 'The terminal status: jobs completed, error, cancelled; workflow runs completed, failed, cancelled',
+    }),
     subject_id: Type.String({ description: 'The job (process_id) or workflow run id' }),
     workflow_run_id: Type.Optional(Nullable(Type.String(), { description: 'The run a job event belongs to, or null' })),
   },

@@ -47,7 +47,14 @@ export const inferenceRoutes: RoutePlugin = async (app, { services }) => {
 
   app.get(
     '/inference/models',
-    { schema: { tags, summary: 'The models you can predict with: the public catalog and your MPNN models', response: { 200: Type.Ref(InferenceModels) } } },
+    {
+      schema: {
+        operationId: 'listInferenceModels',
+        tags,
+        summary: 'The models you can predict with: the public catalog and your MPNN models',
+        response: { 200: Type.Ref(InferenceModels, { description: 'The models you can call' }) },
+      },
+    },
     async (request) => inference.models(principalOf(request).userId),
   );
 
@@ -56,10 +63,11 @@ export const inferenceRoutes: RoutePlugin = async (app, { services }) => {
     {
       config: { idempotency: true },
       schema: {
+        operationId: 'predict',
         tags,
         summary: 'Predict for up to 100 SMILES now (counts 1 call against the monthly allowance)',
         body: Type.Ref(PredictRequest),
-        response: { 200: Type.Ref(PredictResponse) },
+        response: { 200: Type.Ref(PredictResponse, { description: 'A prediction per molecule, in input order' }) },
       },
     },
     async (request, reply) => {
@@ -83,10 +91,11 @@ export const inferenceRoutes: RoutePlugin = async (app, { services }) => {
       bodyLimit: SUBMIT_BODY_LIMIT,
       config: { idempotency: true },
       schema: {
+        operationId: 'submitInferenceRequest',
         tags,
         summary: 'Predict for up to 100,000 SMILES or an uploaded set, asynchronously (counts ceil(molecules / 100) calls)',
         body: Type.Ref(InferenceSubmitRequest),
-        response: { 200: Type.Object({ request_id: Type.String() }, { additionalProperties: false }) },
+        response: { 200: Type.Object({ request_id: Type.String() }, { additionalProperties: false, description: 'The prediction request is queued: its id' }) },
       },
     },
     async (request) => {
@@ -102,13 +111,29 @@ export const inferenceRoutes: RoutePlugin = async (app, { services }) => {
 
   app.get(
     '/inference/requests',
-    { schema: { tags, summary: 'Your inference requests, newest first', querystring: UtilityRequestsQuery, response: { 200: Type.Ref(InferenceRequestList) } } },
+    {
+      schema: {
+        operationId: 'listInferenceRequests',
+        tags,
+        summary: 'Your inference requests, newest first',
+        querystring: UtilityRequestsQuery,
+        response: { 200: Type.Ref(InferenceRequestList, { description: 'A page of your asynchronous prediction requests' }) },
+      },
+    },
     async (request) => inference.list(principalOf(request).userId, request.query),
   );
 
   app.get(
     '/inference/requests/:request_id',
-    { schema: { tags, summary: 'A request: status, progress and counts', params: RequestIdParams, response: { 200: Type.Ref(InferenceRequest) } } },
+    {
+      schema: {
+        operationId: 'getInferenceRequest',
+        tags,
+        summary: 'A request: status, progress and counts',
+        params: RequestIdParams,
+        response: { 200: Type.Ref(InferenceRequest, { description: "The request's status, progress and counts" }) },
+      },
+    },
     async (request) => inference.get(principalOf(request).userId, request.params.request_id),
   );
 
@@ -116,6 +141,7 @@ export const inferenceRoutes: RoutePlugin = async (app, { services }) => {
     '/inference/requests/:request_id/result',
     {
       schema: {
+        operationId: 'getInferenceResult',
         tags,
         summary: 'The predictions of a completed request: CSV (streamed) or, with format=json, a page',
         params: RequestIdParams,
@@ -155,10 +181,16 @@ export const inferenceRoutes: RoutePlugin = async (app, { services }) => {
     '/inference/requests/:request_id',
     {
       schema: {
+        operationId: 'deleteInferenceRequest',
         tags,
         summary: 'Cancel a request that is still running, or delete a finished one with its predictions',
         params: RequestIdParams,
-        response: { 200: Type.Object({ request_id: Type.String(), status: Type.Union([Type.Literal('cancelled'), Type.Literal('deleted')]) }, { additionalProperties: false }) },
+        response: {
+          200: Type.Object(
+            { request_id: Type.String(), status: Type.Union([Type.Literal('cancelled'), Type.Literal('deleted')]) },
+            { additionalProperties: false, description: 'A running request is cancelled; an ended one is deleted with its result' },
+          ),
+        },
       },
     },
     async (request) => inference.remove(principalOf(request).userId, request.params.request_id),

@@ -6,6 +6,8 @@ import { UTILITY_STATUSES } from '../utilities/schemas.js';
 export const SYNC_SMILES = 100;
 export const ASYNC_SMILES = 100_000;
 
+const Task = Type.Unsafe<'regression' | 'classification'>({ type: 'string', enum: ['regression', 'classification'] });
+
 export const PredictionItem = Type.Object(
   {
     id: Type.Optional(Type.String({ description: 'From a molecule set (input_artifact_id): the record id, as in the set (made unique with ~2, ~3 when it repeats)' })),
@@ -37,7 +39,7 @@ export const PredictRequest = Type.Object(
 export const PredictResponse = Type.Object(
   {
     model: Type.String(),
-    task: Type.String(),
+    task: Task,
     target: Type.String(),
     units: Nullable(Type.String()),
     predictions: Type.Array(Type.Ref(PredictionItem)),
@@ -63,9 +65,9 @@ export const InferenceModels = Type.Object(
       Type.Object(
         {
           model: Type.String(),
-          kind: Type.String({ description: 'public or user' }),
+          kind: Type.Unsafe<'public' | 'user'>({ type: 'string', enum: ['public', 'user'], description: 'A public model or one of yours' }),
           name: Type.String(),
-          task: Type.String(),
+          task: Task,
           target: Type.String(),
           units: Nullable(Type.String()),
           limits: Type.Object({ sync_smiles: Type.Integer(), async_smiles: Type.Integer() }, { additionalProperties: false }),

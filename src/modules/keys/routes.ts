@@ -9,16 +9,34 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
   const base = { config: { auth: 'token' as const } };
   const tags = ['api keys'];
 
-  app.get('/auth/api-keys', { ...base, schema: { tags, summary: 'List your API keys', response: { 200: Type.Ref(ApiKeyListResponse) } } }, async (request) => {
-    const p = principalOf(request);
-    return keys.list(p.userId, p.tier);
-  });
+  app.get(
+    '/auth/api-keys',
+    {
+      ...base,
+      schema: {
+        operationId: 'listApiKeys',
+        tags,
+        summary: 'List your API keys',
+        response: { 200: Type.Ref(ApiKeyListResponse, { description: 'Your API keys (never their secrets)' }) },
+      },
+    },
+    async (request) => {
+      const p = principalOf(request);
+      return keys.list(p.userId, p.tier);
+    },
+  );
 
   app.post(
     '/auth/api-keys',
     {
       ...base,
-      schema: { tags, summary: 'Create an API key (the secret is returned once)', body: Type.Ref(CreateApiKeyRequest), response: { 200: Type.Ref(ApiKeyCreatedResponse) } },
+      schema: {
+        operationId: 'createApiKey',
+        tags,
+        summary: 'Create an API key (the secret is returned once)',
+        body: Type.Ref(CreateApiKeyRequest),
+        response: { 200: Type.Ref(ApiKeyCreatedResponse, { description: 'The new key, with its secret shown this once' }) },
+      },
     },
     async (request) => {
       const p = principalOf(request);
@@ -26,8 +44,19 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
     },
   );
 
-  app.get('/auth/api-keys/:key_id', { ...base, schema: { tags, summary: 'Get one API key', params: KeyIdParams, response: { 200: Type.Ref(ApiKeyListItem) } } }, async (request) =>
-    keys.get(principalOf(request).userId, request.params.key_id),
+  app.get(
+    '/auth/api-keys/:key_id',
+    {
+      ...base,
+      schema: {
+        operationId: 'getApiKey',
+        tags,
+        summary: 'Get one API key',
+        params: KeyIdParams,
+        response: { 200: Type.Ref(ApiKeyListItem, { description: 'The key (never its secret)' }) },
+      },
+    },
+    async (request) => keys.get(principalOf(request).userId, request.params.key_id),
   );
 
   app.patch(
@@ -35,11 +64,12 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
     {
       ...base,
       schema: {
+        operationId: 'renameApiKey',
         tags,
         summary: 'Rename a key or change allow_structure_search',
         params: KeyIdParams,
         body: Type.Ref(RenameApiKeyRequest),
-        response: { 200: Type.Ref(ApiKeyListItem) },
+        response: { 200: Type.Ref(ApiKeyListItem, { description: 'The key, renamed' }) },
       },
     },
     async (request) => keys.rename(principalOf(request).userId, request.params.key_id, request.body as never),
@@ -47,13 +77,31 @@ export const keyRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
 
   app.delete(
     '/auth/api-keys/:key_id',
-    { ...base, schema: { tags, summary: 'Revoke (delete) an API key', params: KeyIdParams, response: { 200: Type.Ref('MessageResponse') } } },
+    {
+      ...base,
+      schema: {
+        operationId: 'revokeApiKey',
+        tags,
+        summary: 'Revoke (delete) an API key',
+        params: KeyIdParams,
+        response: { 200: Type.Ref('MessageResponse', { description: 'The key is deleted and stops working at once' }) },
+      },
+    },
     async (request) => keys.revoke(principalOf(request).userId, request.params.key_id),
   );
 
   app.post(
     '/auth/api-keys/:key_id/rotate',
-    { ...base, schema: { tags, summary: 'Rotate: new secret now, the old one stops working at once', params: KeyIdParams, response: { 200: Type.Ref(ApiKeyCreatedResponse) } } },
+    {
+      ...base,
+      schema: {
+        operationId: 'rotateApiKey',
+        tags,
+        summary: 'Rotate: new secret now, the old one stops working at once',
+        params: KeyIdParams,
+        response: { 200: Type.Ref(ApiKeyCreatedResponse, { description: 'The key with a new secret, shown this once; the old secret stops working' }) },
+      },
+    },
     async (request) => keys.rotate(principalOf(request).userId, request.params.key_id),
   );
 };

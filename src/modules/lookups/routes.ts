@@ -76,6 +76,7 @@ export const lookupRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
         config,
         serializerCompiler,
         schema: {
+          operationId: `lookup${endpoint.charAt(0).toUpperCase()}${endpoint.slice(1)}`,
           tags,
           summary: DOCS[endpoint].summary,
           description: DOCS[endpoint].description,

@@ -194,8 +194,8 @@ export class ModelService {
   async callable(userId: string) {
     const own = await modelsStore.list(this.db, userId);
     return [
-      ...this.publicCatalog().map((c) => ({ model: `public/${c.id}`, kind: 'public', name: c.name, task: c.task, target: c.target.description, units: c.target.units })),
-      ...own.map((m) => ({ model: `user/${m.name}`, kind: 'user', name: m.name, task: m.task, target: m.target, units: m.units })),
+      ...this.publicCatalog().map((c) => ({ model: `public/${c.id}`, kind: 'public' as const, name: c.name, task: c.task, target: c.target.description, units: c.target.units })),
+      ...own.map((m) => ({ model: `user/${m.name}`, kind: 'user' as const, name: m.name, task: m.task, target: m.target, units: m.units })),
     ];
   }
 

@@ -38,7 +38,15 @@ export const paperRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
 
   app.get(
     '/papers',
-    { schema: { tags, summary: "The references behind Crucible's methods and data", querystring: PaperListQuery, response: { 200: Type.Ref(PaperList) } } },
+    {
+      schema: {
+        operationId: 'listPapers',
+        tags,
+        summary: "The references behind Crucible's methods and data",
+        querystring: PaperListQuery,
+        response: { 200: Type.Ref(PaperList, { description: 'The matching references' }) },
+      },
+    },
     async (request) => services.papers.list(request.query),
   );
 
@@ -47,10 +55,11 @@ export const paperRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     '/papers/cite',
     {
       schema: {
+        operationId: 'citeResult',
         tags,
         summary: 'What to cite for a job, a workflow run, or both: the papers of the methods they ran, with a BibTeX bundle',
         querystring: CiteQuery,
-        response: { 200: Type.Ref(CiteResponse) },
+        response: { 200: Type.Ref(CiteResponse, { description: 'The references behind the result, with a BibTeX bundle' }) },
       },
     },
     async (request) => {
@@ -86,7 +95,15 @@ export const paperRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
 
   app.get(
     '/papers/:paper_id',
-    { schema: { tags, summary: 'One reference, with its citation, BibTeX and RIS', params: PaperIdParams, response: { 200: Type.Ref(PaperDetail) } } },
+    {
+      schema: {
+        operationId: 'getPaper',
+        tags,
+        summary: 'One reference, with its citation, BibTeX and RIS',
+        params: PaperIdParams,
+        response: { 200: Type.Ref(PaperDetail, { description: 'The reference with BibTeX, RIS and a formatted citation' }) },
+      },
+    },
     async (request) => services.papers.get(request.params.paper_id),
   );
 };

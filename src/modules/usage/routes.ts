@@ -10,9 +10,10 @@ export const usageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
     '/usage',
     {
       schema: {
+        operationId: 'getUsage',
         tags: ['usage'],
         summary: 'Your monthly allowance of utility and inference calls, storage, keys, and this month’s jobs, workflow runs and Assistant turns',
-        response: { 200: Type.Ref(UsageResponse) },
+        response: { 200: Type.Ref(UsageResponse, { description: "This month's calls against the allowance, storage, keys, jobs and runs" }) },
       },
     },
     async (request) => {

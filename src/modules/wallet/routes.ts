@@ -14,7 +14,16 @@ export const WalletResponse = Type.Object(
 );
 
 export const walletRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  app.get('/wallet', { schema: { tags: ['wallet'], summary: 'Wallet balance and active reservations', response: { 200: Type.Ref(WalletResponse) } } }, async (request) =>
-    services.wallet.view(principalOf(request).userId),
+  app.get(
+    '/wallet',
+    {
+      schema: {
+        operationId: 'getWallet',
+        tags: ['wallet'],
+        summary: 'Wallet balance and active reservations',
+        response: { 200: Type.Ref(WalletResponse, { description: 'The balance, reservations and available funds, in USD' }) },
+      },
+    },
+    async (request) => services.wallet.view(principalOf(request).userId),
   );
 };
