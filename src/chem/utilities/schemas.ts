@@ -143,7 +143,25 @@ export type ToolName = keyof typeof TOOL_INPUTS;
 export const TOOL_NAMES = Object.keys(TOOL_INPUTS) as ToolName[];
 export type ToolInput<T extends ToolName> = Static<(typeof TOOL_INPUTS)[T]>;
 
-/** `{tool, input}`: a oneOf tagged by `tool`, each branch referring to its tool's input schema. */
+/** The component name of a call of `tool` (`{tool, input}`): UtilityConvertCall, ... */
+export const toolCallId = (tool: ToolName) => `${TOOL_INPUTS[tool].$id ?? tool}`.replace(/Input$/, 'Call');
+
+/** `{tool, input}` of each tool (Utility<Tool>Call): the branches of the request bodies. */
+export const TOOL_CALLS: TSchema[] = TOOL_NAMES.map((tool) =>
+  Type.Unsafe({
+    $id: toolCallId(tool),
+    type: 'object',
+    description: `The ${tool} tool and its input`,
+    required: ['tool', 'input'],
+    additionalProperties: false,
+    properties: { tool: { type: 'string', const: tool }, input: { $ref: TOOL_INPUTS[tool].$id } },
+  }),
+);
+
+/**
+ * `{tool, input}`: a oneOf of the Utility<Tool>Call schemas tagged by `tool` (their schemas are
+ * registered beside TOOL_INPUTS; the OpenAPI document adds the discriminator's mapping).
+ */
 export function toolRequestSchema($id: string, description: string): TSchema {
   return Type.Unsafe({
     $id,
@@ -151,11 +169,6 @@ export function toolRequestSchema($id: string, description: string): TSchema {
     description,
     required: ['tool'],
     discriminator: { propertyName: 'tool' },
-    oneOf: TOOL_NAMES.map((tool) => ({
-      type: 'object',
-      required: ['tool', 'input'],
-      additionalProperties: false,
-      properties: { tool: { const: tool }, input: { $ref: TOOL_INPUTS[tool].$id } },
-    })),
+    oneOf: TOOL_NAMES.map((tool) => ({ $ref: toolCallId(tool) })),
   });
 }

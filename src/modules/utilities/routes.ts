@@ -18,13 +18,25 @@ export const utilityRoutes: RoutePlugin = async (app, { services }) => {
   const { utilities } = services;
   const tags = ['utilities'];
 
-  app.get('/utilities', { schema: { tags, summary: 'The utility tools: input schemas and limits', response: { 200: Type.Ref(UtilityCatalog) } } }, async () => utilities.catalog());
+  app.get(
+    '/utilities',
+    {
+      schema: {
+        operationId: 'listUtilities',
+        tags,
+        summary: 'The utility tools: input schemas and limits',
+        response: { 200: Type.Ref(UtilityCatalog, { description: "The tools: each one's input schema and limits" }) },
+      },
+    },
+    async () => utilities.catalog(),
+  );
 
   app.post(
     '/utilities/run',
     {
       config: { idempotency: true },
       schema: {
+        operationId: 'runUtility',
         tags,
         summary: 'Run a utility now (up to 100 molecules; counts 1 call against the monthly allowance)',
         body: Type.Ref(UtilityRunRequest),
@@ -43,10 +55,11 @@ export const utilityRoutes: RoutePlugin = async (app, { services }) => {
       bodyLimit: SUBMIT_BODY_LIMIT,
       config: { idempotency: true },
       schema: {
+        operationId: 'submitUtilityRequest',
         tags,
         summary: 'Submit a large utility request (up to 100,000 molecules or an uploaded set; counts ceil(molecules / 100) calls)',
         body: Type.Ref(UtilitySubmitRequest),
-        response: { 200: Type.Object({ request_id: Type.String() }, { additionalProperties: false }) },
+        response: { 200: Type.Object({ request_id: Type.String() }, { additionalProperties: false, description: 'The utility request is queued: its id' }) },
       },
     },
     async (request) => {
@@ -62,7 +75,15 @@ export const utilityRoutes: RoutePlugin = async (app, { services }) => {
 
   app.get(
     '/utilities/requests',
-    { schema: { tags, summary: 'Your asynchronous utility requests, newest first', querystring: UtilityRequestsQuery, response: { 200: Type.Ref(UtilityRequestList) } } },
+    {
+      schema: {
+        operationId: 'listUtilityRequests',
+        tags,
+        summary: 'Your asynchronous utility requests, newest first',
+        querystring: UtilityRequestsQuery,
+        response: { 200: Type.Ref(UtilityRequestList, { description: 'A page of your asynchronous utility requests' }) },
+      },
+    },
     async (request) => utilities.list(principalOf(request).userId, request.query),
   );
 
@@ -70,6 +91,7 @@ export const utilityRoutes: RoutePlugin = async (app, { services }) => {
     '/utilities/requests/:request_id',
     {
       schema: {
+        operationId: 'getUtilityRequest',
         tags,
         summary: 'A request: status, progress and, once completed, its result (inline up to 1 MiB)',
         params: RequestIdParams,
@@ -83,10 +105,16 @@ export const utilityRoutes: RoutePlugin = async (app, { services }) => {
     '/utilities/requests/:request_id',
     {
       schema: {
+        operationId: 'deleteUtilityRequest',
         tags,
         summary: 'Cancel a request that is still running, or delete a finished one with its result',
         params: RequestIdParams,
-        response: { 200: Type.Object({ request_id: Type.String(), status: Type.Union([Type.Literal('cancelled'), Type.Literal('deleted')]) }, { additionalProperties: false }) },
+        response: {
+          200: Type.Object(
+            { request_id: Type.String(), status: Type.Union([Type.Literal('cancelled'), Type.Literal('deleted')]) },
+            { additionalProperties: false, description: 'A running request is cancelled; an ended one is deleted with its result' },
+          ),
+        },
       },
     },
     async (request) => utilities.remove(principalOf(request).userId, request.params.request_id),

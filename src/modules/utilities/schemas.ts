@@ -1,9 +1,11 @@
 // OpenAPI schemas of the utilities (docs/utilities.md): the request (a oneOf tagged by `tool`,
 // each branch with its tool's input schema from src/chem/utilities/schemas.ts), each tool's
-// result, the catalog and the asynchronous requests.
+// result, the catalog and the asynchronous requests. An answer that carries a result is a oneOf
+// tagged by `tool` too (Utility<Tool>RunResponse, Utility<Tool>Request), so that a generated
+// client narrows the result on the tool.
 import { Type, type TSchema } from '@sinclair/typebox';
-import { Nullable } from '../../api/schemas.js';
-import { TOOL_INPUTS, TOOL_NAMES, toolRequestSchema } from '../../chem/utilities/schemas.js';
+import { commaListParam, Nullable } from '../../api/schemas.js';
+import { TOOL_CALLS, TOOL_INPUTS, TOOL_NAMES, toolRequestSchema, type ToolName } from '../../chem/utilities/schemas.js';
 
 export const UtilityRunRequest = toolRequestSchema('UtilityRunRequest', `A tool and its input; tool is one of ${TOOL_NAMES.join(', ')}`);
 export const UtilitySubmitRequest = toolRequestSchema('UtilitySubmitRequest', 'A tool and its input, for an asynchronous request (up to 100,000 molecules, or an uploaded set)');
@@ -119,7 +121,7 @@ export const SimilarityResult = obj(
 export const SubstructureResult = obj(
   {
     query: Type.String(),
-    query_format: Type.String({ description: 'How the query was read: smarts or smiles' }),
+    query_format: Type.Unsafe<'smarts' | 'smiles'>({ type: 'string', enum: ['smarts', 'smiles'], description: 'How the query was read' }),
     matched: Type.Integer({ description: 'Molecules that contain the query' }),
     items: Type.Array(
       Type.Object(
@@ -171,18 +173,36 @@ export const RGroupsResult = obj(
   'rgroups: a row per molecule with its core and R groups',
 );
 
-const RESULTS = [ConvertResult, FingerprintsResult, SimilarityResult, SubstructureResult, McsResult, RGroupsResult];
-const AnyResult = Type.Union(RESULTS.map((r) => Type.Ref(r)));
+const RESULT_OF: Record<ToolName, TSchema> = {
+  convert: ConvertResult,
+  fingerprints: FingerprintsResult,
+  similarity: SimilarityResult,
+  substructure: SubstructureResult,
+  mcs: McsResult,
+  rgroups: RGroupsResult,
+};
+const RESULTS = Object.values(RESULT_OF);
+/** Utility<Tool>Result -> Utility<Tool><suffix>. */
+const named = (tool: ToolName, suffix: string) => RESULT_OF[tool].$id!.replace(/Result$/, suffix);
+const ToolName = Type.Unsafe<ToolName>({ type: 'string', enum: TOOL_NAMES });
 
-export const UtilityRunResponse = Type.Object(
-  {
-    tool: Type.String(),
-    result: Nullable(AnyResult, { description: 'The result, when its JSON is at most 1 MiB' }),
-    result_artifact_id: Nullable(Type.String(), { description: 'An artifact holding the result (port result, record result) when it is larger' }),
-    counted: Type.Integer({ description: 'Calls counted against the monthly allowance' }),
-  },
-  { $id: 'UtilityRunResponse', additionalProperties: false },
+/** A oneOf of `branches` tagged by `tool` (the OpenAPI document adds the mapping). */
+const byTool = ($id: string, branches: TSchema[], description: string) =>
+  Type.Unsafe({ $id, description, discriminator: { propertyName: 'tool' }, oneOf: branches.map((b) => Type.Ref(b.$id!)) });
+
+const RUN_RESPONSES = TOOL_NAMES.map((tool) =>
+  Type.Object(
+    {
+      tool: Type.Literal(tool),
+      result: Nullable(Type.Ref(RESULT_OF[tool]), { description: 'The result, when its JSON is at most 1 MiB' }),
+      result_artifact_id: Nullable(Type.String(), { description: 'An artifact holding the result (port result, record result) when it is larger' }),
+      counted: Type.Integer({ description: 'Calls counted against the monthly allowance' }),
+    },
+    { $id: named(tool, 'RunResponse'), additionalProperties: false, description: `The ${tool} tool's answer` },
+  ),
 );
+
+export const UtilityRunResponse = byTool('UtilityRunResponse', RUN_RESPONSES, "The tool's result (or the artifact holding it) and the calls counted");
 
 const LIMITS = Type.Record(Type.String(), Type.Integer());
 export const UtilityCatalog = Type.Object(
@@ -190,7 +210,7 @@ export const UtilityCatalog = Type.Object(
     tools: Type.Array(
       Type.Object(
         {
-          name: Type.String(),
+          name: ToolName,
           summary: Type.String(),
           input_schema: Type.Unknown({ description: "JSON Schema of the tool's input" }),
           limits: Type.Object({ sync: LIMITS, async: LIMITS }, { additionalProperties: false }),
@@ -207,7 +227,7 @@ export const UTILITY_STATUSES = ['queued', 'dispatched', 'running', 'completed',
 
 const RequestFields = {
   request_id: Type.String(),
-  tool: Type.String(),
+  tool: ToolName,
   status: Type.Union(UTILITY_STATUSES.map((s) => Type.Literal(s))),
   message: Type.String(),
   progress: Type.Number({ minimum: 0, maximum: 1 }),
@@ -220,15 +240,20 @@ const RequestFields = {
 
 export const UtilityRequestSummary = Type.Object(RequestFields, { $id: 'UtilityRequestSummary', additionalProperties: false });
 
-export const UtilityRequest = Type.Object(
-  {
-    ...RequestFields,
-    result: Nullable(AnyResult, { description: 'Once completed, when its JSON is at most 1 MiB' }),
-    result_artifact_id: Nullable(Type.String(), { description: 'Once completed: the artifact holding the result (port result, record result)' }),
-    result_size_bytes: Nullable(Type.Integer()),
-  },
-  { $id: 'UtilityRequest', additionalProperties: false },
+const REQUESTS = TOOL_NAMES.map((tool) =>
+  Type.Object(
+    {
+      ...RequestFields,
+      tool: Type.Literal(tool),
+      result: Nullable(Type.Ref(RESULT_OF[tool]), { description: 'Once completed, when its JSON is at most 1 MiB' }),
+      result_artifact_id: Nullable(Type.String(), { description: 'Once completed: the artifact holding the result (port result, record result)' }),
+      result_size_bytes: Nullable(Type.Integer()),
+    },
+    { $id: named(tool, 'Request'), additionalProperties: false, description: `An asynchronous request of the ${tool} tool` },
+  ),
 );
+
+export const UtilityRequest = byTool('UtilityRequest', REQUESTS, 'An asynchronous request: its state, progress and, once completed, its result');
 
 export const UtilityRequestList = Type.Object(
   { items: Type.Array(Type.Ref(UtilityRequestSummary)), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() },
@@ -237,7 +262,7 @@ export const UtilityRequestList = Type.Object(
 
 export const UtilityRequestsQuery = Type.Object(
   {
-    status: Type.Optional(Type.String({ maxLength: 200, description: `Comma-separated statuses (${UTILITY_STATUSES.join(', ')})` })),
+    status: Type.Optional(commaListParam(UTILITY_STATUSES, { maxLength: 200, description: `Comma-separated statuses (${UTILITY_STATUSES.join(', ')})` })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
     offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
   },
@@ -246,12 +271,15 @@ export const UtilityRequestsQuery = Type.Object(
 
 export const UTILITY_SCHEMAS = [
   ...Object.values(TOOL_INPUTS),
+  ...TOOL_CALLS,
   UtilityRunRequest,
   UtilitySubmitRequest,
   ...RESULTS,
+  ...RUN_RESPONSES,
   UtilityRunResponse,
   UtilityCatalog,
   UtilityRequestSummary,
+  ...REQUESTS,
   UtilityRequest,
   UtilityRequestList,
 ];

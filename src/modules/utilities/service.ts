@@ -149,5 +149,6 @@ export class UtilityService {
 }
 
 function summary(j: JobRow) {
-  return { ...requestFields(j), tool: (j.payload as { tool?: string }).tool ?? '' };
+  // A utility job's payload is a validated {tool, input} (compute/types/utility.ts).
+  return { ...requestFields(j), tool: (j.payload as { tool: ToolName }).tool };
 }
