@@ -30,7 +30,7 @@ import {
 export const SPEC_BODY_LIMIT = MAX_SPEC_BYTES + 1024;
 const tags = ['workflows'];
 const WorkflowIdParams = Type.Object({ workflow_id: Type.String({ maxLength: 100 }) });
-const Deleted = { 200: Type.Ref('MessageResponse') };
+const deleted = (description: string) => ({ 200: Type.Ref('MessageResponse', { description }) });
 
 export const definitionRoutes: RoutePlugin = async (app, { services }) => {
   const defs = services.workflowDefinitions;
@@ -40,10 +40,11 @@ export const definitionRoutes: RoutePlugin = async (app, { services }) => {
       bodyLimit: SPEC_BODY_LIMIT,
       config: { scope: 'read' },
       schema: {
+        operationId: 'validateWorkflow',
         tags: ['workflows'],
         summary: 'Validate a workflow spec (charges nothing): every problem with its location, and an order of the steps',
         body: Type.Ref(ValidateRequest),
-        response: { 200: Type.Ref(WorkflowValidation) },
+        response: { 200: Type.Ref(WorkflowValidation, { description: 'The verdict: every error and warning located in the spec, and a step order' }) },
       },
     },
     async (request) => validateFor(services, principalOf(request).userId, (request.body as { spec: unknown }).spec),
@@ -55,10 +56,11 @@ export const definitionRoutes: RoutePlugin = async (app, { services }) => {
       bodyLimit: SPEC_BODY_LIMIT,
       config: { scope: 'read' },
       schema: {
+        operationId: 'estimateWorkflow',
         tags: ['workflows'],
         summary: 'Estimate a workflow run (charges nothing): total and per-step cost and runtime, with the run\u2019s inputs if given; 422 with every problem of an invalid spec',
         body: Type.Ref(EstimateRequest),
-        response: { 200: Type.Ref(WorkflowEstimate) },
+        response: { 200: Type.Ref(WorkflowEstimate, { description: "The run's cost and runtime, per step and in total" }) },
       },
     },
     async (request) => {
@@ -69,7 +71,14 @@ export const definitionRoutes: RoutePlugin = async (app, { services }) => {
 
   app.get(
     '/workflows/templates',
-    { schema: { tags, summary: 'Built-in templates: runnable specs (run with template_id, or fork into a definition)', response: { 200: Type.Ref(WorkflowTemplates) } } },
+    {
+      schema: {
+        operationId: 'listWorkflowTemplates',
+        tags,
+        summary: 'Built-in templates: runnable specs (run with template_id, or fork into a definition)',
+        response: { 200: Type.Ref(WorkflowTemplates, { description: 'The built-in templates with their specs' }) },
+      },
+    },
     async () => ({ templates: TEMPLATES.map((t) => ({ ...t })) }),
   );
 
@@ -79,10 +88,11 @@ export const definitionRoutes: RoutePlugin = async (app, { services }) => {
       bodyLimit: SPEC_BODY_LIMIT,
       config: { idempotency: true },
       schema: {
+        operationId: 'createWorkflow',
         tags,
         summary: 'Save a definition (version 1); 422 with every problem of an invalid spec',
         body: Type.Ref(WorkflowSaveRequest),
-        response: { 201: Type.Ref(WorkflowDefinition) },
+        response: { 201: Type.Ref(WorkflowDefinition, { description: 'The saved definition (version 1)' }) },
       },
     },
     async (request, reply) => {
@@ -96,10 +106,11 @@ export const definitionRoutes: RoutePlugin = async (app, { services }) => {
     '/workflows',
     {
       schema: {
+        operationId: 'listWorkflows',
         tags,
         summary: 'Your definitions and those shared with you (or, with deleted=true, your deleted ones)',
         querystring: ListWorkflowsQuery,
-        response: { 200: Type.Ref(WorkflowList) },
+        response: { 200: Type.Ref(WorkflowList, { description: 'A page of the definitions you own or that are shared with you' }) },
       },
     },
     async (request) => defs.list(principalOf(request).userId, request.query),
@@ -109,10 +120,11 @@ export const definitionRoutes: RoutePlugin = async (app, { services }) => {
     '/workflows/shared/:share_token',
     {
       schema: {
+        operationId: 'getSharedWorkflow',
         tags,
         summary: 'A definition shared by link (any signed-in holder of the token)',
         params: Type.Object({ share_token: Type.String({ maxLength: 200 }) }),
-        response: { 200: Type.Ref(WorkflowDefinition) },
+        response: { 200: Type.Ref(WorkflowDefinition, { description: 'The definition shared by the link' }) },
       },
     },
     async (request) => (await defs.byToken(request.params.share_token)).view,
@@ -122,11 +134,12 @@ export const definitionRoutes: RoutePlugin = async (app, { services }) => {
     '/workflows/:workflow_id',
     {
       schema: {
+        operationId: 'getWorkflow',
         tags,
         summary: 'A definition: its latest version, or ?version=N',
         params: WorkflowIdParams,
         querystring: VersionQuery,
-        response: { 200: Type.Ref(WorkflowDefinition) },
+        response: { 200: Type.Ref(WorkflowDefinition, { description: 'The definition (its latest version, or the one asked for)' }) },
       },
     },
     async (request) => defs.read(principalOf(request).userId, request.params.workflow_id, request.query.version),
@@ -137,11 +150,12 @@ export const definitionRoutes: RoutePlugin = async (app, { services }) => {
     {
       bodyLimit: SPEC_BODY_LIMIT,
       schema: {
+        operationId: 'updateWorkflow',
         tags,
         summary: 'Save a new version; base_version must be the latest (else 409 version-conflict)',
         params: WorkflowIdParams,
         body: Type.Ref(WorkflowUpdateRequest),
-        response: { 200: Type.Ref(WorkflowDefinition) },
+        response: { 200: Type.Ref(WorkflowDefinition, { description: 'The definition at its new version' }) },
       },
     },
     async (request) => defs.update(principalOf(request).userId, request.params.workflow_id, request.body),
@@ -149,7 +163,15 @@ export const definitionRoutes: RoutePlugin = async (app, { services }) => {
 
   app.delete(
     '/workflows/:workflow_id',
-    { schema: { tags, summary: 'Delete a definition (restorable for 30 days)', params: WorkflowIdParams, response: Deleted } },
+    {
+      schema: {
+        operationId: 'deleteWorkflow',
+        tags,
+        summary: 'Delete a definition (restorable for 30 days)',
+        params: WorkflowIdParams,
+        response: deleted('The definition is deleted (restorable for 30 days)'),
+      },
+    },
     async (request) => {
       await defs.delete(principalOf(request).userId, request.params.workflow_id);
       return { message: `workflow ${request.params.workflow_id} deleted; restorable for 30 days` };
@@ -161,11 +183,12 @@ export const definitionRoutes: RoutePlugin = async (app, { services }) => {
     {
       config: { idempotency: true },
       schema: {
+        operationId: 'restoreWorkflow',
         tags,
         summary: 'Undelete a definition, or with {version} make an old version the latest (as a new version)',
         params: WorkflowIdParams,
         body: Type.Ref(RestoreRequest),
-        response: { 200: Type.Ref(WorkflowDefinition) },
+        response: { 200: Type.Ref(WorkflowDefinition, { description: 'The definition, undeleted or at a new version copied from the old one' }) },
       },
     },
     async (request) => {
@@ -179,11 +202,12 @@ export const definitionRoutes: RoutePlugin = async (app, { services }) => {
     {
       config: { idempotency: true },
       schema: {
+        operationId: 'forkWorkflow',
         tags,
         summary: 'Copy a definition (yours, shared with you, or a template by its template_id) into a new one of yours',
         params: WorkflowIdParams,
         body: Type.Ref(ForkRequest),
-        response: { 201: Type.Ref(WorkflowDefinition) },
+        response: { 201: Type.Ref(WorkflowDefinition, { description: 'The new definition, forked from the source' }) },
       },
     },
     async (request, reply) => {
@@ -195,7 +219,15 @@ export const definitionRoutes: RoutePlugin = async (app, { services }) => {
 
   app.get(
     '/workflows/:workflow_id/versions',
-    { schema: { tags, summary: 'Version history, newest first', params: WorkflowIdParams, response: { 200: Type.Ref(WorkflowVersions) } } },
+    {
+      schema: {
+        operationId: 'listWorkflowVersions',
+        tags,
+        summary: 'Version history, newest first',
+        params: WorkflowIdParams,
+        response: { 200: Type.Ref(WorkflowVersions, { description: 'The version history' }) },
+      },
+    },
     async (request) => defs.versions(principalOf(request).userId, request.params.workflow_id),
   );
 
@@ -204,11 +236,12 @@ export const definitionRoutes: RoutePlugin = async (app, { services }) => {
     {
       config: { idempotency: true },
       schema: {
+        operationId: 'shareWorkflow',
         tags,
         summary: 'Share with a user by email (view or run), or create a link token (shown once)',
         params: WorkflowIdParams,
         body: Type.Ref(ShareRequest),
-        response: { 201: Type.Ref(WorkflowShare) },
+        response: { 201: Type.Ref(WorkflowShare, { description: 'The share (a link share carries its token, shown this once)' }) },
       },
     },
     async (request, reply) => {
@@ -224,7 +257,15 @@ export const definitionRoutes: RoutePlugin = async (app, { services }) => {
 
   app.get(
     '/workflows/:workflow_id/shares',
-    { schema: { tags, summary: "A definition's active shares (owner only)", params: WorkflowIdParams, response: { 200: Type.Ref(WorkflowShares) } } },
+    {
+      schema: {
+        operationId: 'listWorkflowShares',
+        tags,
+        summary: "A definition's active shares (owner only)",
+        params: WorkflowIdParams,
+        response: { 200: Type.Ref(WorkflowShares, { description: 'The shares of the definition' }) },
+      },
+    },
     async (request) => defs.shares(principalOf(request).userId, request.params.workflow_id),
   );
 
@@ -232,10 +273,11 @@ export const definitionRoutes: RoutePlugin = async (app, { services }) => {
     '/workflows/:workflow_id/shares/:share_id',
     {
       schema: {
+        operationId: 'revokeWorkflowShare',
         tags,
         summary: 'Revoke a share at once',
         params: Type.Object({ workflow_id: Type.String({ maxLength: 100 }), share_id: Type.String({ maxLength: 100 }) }),
-        response: Deleted,
+        response: deleted('The share is revoked at once'),
       },
     },
     async (request) => {

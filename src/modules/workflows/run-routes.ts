@@ -34,10 +34,11 @@ export const runRoutes: RoutePlugin = async (app, { services }) => {
       bodyLimit: SPEC_BODY_LIMIT,
       config: { idempotency: true },
       schema: {
+        operationId: 'startWorkflowRun',
         tags,
         summary: 'Start a run of a saved definition, a share link, a template or an inline spec: reserves its estimate (charges your wallet at the steps\u2019 runtime)',
         body: Type.Ref(RunStartRequest),
-        response: { 201: Type.Ref(WorkflowRun) },
+        response: { 201: Type.Ref(WorkflowRun, { description: 'The run, started: its estimate is reserved' }) },
       },
     },
     async (request, reply) => {
@@ -47,19 +48,45 @@ export const runRoutes: RoutePlugin = async (app, { services }) => {
     },
   );
 
-  app.get('/workflows/runs', { schema: { tags, summary: 'Your runs', querystring: ListRunsQuery, response: { 200: Type.Ref(WorkflowRunList) } } }, async (request) =>
-    runs.list(principalOf(request).userId, request.query),
+  app.get(
+    '/workflows/runs',
+    {
+      schema: {
+        operationId: 'listWorkflowRuns',
+        tags,
+        summary: 'Your runs',
+        querystring: ListRunsQuery,
+        response: { 200: Type.Ref(WorkflowRunList, { description: 'A page of your runs' }) },
+      },
+    },
+    async (request) => runs.list(principalOf(request).userId, request.query),
   );
 
   app.get(
     '/workflows/runs/:run_id',
-    { schema: { tags, summary: "A run with every step's state, job, progress and cost so far, and its outputs", params: RunIdParams, response: { 200: Type.Ref(WorkflowRun) } } },
+    {
+      schema: {
+        operationId: 'getWorkflowRun',
+        tags,
+        summary: "A run with every step's state, job, progress and cost so far, and its outputs",
+        params: RunIdParams,
+        response: { 200: Type.Ref(WorkflowRun, { description: 'The run with its steps and outputs' }) },
+      },
+    },
     async (request) => runs.get(principalOf(request).userId, request.params.run_id),
   );
 
   app.get(
     '/workflows/runs/:run_id/status',
-    { schema: { tags, summary: 'Light status: state, steps done of total, progress, cost so far', params: RunIdParams, response: { 200: Type.Ref(WorkflowRunStatus) } } },
+    {
+      schema: {
+        operationId: 'getWorkflowRunStatus',
+        tags,
+        summary: 'Light status: state, steps done of total, progress, cost so far',
+        params: RunIdParams,
+        response: { 200: Type.Ref(WorkflowRunStatus, { description: "The run's state and progress" }) },
+      },
+    },
     async (request) => {
       const v = await runs.get(principalOf(request).userId, request.params.run_id);
       return {
@@ -78,10 +105,11 @@ export const runRoutes: RoutePlugin = async (app, { services }) => {
     '/workflows/runs/:run_id/steps/:step_id',
     {
       schema: {
+        operationId: 'getWorkflowRunStep',
         tags,
         summary: 'One step: its job, its outputs once completed, its error',
         params: Type.Object({ run_id: Type.String({ maxLength: 100 }), step_id: Type.String({ maxLength: 100 }) }),
-        response: { 200: Type.Ref(WorkflowRunStep) },
+        response: { 200: Type.Ref(WorkflowRunStep, { description: 'The step: its job, outputs and error' }) },
       },
     },
     async (request) => {
@@ -103,10 +131,11 @@ export const runRoutes: RoutePlugin = async (app, { services }) => {
     '/workflows/runs/:run_id/outputs',
     {
       schema: {
+        operationId: 'getWorkflowRunOutputs',
         tags,
         summary: "The run's outputs as artifacts (download with GET /artifacts/{artifact_id}/download?port=...)",
         params: RunIdParams,
-        response: { 200: Type.Ref(WorkflowRunOutputs) },
+        response: { 200: Type.Ref(WorkflowRunOutputs, { description: "The run's outputs as artifacts" }) },
       },
     },
     async (request) => {
@@ -119,10 +148,11 @@ export const runRoutes: RoutePlugin = async (app, { services }) => {
     '/workflows/runs/:run_id/cancel',
     {
       schema: {
+        operationId: 'cancelWorkflowRun',
         tags,
         summary: 'Cancel the queued and running steps (their runtime is charged) and end the run; the rest of the reservation is released',
         params: RunIdParams,
-        response: { 200: Type.Ref(WorkflowRun) },
+        response: { 200: Type.Ref(WorkflowRun, { description: 'The run, cancelled; the runtime used is charged' }) },
       },
     },
     async (request) => runs.cancel(principalOf(request).userId, request.params.run_id),
@@ -133,11 +163,12 @@ export const runRoutes: RoutePlugin = async (app, { services }) => {
     {
       config: { idempotency: true },
       schema: {
+        operationId: 'rerunWorkflowRun',
         tags,
         summary: 'A new run of the same spec and inputs (charges your wallet); reuse_completed reuses outputs of unchanged completed steps',
         params: RunIdParams,
         body: Type.Ref(RerunRequest),
-        response: { 201: Type.Ref(WorkflowRun) },
+        response: { 201: Type.Ref(WorkflowRun, { description: 'The new run, started: its estimate is reserved' }) },
       },
     },
     async (request, reply) => {
@@ -149,7 +180,15 @@ export const runRoutes: RoutePlugin = async (app, { services }) => {
 
   app.delete(
     '/workflows/runs/:run_id',
-    { schema: { tags, summary: 'Delete a finished run with the jobs and artifacts it made', params: RunIdParams, response: { 200: Type.Ref('MessageResponse') } } },
+    {
+      schema: {
+        operationId: 'deleteWorkflowRun',
+        tags,
+        summary: 'Delete a finished run with the jobs and artifacts it made',
+        params: RunIdParams,
+        response: { 200: Type.Ref('MessageResponse', { description: 'The run and its artifacts are deleted' }) },
+      },
+    },
     async (request) => {
       await runs.delete(principalOf(request).userId, request.params.run_id);
       return { message: `workflow run ${request.params.run_id} deleted` };
@@ -160,6 +199,7 @@ export const runRoutes: RoutePlugin = async (app, { services }) => {
     '/workflows/runs/:run_id/graph',
     {
       schema: {
+        operationId: 'getWorkflowRunGraph',
         tags,
         summary: 'The DAG with step states: SVG (default), JSON or Mermaid',
         params: RunIdParams,
@@ -188,7 +228,7 @@ export const runRoutes: RoutePlugin = async (app, { services }) => {
 };
 
 function graphOf(run: RunView, spec: WorkflowSpec) {
-  return buildGraph({
+  const graph = buildGraph({
     runId: run.run_id,
     name: run.name,
     status: run.status,
@@ -199,4 +239,5 @@ function graphOf(run: RunView, spec: WorkflowSpec) {
     }),
     outputs: spec.outputs ?? {},
   });
+  return { ...graph, status: run.status };
 }

@@ -28,10 +28,14 @@ export interface RunOutput {
   ready: boolean;
 }
 
-export interface RunView {
+/** A run's status as answered: `queued` until its first step starts. */
+export type RunState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+/** A run as lists show it (WorkflowRunSummary). */
+export interface RunSummaryView {
   run_id: string;
   name: string;
-  status: string;
+  status: RunState;
   message: string;
   workflow_id: string | null;
   version: number | null;
@@ -46,8 +50,12 @@ export interface RunView {
   progress: number;
   created_at: string;
   finished_at: string | null;
-  steps?: RunStepView[];
-  outputs?: Record<string, RunOutput>;
+}
+
+/** A run with its steps and outputs (WorkflowRun). */
+export interface RunView extends RunSummaryView {
+  steps: RunStepView[];
+  outputs: Record<string, RunOutput>;
 }
 
 export function stepState(s: StepView): StepState {
@@ -63,12 +71,16 @@ function stepCost(run: RunRow, s: StepView): number {
   return Math.min(s.planned_micros, Math.round(s.job_runtime_seconds * rate));
 }
 
+type PresentedRun = RunRow & { presented_status: string; steps_done?: number };
+
 /** The run; with its steps when given (lists show the run alone). */
-export function runView(run: RunRow & { presented_status: string; steps_done?: number }, steps: StepView[] | null): RunView {
+export function runView(run: PresentedRun, steps: null): RunSummaryView;
+export function runView(run: PresentedRun, steps: StepView[]): RunView;
+export function runView(run: PresentedRun, steps: StepView[] | null): RunSummaryView | RunView {
   const base = {
     run_id: run.id,
     name: run.name,
-    status: run.presented_status,
+    status: run.presented_status as RunState,
     message: run.message,
     workflow_id: run.workflow_id,
     version: run.version,

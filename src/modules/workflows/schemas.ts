@@ -1,7 +1,23 @@
-// Request and response schemas of the workflow endpoints (docs/workflows.md), in the OpenAPI document.
-import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../api/schemas.js';
+// Request and response schemas of the workflow endpoints (docs/workflows.md), in the OpenAPI
+// document. A spec is taken as any JSON value and validated by the workflow service against
+// WorkflowSpec (every problem located; POST /workflows/validate reports them rather than
+// refusing), so the document publishes it as WorkflowSpec (publishedAs).
+import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
+import { commaListParam, componentRef, Nullable, publishedAs } from '../../api/schemas.js';
+import { JOB_TYPE_NAMES } from '../../compute/registry.js';
+import { RESOURCE_NAMES } from '../../compute/resources.js';
 import { MAX_STEPS, NAME_PATTERN, WorkflowSpec } from '../../workflows/spec.js';
+import { DEFINITION_SORT_FIELDS } from './definitions.js';
+import { RUN_SORT_FIELDS } from './runs.js';
+
+/** A job type name in an answer. */
+const JobTypeName = Type.Unsafe<string>({ type: 'string', enum: JOB_TYPE_NAMES });
+const ResourceName = Type.Unsafe<string>({ type: 'string', enum: RESOURCE_NAMES });
+/** A spec, taken as it comes and checked by the service with WorkflowSpec; published as WorkflowSpec. */
+const specField = (description: string) => publishedAs(Type.Unknown({ description }), componentRef('WorkflowSpec', { description }));
+/** `sort`: a field, optionally prefixed with - (descending). */
+const sortParam = (fields: readonly string[], description: string) =>
+  publishedAs(Type.String({ maxLength: 40, description }), { type: 'string', enum: [...fields, ...fields.map((f) => `-${f}`)] });
 
 const Issue = Type.Object(
   { type: Type.String(), loc: Type.Array(Type.Union([Type.String(), Type.Integer()])), msg: Type.String(), input: Type.Unknown() },
@@ -24,8 +40,8 @@ export const WorkflowEstimate = Type.Object(
       Type.Object(
         {
           step_id: Type.String(),
-          job_type: Type.String(),
-          resource: Type.String(),
+          job_type: JobTypeName,
+          resource: ResourceName,
           expected_runtime_sec: Type.Number(),
           cost: Type.Number(),
           assumptions: Type.Record(Type.String(), Type.Unknown()),
@@ -38,7 +54,7 @@ export const WorkflowEstimate = Type.Object(
   { $id: 'WorkflowEstimate', additionalProperties: false },
 );
 export const ValidateRequest = Type.Object(
-  { spec: Type.Unknown({ description: 'A workflow spec (WorkflowSpec); validated here, every problem reported at once' }) },
+  { spec: specField('A workflow spec; validated here, every problem reported at once') },
   { $id: 'WorkflowValidateRequest', additionalProperties: false },
 );
 /** The values of a workflow's inputs, by name, as a run start and an estimate take them. */
@@ -46,7 +62,7 @@ const runInputs = (description: string) => Type.Record(Type.String({ pattern: NA
 const INPUTS_DOC = "Values of the workflow's inputs (a molecules input: an artifact id or a list of SMILES); defaults fill the rest";
 export const EstimateRequest = Type.Object(
   {
-    spec: Type.Unknown({ description: 'A workflow spec (WorkflowSpec); validated here, every problem reported at once' }),
+    spec: specField('A workflow spec; validated here, every problem reported at once'),
     inputs: Type.Optional(
       runInputs(`${INPUTS_DOC}. The estimate reads them as a run start does (a molecule set is counted); without them a bound set is assumed to hold 1,000 molecules`),
     ),
@@ -54,7 +70,7 @@ export const EstimateRequest = Type.Object(
   { $id: 'WorkflowEstimateRequest', additionalProperties: false },
 );
 
-const SpecRef = Type.Unknown({ description: `A workflow spec (WorkflowSpec, at most 256 KiB and ${MAX_STEPS} steps); validated, every problem reported at once` });
+const SpecRef = specField(`A workflow spec (at most 256 KiB and ${MAX_STEPS} steps); validated, every problem reported at once`);
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Description = Type.String({ maxLength: 5000 });
 const Access = Type.Union([Type.Literal('owner'), Type.Literal('run'), Type.Literal('view')], { description: 'Your access: owner, or a share with run or view permission' });
@@ -80,7 +96,7 @@ export const WorkflowDefinition = Type.Object(
     latest_version: Type.Integer(),
     name: Type.String(),
     description: Type.String(),
-    spec: Type.Unknown({ description: 'The spec of this version (WorkflowSpec)' }),
+    spec: specField('The spec of this version'),
     access: Access,
     forked_from: ForkedFrom,
     created_at: Type.String({ format: 'date-time' }),
@@ -91,24 +107,24 @@ export const WorkflowDefinition = Type.Object(
   },
   { $id: 'WorkflowDefinition', additionalProperties: false },
 );
+/** A definition as lists show it: without its spec and versions (WorkflowDefinition has them). */
+export const WorkflowSummary = Type.Object(
+  {
+    workflow_id: Type.String(),
+    name: Type.String(),
+    description: Type.String(),
+    latest_version: Type.Integer(),
+    access: Access,
+    forked_from: ForkedFrom,
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+    deleted_at: Nullable(Type.String({ format: 'date-time' })),
+  },
+  { $id: 'WorkflowSummary', additionalProperties: false },
+);
 export const WorkflowList = Type.Object(
   {
-    workflows: Type.Array(
-      Type.Object(
-        {
-          workflow_id: Type.String(),
-          name: Type.String(),
-          description: Type.String(),
-          latest_version: Type.Integer(),
-          access: Access,
-          forked_from: ForkedFrom,
-          created_at: Type.String({ format: 'date-time' }),
-          updated_at: Type.String({ format: 'date-time' }),
-          deleted_at: Nullable(Type.String({ format: 'date-time' })),
-        },
-        { additionalProperties: false },
-      ),
-    ),
+    workflows: Type.Array(Type.Ref(WorkflowSummary)),
     total: Type.Integer(),
     limit: Type.Integer(),
     offset: Type.Integer(),
@@ -118,7 +134,7 @@ export const WorkflowList = Type.Object(
 export const ListWorkflowsQuery = Type.Object(
   {
     q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive match on name, description or id' })),
-    sort: Type.Optional(Type.String({ maxLength: 40, description: 'updated_at (default, newest first), created_at or name; prefix - for descending' })),
+    sort: Type.Optional(sortParam(DEFINITION_SORT_FIELDS, 'updated_at (default, newest first), created_at or name; prefix - for descending')),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
     offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
     deleted: Type.Optional(Type.Boolean({ description: 'true: your deleted definitions (restorable for 30 days) instead' })),
@@ -178,22 +194,36 @@ export const WorkflowTemplates = Type.Object(
   { $id: 'WorkflowTemplates', additionalProperties: false },
 );
 
-export const RunStartRequest = Type.Object(
-  {
-    workflow_id: Type.Optional(Type.String({ maxLength: 100, description: 'A saved definition (yours or shared with run permission)' })),
-    version: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'With workflow_id: this version (default the latest)' })),
-    template_id: Type.Optional(Type.String({ maxLength: 100, description: 'A built-in template (GET /workflows/templates)' })),
-    share_token: Type.Optional(Type.String({ maxLength: 200, description: 'A link token with run permission' })),
-    spec: Type.Optional(SpecRef),
-    inputs: Type.Optional(runInputs(INPUTS_DOC)),
-    name: Type.Optional(Name),
-  },
-  { $id: 'WorkflowRunStartRequest', additionalProperties: false },
+const START_FIELDS = {
+  workflow_id: Type.String({ maxLength: 100, description: 'A saved definition (yours or shared with run permission)' }),
+  version: Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'With workflow_id: this version (default the latest)' }),
+  template_id: Type.String({ maxLength: 100, description: 'A built-in template (GET /workflows/templates)' }),
+  share_token: Type.String({ maxLength: 200, description: 'A link token with run permission' }),
+  spec: SpecRef,
+};
+const START_COMMON = { inputs: Type.Optional(runInputs(INPUTS_DOC)), name: Type.Optional(Name) };
+/** One source of the spec a run starts from, with the inputs and name every start takes. */
+const startForm = ($id: string, source: TProperties, description: string): TSchema =>
+  Type.Object({ ...source, ...START_COMMON }, { $id, additionalProperties: false, description });
+/** The run-start body's forms: exactly one source of the spec (the service checks it on the flat body). */
+const START_FORMS = [
+  startForm('WorkflowRunFromDefinition', { workflow_id: START_FIELDS.workflow_id, version: Type.Optional(START_FIELDS.version) }, 'Run a saved definition'),
+  startForm('WorkflowRunFromShareLink', { share_token: START_FIELDS.share_token }, 'Run a definition shared by link with run permission'),
+  startForm('WorkflowRunFromTemplate', { template_id: START_FIELDS.template_id }, 'Run a built-in template'),
+  startForm('WorkflowRunFromSpec', { spec: START_FIELDS.spec }, 'Run an inline spec'),
+];
+export const RunStartRequest = publishedAs(
+  Type.Object(
+    { ...Object.fromEntries(Object.entries(START_FIELDS).map(([k, v]) => [k, Type.Optional(v)])), ...START_COMMON },
+    { $id: 'WorkflowRunStartRequest', additionalProperties: false },
+  ),
+  { oneOf: START_FORMS.map((f) => componentRef(f.$id!)), description: 'Exactly one source of the spec (workflow_id, share_token, template_id or spec), and the inputs' },
 );
 export const RerunRequest = Type.Object(
   { reuse_completed: Type.Optional(Type.Boolean({ default: false, description: 'Reuse the outputs of steps whose job type, params and inputs are unchanged' })) },
   { $id: 'WorkflowRerunRequest', additionalProperties: false },
 );
+const RUN_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 const StepStateSchema = Type.Union(
   ['pending', 'queued', 'running', 'completed', 'failed', 'cancelled', 'skipped', 'reused'].map((s) => Type.Literal(s)),
   { description: 'pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run' },
@@ -201,7 +231,7 @@ const StepStateSchema = Type.Union(
 const RunStep = Type.Object(
   {
     step_id: Type.String(),
-    job_type: Type.String(),
+    job_type: JobTypeName,
     state: StepStateSchema,
     job_id: Nullable(Type.String()),
     progress: Type.Number(),
@@ -217,7 +247,7 @@ const RunOutput = Type.Object({ step_id: Type.String(), port: Type.String(), art
 const runFields = {
   run_id: Type.String(),
   name: Type.String(),
-  status: Type.Union(['queued', 'running', 'completed', 'failed', 'cancelled'].map((s) => Type.Literal(s))),
+  status: Type.Union(RUN_STATUSES.map((s) => Type.Literal(s))),
   message: Type.String(),
   workflow_id: Nullable(Type.String()),
   version: Nullable(Type.Integer()),
@@ -233,12 +263,14 @@ const runFields = {
   created_at: Type.String({ format: 'date-time' }),
   finished_at: Nullable(Type.String({ format: 'date-time' })),
 };
+/** A run as lists show it: without its steps and outputs (WorkflowRun has them). */
+export const WorkflowRunSummary = Type.Object(runFields, { $id: 'WorkflowRunSummary', additionalProperties: false });
 export const WorkflowRun = Type.Object(
-  { ...runFields, steps: Type.Optional(Type.Array(RunStep)), outputs: Type.Optional(Type.Record(Type.String(), RunOutput)) },
+  { ...runFields, steps: Type.Array(RunStep), outputs: Type.Record(Type.String(), RunOutput) },
   { $id: 'WorkflowRun', additionalProperties: false },
 );
 export const WorkflowRunList = Type.Object(
-  { runs: Type.Array(Type.Ref(WorkflowRun)), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() },
+  { runs: Type.Array(Type.Ref(WorkflowRunSummary)), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() },
   { $id: 'WorkflowRunList', additionalProperties: false },
 );
 export const WorkflowRunStatus = Type.Object(
@@ -270,10 +302,10 @@ export const WorkflowRunOutputs = Type.Object(
 );
 export const ListRunsQuery = Type.Object(
   {
-    status: Type.Optional(Type.String({ maxLength: 100, description: 'Comma-separated: queued, running, completed, failed, cancelled' })),
+    status: Type.Optional(commaListParam(RUN_STATUSES, { maxLength: 100, description: 'Comma-separated: queued, running, completed, failed, cancelled' })),
     workflow_id: Type.Optional(Type.String({ maxLength: 100 })),
     q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive match on the run name or id' })),
-    sort: Type.Optional(Type.String({ maxLength: 40, description: 'created_at (default, newest first), status, name or charged_amount; prefix - for descending' })),
+    sort: Type.Optional(sortParam(RUN_SORT_FIELDS, 'created_at (default, newest first), status, name or charged_amount; prefix - for descending')),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
     offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
   },
@@ -287,15 +319,15 @@ export const WorkflowRunGraph = Type.Object(
   {
     run_id: Type.String(),
     name: Type.String({ description: "The run's name (the title of the SVG and Mermaid pictures)" }),
-    status: Type.String(),
+    status: runFields.status,
     nodes: Type.Array(
       Type.Object(
         {
           id: Type.String(),
           kind: Type.Union([Type.Literal('input'), Type.Literal('step'), Type.Literal('output')]),
           label: Type.String(),
-          job_type: Nullable(Type.String()),
-          state: Nullable(Type.String()),
+          job_type: Nullable(JobTypeName),
+          state: Nullable(StepStateSchema),
           progress: Nullable(Type.Number()),
         },
         { additionalProperties: false },
@@ -315,6 +347,7 @@ export const WORKFLOW_SCHEMAS = [
   WorkflowSaveRequest,
   WorkflowUpdateRequest,
   WorkflowDefinition,
+  WorkflowSummary,
   WorkflowList,
   RestoreRequest,
   ForkRequest,
@@ -324,7 +357,9 @@ export const WORKFLOW_SCHEMAS = [
   WorkflowShares,
   WorkflowTemplates,
   RunStartRequest,
+  ...START_FORMS,
   RerunRequest,
+  WorkflowRunSummary,
   WorkflowRun,
   WorkflowRunList,
   WorkflowRunStatus,
