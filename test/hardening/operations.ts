@@ -131,7 +131,8 @@ export function schemaContext(doc: any, fx: Fixtures, method: string): SchemaCon
           case 'sort':
             return { arb: fc.tuple(fc.constantFrom('', '-'), fc.constantFrom(...JOB_SORT_FIELDS)).map(([a, b]) => a + b) };
           case 'status':
-            return schema.type === 'string' ? { arb: fc.subarray(STATUSES, { minLength: 1 }).map((l) => l.join(',')) } : undefined;
+            // A query list is written comma-separated (published as an array with explode false).
+            return schema.type === 'string' || schema.type === 'array' ? { arb: fc.subarray(STATUSES, { minLength: 1 }).map((l) => l.join(',')) } : undefined;
           case 'job_type':
             return { arb: fc.constantFrom(...JOB_TYPES.keys()) };
           case 'refresh_token':
