@@ -203,12 +203,12 @@ export async function jobResult(ctx: ToolContext, _def: ToolDef, args: Args): Pr
   };
 }
 
-/** resources/list: the caller's newest completed jobs' results and artifacts. */
+/** resources/list: the caller's 20 newest completed jobs' results and 20 newest artifacts (the archive items of GET /artifacts). */
 export async function listResources(api: CallerApi): Promise<Resource[]> {
   const jobs = await api.get<{ items: { process_id: string; job_name: string; job_type: string }[] }>('/jobs/list', { status: 'completed', limit: 20 });
   const artifacts = await api.get<{ items: { artifact_id: string; port: string; data_kind: string; data_format: string; job_name: string | null; size_bytes: number }[] }>(
     '/artifacts',
-    { limit: 20, include_archive: true },
+    { limit: 100, include_archive: true },
   );
   return [
     ...jobs.items.map((j) => ({
@@ -219,6 +219,7 @@ export async function listResources(api: CallerApi): Promise<Resource[]> {
     })),
     ...artifacts.items
       .filter((a) => a.port === '*')
+      .slice(0, 20)
       .map((a) => ({ uri: artifactUri(a.artifact_id), name: `artifact ${a.job_name ?? a.artifact_id}`, mimeType: 'application/zip', size: a.size_bytes })),
   ];
 }
