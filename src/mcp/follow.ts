@@ -69,11 +69,18 @@ async function follow(ctx: ToolContext, subject: Subject, timeoutSec: number): P
     const left = deadline - Date.now();
     if (ended || left <= 0 || ctx.signal.aborted) return { status: s, ended };
     // The feed holds only ends: any event of this subject means it ended (docs/events.md).
-    const page = await ctx.api.get<{ events: unknown[]; next_cursor: string | null }>(
-      '/events',
-      { kind: subject.kind, subject_id: subject.id, wait: Math.max(1, Math.min(POLL_SEC, Math.ceil(left / 1000))), ...(after ? { after } : {}) },
-      ctx.signal,
-    );
+    let page: { events: unknown[]; next_cursor: string | null };
+    try {
+      page = await ctx.api.get(
+        '/events',
+        { kind: subject.kind, subject_id: subject.id, wait: Math.max(1, Math.min(POLL_SEC, Math.ceil(left / 1000))), ...(after ? { after } : {}) },
+        ctx.signal,
+      );
+    } catch (err) {
+      // Cancelled by the client or ended by a shutdown while polling: the status so far.
+      if (ctx.signal.aborted) return { status: s, ended: false };
+      throw err;
+    }
     after = page.next_cursor ?? after;
   }
 }

@@ -116,6 +116,8 @@ export function createMcpServer(deps: McpDeps, catalog: ToolCatalog, caller: Cal
       return entry.def.run ? await entry.def.run(ctx, entry.def, args) : jsonResult(await callRoute(ctx, entry.def, args));
     } catch (err) {
       if (err instanceof ApiProblem) return problemResult(err);
+      // The client cancelled the call or went away (its answer goes nowhere), or the server is closing.
+      if (ctx.signal.aborted) throw new RpcError(ErrorCode.InternalError, `${name} was cancelled`);
       deps.log.error({ err, tool: name }, 'MCP tool failed');
       throw new RpcError(ErrorCode.InternalError, `${name} failed unexpectedly; the server logged it`);
     }

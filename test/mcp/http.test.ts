@@ -260,6 +260,11 @@ for (const backend of BACKENDS) {
       const early = await full.callTool({ name: 'submit_job', arguments: { job_name: 'nap', job_type: 'wait', payload: { seconds: 30 } } });
       const nap = jsonOf(early).process_id;
       assert.match(toolErrorOf(await full.callTool({ name: 'get_job_result', arguments: { process_id: nap } })), /job-not-finished/);
+      const t0 = Date.now();
+      const still = jsonOf(await full.callTool({ name: 'wait_for_job', arguments: { process_id: nap, timeout_seconds: 2 } }));
+      assert.deepEqual([still.ended, ['queued', 'dispatched', 'running'].includes(still.status)], [false, true], JSON.stringify(still));
+      assert.ok(Date.now() - t0 < 8000, 'a wait ends at its timeout');
+      assert.match(still.next, /call wait_for_job again/);
       assert.match(textOf(await full.callTool({ name: 'cancel_job', arguments: { process_id: nap } })), /cancelled; charged \$/);
       // The key's spend ceiling holds here as over HTTP.
       const capped = await httpClient(h.base, (await h.key(owner.token, { spend_ceiling_usd: 0.0001 })).secret);
