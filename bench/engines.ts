@@ -9,11 +9,12 @@
 //    the engine process being gone (p50, p99). Target: p99 under 1 s.
 // C. An ensemble: a 50-conformer GFN2 conformer search of ibuprofen, wall time and cost
 //    (when the `conformers` job type is registered).
-// D. Docking: imatinib into 1IEP from its SMILES, one ligand through the API (submit to
-//    completed) against the job's own `vina` command run directly on the same prepared files
-//    (bench/lib/docking.ts). Target: the API at most 5% slower.
+// D. Docking: imatinib into 1IEP (or p59 into 5X72) from its SMILES, one ligand through the API
+//    (submit to completed) against the job's own `vina` command run directly on the same prepared
+//    files (bench/lib/docking.ts), --dock-reps times each, interleaved; the median ratio. Target:
+//    the API at most 5% slower.
 //
-//   npm run bench:engines [-- --n 50 --cancels 20]
+//   npm run bench:engines [-- --n 50 --cancels 20 --dock-reps 3 --dock-5x72 --only ABCD]
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,6 +31,13 @@ const arg = (name: string, dflt: number) => {
 };
 const N = arg('n', 50);
 const CANCELS = arg('cancels', 20);
+/** D: the complex docked (1iep: imatinib, minutes per run; 5x72: p59, seconds) and the interleaved repetitions. */
+const DOCK_COMPLEX = process.argv.includes('--dock-5x72') ? '5x72' : '1iep';
+const DOCK_REPS = arg('dock-reps', 1);
+/** --only ABD: the parts to run (all by default). */
+const ONLY = process.argv.includes('--only') ? (process.argv[process.argv.indexOf('--only') + 1] ?? '').toUpperCase() : 'ABCD';
+const part = (p: string) => ONLY.includes(p);
+const secs = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(', ');
 
 /** Drug-sized molecules (15 to 35 heavy atoms), repeated to N. */
 const DRUGS = [
@@ -84,7 +92,7 @@ async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-bench-engines-'));
   // The structures: 3D with hydrogens (Open Babel), the same files for both sides.
   const molblocks: string[] = [];
-  for (let i = 0; i < N; i++) {
+  for (let i = 0; i < (part('A') ? N : 0); i++) {
     const smiles = DRUGS[i % DRUGS.length]!;
     molblocks.push(execFileSync(engines.obabel.path!, [`-:${smiles}`, '--gen3d', '-h', '-omol'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
   }
@@ -109,34 +117,40 @@ async function main() {
   const inst = await startInstance('pglite', { workers: 2 });
   let apiSec = 0;
   try {
-    const t1 = performance.now();
-    const ids: string[] = [];
-    for (const m of molblocks)
-      ids.push((await api(inst, 'POST', '/jobs/submit', { job_name: 'bench', job_type: 'optimize', payload: { molecules: [m], method: 'gfn2' } })).process_id);
-    await waitAll(inst, ids);
-    apiSec = (performance.now() - t1) / 1000;
-    const charged = (await api(inst, 'GET', '/wallet')).balance_usd as number;
-    console.log(
-      `A. ${N} GFN2 optimisations: direct (xargs -P 2) ${directSec.toFixed(1)} s = ${(N / directSec).toFixed(2)}/s; API (2 slots) ${apiSec.toFixed(1)} s = ${(N / apiSec).toFixed(2)}/s; ratio API/direct throughput ${(directSec / apiSec).toFixed(3)} (target >= 0.9); charged $${(1000 - charged).toFixed(4)}`,
-    );
+    if (part('A')) {
+      const t1 = performance.now();
+      const ids: string[] = [];
+      for (const m of molblocks)
+        ids.push((await api(inst, 'POST', '/jobs/submit', { job_name: 'bench', job_type: 'optimize', payload: { molecules: [m], method: 'gfn2' } })).process_id);
+      await waitAll(inst, ids);
+      apiSec = (performance.now() - t1) / 1000;
+      const charged = (await api(inst, 'GET', '/wallet')).balance_usd as number;
+      console.log(
+        `A. ${N} GFN2 optimisations: direct (xargs -P 2) ${directSec.toFixed(1)} s = ${(N / directSec).toFixed(2)}/s; API (2 slots) ${apiSec.toFixed(1)} s = ${(N / apiSec).toFixed(2)}/s; ratio API/direct throughput ${(directSec / apiSec).toFixed(3)} (target >= 0.9); charged $${(1000 - charged).toFixed(4)}`,
+      );
+    }
 
     // B. Cancel to engine gone.
-    const big = 'CC(C)Cc1ccc(cc1)C(C)C(=O)NCCCCCCCCCCCCc1ccc(cc1)C(C)C(=O)NCCCCCCCCc1ccccc1';
-    const gone: number[] = [];
-    for (let i = 0; i < CANCELS; i++) {
-      const id = (await api(inst, 'POST', '/jobs/submit', { job_name: 'cancel', job_type: 'optimize', payload: { molecules: [big], method: 'gfn2' } })).process_id as string;
-      while (!engineProcesses(process.pid).some((p) => /\bxtb\b/.test(p.cmd))) await new Promise((r) => setTimeout(r, 20));
-      await api(inst, 'DELETE', `/jobs/cancel?process_id=${id}`);
-      const tc = performance.now();
-      while (engineProcesses(process.pid).length) await new Promise((r) => setTimeout(r, 2));
-      gone.push(performance.now() - tc);
+    if (part('B')) {
+      const big = 'CC(C)Cc1ccc(cc1)C(C)C(=O)NCCCCCCCCCCCCc1ccc(cc1)C(C)C(=O)NCCCCCCCCc1ccccc1';
+      const gone: number[] = [];
+      for (let i = 0; i < CANCELS; i++) {
+        const id = (await api(inst, 'POST', '/jobs/submit', { job_name: 'cancel', job_type: 'optimize', payload: { molecules: [big], method: 'gfn2' } })).process_id as string;
+        while (!engineProcesses(process.pid).some((p) => /\bxtb\b/.test(p.cmd))) await new Promise((r) => setTimeout(r, 20));
+        await api(inst, 'DELETE', `/jobs/cancel?process_id=${id}`);
+        const tc = performance.now();
+        while (engineProcesses(process.pid).length) await new Promise((r) => setTimeout(r, 2));
+        gone.push(performance.now() - tc);
+      }
+      console.log(
+        `B. cancel -> engine gone, ${CANCELS} cancels: p50 ${pct(gone, 50).toFixed(0)} ms, p99 ${pct(gone, 99).toFixed(0)} ms, max ${Math.max(...gone).toFixed(0)} ms (target p99 < 1000 ms)`,
+      );
     }
-    console.log(
-      `B. cancel -> engine gone, ${CANCELS} cancels: p50 ${pct(gone, 50).toFixed(0)} ms, p99 ${pct(gone, 99).toFixed(0)} ms, max ${Math.max(...gone).toFixed(0)} ms (target p99 < 1000 ms)`,
-    );
 
     // C. A 50-conformer ensemble.
-    if (JOB_TYPES.has('conformers')) {
+    if (!part('C')) {
+      // not asked for
+    } else if (JOB_TYPES.has('conformers')) {
       const t2 = performance.now();
       const before = (await api(inst, 'GET', '/wallet')).balance_usd as number;
       const id = (
@@ -155,10 +169,12 @@ async function main() {
     } else console.log('C. skipped: the conformers job type is not registered');
 
     // D. Docking, when Vina is there.
-    if (engines.vina.available && JOB_TYPES.has('docking')) {
-      const d = await dockingFigure(inst, { complex: '1iep', exhaustiveness: 8 });
+    if (!part('D')) {
+      // not asked for
+    } else if (engines.vina.available && JOB_TYPES.has('docking')) {
+      const d = await dockingFigure(inst, { complex: DOCK_COMPLEX, exhaustiveness: 8, reps: DOCK_REPS });
       console.log(
-        `D. docking ${d.complex} (exhaustiveness ${d.exhaustiveness}, ${d.threads} thread): API ${d.apiSec.toFixed(1)} s, vina directly ${d.vinaSec.toFixed(1)} s, ratio ${d.ratio.toFixed(3)} (target <= 1.05); best ${d.bestScore} kcal/mol, same poses: ${d.samePoses}`,
+        `D. docking ${d.complex} (exhaustiveness ${d.exhaustiveness}, ${d.threads} thread, ${d.ratios.length} interleaved runs each): API ${secs(d.apiSec)} s, vina directly ${secs(d.vinaSec)} s, ratios ${d.ratios.map((r) => r.toFixed(3)).join(', ')}, median ${d.ratio.toFixed(3)} (target <= 1.05); best ${d.bestScore} kcal/mol, same poses: ${d.samePoses}`,
       );
     } else console.log('D. skipped: AutoDock Vina or the docking job type is missing');
   } finally {
