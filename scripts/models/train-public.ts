@@ -9,6 +9,9 @@
 //   npm run models:train -- --only esol-logs   one of them
 //   npm run models:train -- --threads 1        members one after the other
 //   npm run models:train -- --sweep            the hyperparameter comparison on the validation split only
+//   npm run models:train -- --sweep --split-seeds 0,1,2   ... averaged over three splits
+//   npm run models:train -- --sweep --settings 1,2         only those settings of SWEEP (0-based)
+//   npm run models:train -- --spread           also train and test on split seeds 1 and 2: the card's spread
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -71,7 +74,7 @@ const DATASETS: Dataset[] = [
       redistributed_in: MOLECULENET,
       licence: 'no licence statement in the data or its MoleculeNet distribution (data/public/LICENSES.md)',
     },
-    options: { hidden_size: 128, epochs: 50 },
+    options: { hidden_size: 300, epochs: 50, aggregation: 'mean', molecule_features: 'rdkit_2d' },
   },
   {
     id: 'freesolv-dg-hyd',
@@ -89,7 +92,7 @@ const DATASETS: Dataset[] = [
       redistributed_in: MOLECULENET,
       licence: 'no licence statement in the data or its MoleculeNet distribution (data/public/LICENSES.md)',
     },
-    options: { hidden_size: 128, epochs: 50, aggregation: 'mean' },
+    options: { hidden_size: 300, epochs: 50, aggregation: 'mean', molecule_features: 'rdkit_2d' },
   },
 ];
 
@@ -176,19 +179,19 @@ async function runJobs(jobs: Job[], threads: number, label: (j: Job) => string):
 const round = (x: number | null | undefined, digits = 4) => (x === null || x === undefined ? null : Number(x.toFixed(digits)));
 const roundMetrics = (m: { rmse: number; mae: number; r2: number | null }) => ({ rmse: round(m.rmse), mae: round(m.mae), r2: round(m.r2) });
 
-async function trainPublic(d: Dataset, threads: number): Promise<void> {
-  console.log(`${d.id}: ${MEMBERS} members, ${threads} thread(s)`);
+/** The ensemble of `d` trained on the split of `splitSeed`, evaluated beside the baselines on the same split. */
+async function trainEnsemble(d: Dataset, threads: number, splitSeed: number) {
+  console.log(`${d.id}: ${MEMBERS} members, ${threads} thread(s), split seed ${splitSeed}`);
   const started = performance.now();
-  const jobs = Array.from({ length: MEMBERS }, (_, k) => ({ dataset: d.id, options: { ...d.options, seed: SEED + k }, threads: threads > 1 ? 1 : 2 }));
+  const jobs = Array.from({ length: MEMBERS }, (_, k) => ({ dataset: d.id, options: { ...d.options, seed: SEED + k }, splitSeed, threads: threads > 1 ? 1 : 2 }));
   const parts = await runJobs(jobs, threads, (j) => `member seed ${String(j.options.seed)}`);
   const model = mergeModels(parts.map((p) => loadModel(p.model)));
   const trainSeconds = (performance.now() - started) / 1000;
 
-  // the ensemble and the baselines on the same split
   const rows = readRows(d);
   const rdkit = await getRDKit();
   const { data, report } = prepareData(rdkit, rows, 'regression');
-  const split = splitData(rdkit, data, SPLIT);
+  const split = splitData(rdkit, data, { ...SPLIT, seed: splitSeed });
   const part = (idx: number[]) => idx.map((i) => data[i]!);
   const [train, val, test] = [part(split.train), part(split.val), part(split.test)];
   if (JSON.stringify(test.map((t) => t.row)) !== JSON.stringify(parts[0]!.test_rows)) throw new Error("the baselines would not see the models' split");
@@ -214,6 +217,29 @@ async function trainPublic(d: Dataset, threads: number): Promise<void> {
     test.map((t) => t.target),
   );
   const [testMetrics, valMetrics] = [await evaluate(test), await evaluate(val)];
+  console.log(
+    `${d.id}, split seed ${splitSeed}: test RMSE ${testMetrics.rmse.toFixed(3)} (mean ${mean.test_metrics.rmse.toFixed(3)}, ridge ${ridge.test_metrics.rmse.toFixed(3)}) ${d.units}; trained in ${trainSeconds.toFixed(0)} s`,
+  );
+  return { model, report, dm, train, val, test, ridge, mean, testMetrics, valMetrics, trainSeconds };
+}
+
+/** Trains the public model of `d` on SPLIT (and, with `spreadSeeds`, on those split seeds too, for the card's spread) and writes its files. */
+async function trainPublic(d: Dataset, threads: number, spreadSeeds: number[]): Promise<void> {
+  const { model, report, dm, train, val, test, ridge, mean, testMetrics, valMetrics, trainSeconds } = await trainEnsemble(d, threads, SPLIT.seed);
+  const spread = [
+    { split_seed: SPLIT.seed, test: { model: roundMetrics(testMetrics), ridge_baseline: roundMetrics(ridge.test_metrics), mean_baseline: roundMetrics(mean.test_metrics) } },
+  ];
+  for (const seed of spreadSeeds.filter((x) => x !== SPLIT.seed)) {
+    const r = await trainEnsemble(d, threads, seed);
+    spread.push({
+      split_seed: seed,
+      test: { model: roundMetrics(r.testMetrics), ridge_baseline: roundMetrics(r.ridge.test_metrics), mean_baseline: roundMetrics(r.mean.test_metrics) },
+    });
+  }
+  const stats = (xs: number[]) => {
+    const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+    return { mean: round(m), sd: round(Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / xs.length)), min: round(Math.min(...xs)), max: round(Math.max(...xs)) };
+  };
 
   const bin = serializeModel(model);
   const dir = path.join(ROOT, 'models', 'public', d.id);
@@ -250,6 +276,16 @@ async function trainPublic(d: Dataset, threads: number): Promise<void> {
       test: { model: roundMetrics(testMetrics), mean_baseline: roundMetrics(mean.test_metrics), ridge_baseline: roundMetrics(ridge.test_metrics) },
       validation: { model: roundMetrics(valMetrics), mean_baseline: roundMetrics(mean.val_metrics), ridge_baseline: roundMetrics(ridge.val_metrics) },
       units: d.units,
+      split_spread:
+        spread.length > 1
+          ? {
+              description: `the same ensemble recipe trained and tested on ${spread.length} random 80/10/10 splits (seeds ${spread.map((x) => x.split_seed).join(', ')}); test RMSE in ${d.units}`,
+              runs: spread,
+              model_rmse: stats(spread.map((x) => x.test.model.rmse ?? Number.NaN)),
+              ridge_rmse: stats(spread.map((x) => x.test.ridge_baseline.rmse ?? Number.NaN)),
+              mean_rmse: stats(spread.map((x) => x.test.mean_baseline.rmse ?? Number.NaN)),
+            }
+          : null,
     },
     baselines: {
       mean: { description: mean.name, mean: round(mean.detail.mean as number) },
@@ -269,17 +305,16 @@ async function trainPublic(d: Dataset, threads: number): Promise<void> {
     size_bytes: bin.length,
   };
   fs.writeFileSync(path.join(dir, 'card.json'), JSON.stringify(card, null, 2) + '\n');
-  console.log(
-    `${d.id}: test RMSE ${testMetrics.rmse.toFixed(3)} (mean ${mean.test_metrics.rmse.toFixed(3)}, ridge ${ridge.test_metrics.rmse.toFixed(3)}) ${d.units}; ` +
-      `${(bin.length / 1e6).toFixed(2)} MB; trained in ${trainSeconds.toFixed(0)} s`,
-  );
+  console.log(`${d.id}: wrote ${path.relative(ROOT, dir)} (${(bin.length / 1e6).toFixed(2)} MB, trained in ${trainSeconds.toFixed(0)} s)`);
+  if (spread.length > 1) console.log(`${d.id}: test RMSE over split seeds: ${JSON.stringify(card.metrics.split_spread?.model_rmse)}`);
 }
 
-async function sweep(d: Dataset, threads: number, splitSeeds: number[]): Promise<void> {
+async function sweep(d: Dataset, threads: number, splitSeeds: number[], only: number[] | null): Promise<void> {
+  const settings = SWEEP.filter((_, i) => !only || only.includes(i));
   console.log(`${d.id}: sweep, one member (seed ${SEED}) per setting and split seed ${splitSeeds.join(', ')}, validation RMSE`);
-  const jobs = SWEEP.flatMap((options) => splitSeeds.map((splitSeed) => ({ dataset: d.id, options: { ...options, seed: SEED }, splitSeed, threads: threads > 1 ? 1 : 2 })));
+  const jobs = settings.flatMap((options) => splitSeeds.map((splitSeed) => ({ dataset: d.id, options: { ...options, seed: SEED }, splitSeed, threads: threads > 1 ? 1 : 2 })));
   const results = await runJobs(jobs, threads, (j) => `${JSON.stringify(j.options)} split seed ${String(j.splitSeed)}`);
-  for (const [i, options] of SWEEP.entries()) {
+  for (const [i, options] of settings.entries()) {
     const v = results.slice(i * splitSeeds.length, (i + 1) * splitSeeds.length).map((r) => r.val_rmse ?? Number.NaN);
     console.log(`  ${JSON.stringify(options)}: mean validation RMSE ${(v.reduce((a, b) => a + b, 0) / v.length).toFixed(4)} (${v.map((x) => x.toFixed(3)).join(', ')})`);
   }
@@ -293,7 +328,8 @@ async function main(): Promise<void> {
   const sets = DATASETS.filter((d) => !only || d.id === only);
   if (!sets.length) throw new Error(`no data set ${only}; known: ${DATASETS.map((d) => d.id).join(', ')}`);
   const splitSeeds = (opt('--split-seeds') ?? String(SPLIT.seed)).split(',').map(Number);
-  for (const d of sets) await (args.includes('--sweep') ? sweep(d, threads, splitSeeds) : trainPublic(d, threads));
+  const spreadSeeds = args.includes('--spread') ? (opt('--spread-seeds') ?? '0,1,2').split(',').map(Number) : [];
+  for (const d of sets) await (args.includes('--sweep') ? sweep(d, threads, splitSeeds, opt('--settings')?.split(',').map(Number) ?? null) : trainPublic(d, threads, spreadSeeds));
 }
 
 if (isMainThread) {
