@@ -14,6 +14,8 @@ export class McpSetupError extends Error {}
 /** JSON-RPC codes of the relay's own errors (the implementation-defined server error range). */
 const UNREACHABLE = -32000;
 const REFUSED = -32001;
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
 
 const say = (line: string) => process.stderr.write(`crucible mcp: ${line}\n`);
 
@@ -72,7 +74,13 @@ export async function runStdioRelay(env: NodeJS.ProcessEnv = process.env): Promi
   http.onerror = (err) => {
     if (!stopping) say(relayError(err, endpoint.href).message);
   };
-  stdio.onerror = (err) => say(`unreadable input: ${err.message}`);
+  stdio.onerror = (err) => {
+    say(`unreadable input: ${err.message}`);
+    // A line that is not JSON, or not a JSON-RPC message: answered as JSON-RPC says (id unknown).
+    const code = err instanceof SyntaxError ? PARSE_ERROR : err.name === 'ZodError' ? INVALID_REQUEST : null;
+    if (code !== null)
+      void stdio.send({ jsonrpc: '2.0', id: null, error: { code, message: code === PARSE_ERROR ? 'parse error: a line that is not JSON' : 'not a JSON-RPC message' } } as never);
+  };
   stdio.onmessage = (message: JSONRPCMessage) => {
     const request = isJSONRPCRequest(message) ? message : null;
     if (request) {

@@ -23,7 +23,7 @@ async function runRaw(env: Record<string, string>, lines: unknown[]): Promise<{ 
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  child.stdin.end(lines.map((l) => JSON.stringify(l) + '\n').join(''));
+  child.stdin.end(lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l)) + '\n').join(''));
   const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
   clearTimeout(timer);
   return { code, out: out.split('\n').filter((l) => l !== ''), err };
@@ -76,7 +76,13 @@ for (const backend of BACKENDS) {
 
       const submitted = jsonOf(await full.client.callTool({ name: 'submit_job', arguments: { job_name: 'stdio', job_type: 'properties', payload: { smiles: ['CCO'] } } }));
       assert.ok(submitted.reserved_usd > 0);
-      const done = jsonOf(await full.client.callTool({ name: 'wait_for_job', arguments: { process_id: submitted.process_id, timeout_seconds: 60 } }));
+      const progress: number[] = [];
+      const done = jsonOf(
+        await full.client.callTool({ name: 'wait_for_job', arguments: { process_id: submitted.process_id, timeout_seconds: 60 } }, undefined, {
+          onprogress: (p) => progress.push(p.progress),
+        }),
+      );
+      assert.ok(progress.length >= 1, 'progress notifications come through the relay');
       assert.equal(done.status, 'completed');
       const result = jsonOf(await full.client.callTool({ name: 'get_job_result', arguments: { process_id: submitted.process_id } }));
       assert.equal(result.items[0].properties.formula, 'C2H6O');
@@ -111,16 +117,18 @@ for (const backend of BACKENDS) {
 
     it('writes only protocol messages on stdout, and answers what it was given before it ends', async () => {
       const key = (await h.key(owner.token)).secret;
-      const r = await runRaw(mcpEnv(h.base, key), [INIT, INITIALIZED, DESCRIBE]);
+      const r = await runRaw(mcpEnv(h.base, key), [INIT, INITIALIZED, 'not json', DESCRIBE]);
       assert.equal(r.code, 0, r.err);
       const messages = assertProtocolOnly(r.out);
-      assert.deepEqual(
-        messages.map((m) => m.id),
-        [1, 2],
-      );
-      assert.equal(messages[0]!.result.serverInfo.name, 'crucible');
-      assert.equal(JSON.parse(messages[1]!.result.content[0].text).items[0].properties.formula, 'C6H6');
-      assert.doesNotMatch(r.err, /error/i);
+      // The parse error is answered at once, the others when the server has answered.
+      const byId = new Map(messages.map((m) => [m.id, m]));
+      assert.deepEqual([...byId.keys()].sort(), [1, 2, null].sort());
+      assert.equal(messages.length, 3);
+      assert.equal(byId.get(null)!.error.code, -32700, 'a line that is not JSON is a parse error');
+      const described = byId.get(2)!;
+      assert.equal(byId.get(1)!.result.serverInfo.name, 'crucible');
+      assert.equal(JSON.parse(described.result.content[0].text).items[0].properties.formula, 'C6H6');
+      assert.match(r.err, /unreadable input/);
 
       const refused = await runRaw(mcpEnv(h.base, 'crk_notakey_000000000000000000000000000000000'), [INIT, INITIALIZED, DESCRIBE]);
       assert.equal(refused.code, 0);
