@@ -32,6 +32,9 @@ export function registerMcp(app: FastifyInstance, services: Services): void {
   app.addHook('onClose', async () => png.close());
   const deps: McpDeps = { app, routes, png, closing: closing.signal, version: readVersion(), log: services.log };
   const catalog = new ToolCatalog(deps);
+  // Every tool's route and schema is resolved once all routes are registered: a tool naming a
+  // route that does not exist (or a schema that does not resolve) stops the start, not a call.
+  app.addHook('onReady', async () => void catalog.all());
 
   void app.register(async (scope) => {
     // Remote MCP clients that send only `Authorization: Bearer <token>` can send an API key so:
