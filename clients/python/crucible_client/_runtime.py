@@ -1,0 +1,206 @@
+"""Decoding JSON into the generated dataclasses and back (docs/api-decisions.md, "Python SDK
+compatibility").
+
+The rules follow the API's versioning: within v1 the server may add fields and enum values.
+So a model keeps the fields it does not know in ``additional_properties``, a value of an enum it
+does not know stays the plain string, and an object of a union that matches none of the known
+variants (a new job type's result, say) stays a plain ``dict``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from typing import IO, Any, ClassVar, Union
+
+__all__ = ["Model", "Tabular", "OMIT", "Omit", "FileContent", "decode", "encode"]
+
+
+class Omit:
+    """The default of an optional request field: the field is not sent (the server's default applies)."""
+
+    _instance: ClassVar[Omit | None] = None
+
+    def __new__(cls) -> Omit:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "OMIT"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+OMIT = Omit()
+
+#: A file to upload: its bytes, an open binary file, or (filename, bytes or file[, content type]).
+FileContent = Union[bytes, IO[bytes], "tuple[str, bytes | IO[bytes]]", "tuple[str, bytes | IO[bytes], str]"]
+
+
+@dataclasses.dataclass(kw_only=True)
+class Model:
+    """Base of the response dataclasses. Fields the server sent that this client does not know are
+    in ``additional_properties``; ``to_dict()`` gives the JSON form back, those fields included."""
+
+    additional_properties: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> typing.Self:
+        """The model of a JSON object (what the server answers)."""
+        return _decode_model(cls, data)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object: known fields by their JSON names (optional ones only when the server sent
+        them or they were set), then the unknown ones."""
+        out: dict[str, Any] = {}
+        sent = getattr(self, "_sent", None)
+        for f in _fields(type(self)):
+            value = getattr(self, f.name)
+            name = f.metadata.get("json", f.name)
+            if value is None and sent is not None and name not in sent:
+                continue
+            out[name] = encode(value)
+        out.update(self.additional_properties)
+        return out
+
+
+class Tabular(Model):
+    """A result with a list of records; ``to_dataframe()`` makes it a pandas DataFrame."""
+
+    _table: ClassVar[str] = "items"
+
+    def to_dataframe(self) -> Any:
+        """The records as a pandas DataFrame, nested fields flattened into dotted columns
+        (``properties.mw``). Needs pandas (Debian: python3-pandas)."""
+        return to_dataframe(getattr(self, self._table) or [])
+
+
+def to_dataframe(records: typing.Iterable[Any]) -> Any:
+    """A pandas DataFrame of models or dicts (e.g. what a pagination iterator yields)."""
+    try:
+        import pandas
+    except ImportError as err:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "to_dataframe() needs pandas, which is not installed: install it with "
+            "`apt install python3-pandas` (Debian, Ubuntu) or `pip install pandas`"
+        ) from err
+    rows = [r.to_dict() if isinstance(r, Model) else r for r in records]
+    return pandas.json_normalize(rows)
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:
+    return tuple(f for f in dataclasses.fields(cls) if f.name != "additional_properties")
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = typing.get_type_hints(cls)
+        _HINTS[cls] = hints
+    return hints
+
+
+def _resolve(tp: Any) -> Any:
+    """A type given as a string (a forward reference) as the object it names in the models module."""
+    if isinstance(tp, typing.ForwardRef):
+        tp = tp.__forward_arg__
+    if isinstance(tp, str):
+        from . import _models
+
+        tp = eval(tp, vars(_models))  # noqa: S307 - the generated type expressions, never input
+    return tp
+
+
+def _decode_model(cls: type[Any], data: dict[str, Any]) -> Any:
+    hints = _hints(cls)
+    known: dict[str, Any] = {}
+    names = set()
+    for f in _fields(cls):
+        name = f.metadata.get("json", f.name)
+        names.add(name)
+        if name in data:
+            known[f.name] = decode(hints[f.name], data[name])
+        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            known[f.name] = None  # a field an older server does not send: None rather than a failure
+    obj = cls(**known, additional_properties={k: v for k, v in data.items() if k not in names})
+    object.__setattr__(obj, "_sent", frozenset(data))
+    return obj
+
+
+def decode(tp: Any, value: Any) -> Any:
+    """``value`` (parsed JSON) as type ``tp``: dataclasses for objects, lists and dicts of them."""
+    tp = _resolve(tp)
+    if value is None or tp is Any:
+        return value
+    if isinstance(tp, type):
+        if issubclass(tp, Model):
+            return _decode_model(tp, value) if isinstance(value, dict) else value
+        return value
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin is list:
+        return [decode(args[0], v) for v in value] if isinstance(value, list) and args else value
+    if origin is dict:
+        return {k: decode(args[1], v) for k, v in value.items()} if isinstance(value, dict) and len(args) == 2 else value
+    if origin is Union or origin is types.UnionType:
+        return _decode_union([_resolve(a) for a in args], value)
+    return value  # Literal, primitives: as sent (an unknown enum value stays a string)
+
+
+def _decode_union(args: list[Any], value: Any) -> Any:
+    if isinstance(value, dict):
+        models = [a for a in args if isinstance(a, type) and issubclass(a, Model)]
+        best: tuple[int, int] | None = None
+        chosen: Any = None
+        for m in models:
+            score = _match(m, value)
+            if score is not None and (best is None or score > best):
+                best, chosen = score, m
+        if chosen is not None:
+            return _decode_model(chosen, value)
+        for a in args:  # a map, or a union alias nested in this one
+            if typing.get_origin(a) is dict or typing.get_origin(a) in (Union, types.UnionType):
+                return decode(a, value)
+        return value
+    if isinstance(value, list):
+        for a in args:
+            if typing.get_origin(a) is list:
+                return decode(a, value)
+    return value
+
+
+def _match(cls: type, data: dict[str, Any]) -> tuple[int, int] | None:
+    """How well an object fits a variant: None when a tag (a one-value Literal) differs or a
+    required field is missing; else (tags matched, -unknown fields)."""
+    hints = _hints(cls)
+    tags = 0
+    names = set()
+    for f in _fields(cls):
+        name = f.metadata.get("json", f.name)
+        names.add(name)
+        tp = hints[f.name]
+        if typing.get_origin(tp) is typing.Literal:
+            if name in data:
+                if data[name] not in typing.get_args(tp):
+                    return None
+                tags += 1
+        if name not in data and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            return None
+    return tags, -sum(1 for k in data if k not in names)
+
+
+def encode(value: Any) -> Any:
+    """A request value as JSON: models by their JSON names, OMIT fields left out."""
+    if isinstance(value, Model):
+        return value.to_dict()
+    if isinstance(value, dict):
+        return {k: encode(v) for k, v in value.items() if v is not OMIT}
+    if isinstance(value, (list, tuple)):
+        return [encode(v) for v in value]
+    return value
