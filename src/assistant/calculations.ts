@@ -14,8 +14,8 @@
 // the user approves. Tool answers fill in the numbers, never choose the next tool.
 import { SOLVENTS } from '../compute/types/engine/payload.js';
 import { COMPOUNDS, compoundsIn, findMolecules, type MentionedMolecule, type UnknownName } from './compounds.js';
-import { chooseLibrary } from './library.js';
-import { call, clip, duration, errorText, isObj, lookedUp, lookupNote, plural, say, toolError, usd, type Args, type Done, type Step } from './steps.js';
+import { structuresOf } from './structures.js';
+import { call, clip, duration, errorText, isObj, plural, say, toolError, usd, type Args, type Done, type Step } from './steps.js';
 import type { EngineJobQuote, EngineJobType, ToolResults } from './tool-specs.js';
 
 export interface CalculationIntent {
@@ -199,12 +199,6 @@ function conditions(method: unknown, solvent: unknown): string {
   return typeof solvent === 'string' ? `${label} in ${clip(solvent, 30)} (${m.startsWith('pm') ? 'COSMO' : 'ALPB'})` : `${label} in the gas phase`;
 }
 
-function names(molecules: MentionedMolecule[]): string {
-  const shown = molecules.slice(0, 3).map((m) => clip(m.label, 40));
-  const rest = molecules.length - shown.length;
-  return rest > 0 ? `${shown.join(', ')} and ${rest} more` : shown.length < 2 ? shown.join('') : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
-}
-
 function estimateLine(d: Done, on: string): string {
   const q = d.result as Partial<EngineJobQuote>;
   const n = typeof q.structures === 'number' && q.structures > 0 ? ` (${plural(q.structures, 'structure')})` : '';
@@ -223,35 +217,13 @@ function planLines(d: Done): string {
 /** One step of an engine job request: look names up, pick the library, estimate, propose, answer. */
 export function calculationStep(intent: CalculationIntent, done: Done[]): Step {
   const kind = kindOf(intent.jobType);
-  const lookup = intent.unknown.length ? done.find((d) => d.name === 'lookup_compounds') : undefined;
-  if (intent.unknown.length && !lookup) return call('lookup_compounds', { names: intent.unknown.map((u) => u.name) });
-  const note = lookup ? `${lookupNote(intent, lookup)}\n\n` : '';
-  let structures: Args;
-  let on: string;
-  if (intent.library) {
-    let id = intent.library;
-    on = `artifact ${id}`;
-    if (id === 'mine') {
-      const listed = done.findLast((d) => d.name === 'list_artifacts');
-      if (!listed) return call('list_artifacts', { kind: 'molecules', limit: 50 });
-      const err = toolError(listed.result);
-      if (err) return say(errorText(listed, err));
-      const picked = chooseLibrary(intent.request, listed.result, `${intent.mode === 'plan' ? kind.title.toLowerCase() : `estimate a ${kind.what} of`}`, `a ${kind.what}`);
-      if (picked.kind === 'ask') return say(picked.text);
-      id = picked.artifact_id;
-      on = picked.name;
-    }
-    structures = { input_artifact_id: id };
-  } else {
-    const seen = new Set<string>();
-    const molecules = [...intent.molecules, ...lookedUp(intent, lookup)]
-      .sort((a, b) => a.at - b.at)
-      .filter((m) => !seen.has(m.smiles) && seen.add(m.smiles))
-      .slice(0, 20);
-    if (!molecules.length) return say(`${note}I have no molecule to run the ${kind.what} on.`.trim());
-    structures = { molecules: molecules.map((m) => m.smiles) };
-    on = names(molecules);
-  }
+  const source = structuresOf(intent, done, {
+    example: intent.mode === 'plan' ? kind.title.toLowerCase() : `estimate a ${kind.what} of`,
+    what: `a ${kind.what}`,
+    none: `I have no molecule to run the ${kind.what} on.`,
+  });
+  if (source.kind === 'step') return source.step;
+  const { input: structures, on, note } = source;
   const job: Args = { job_type: intent.jobType, ...structures, ...intent.params };
   const estimate = done.findLast((d) => d.name === 'estimate_engine_job');
   if (!estimate) return call('estimate_engine_job', job);

@@ -12,8 +12,8 @@
 // so that the card says what it docks around. Tool answers fill in numbers and names, never
 // choose the next tool.
 import { compoundsIn, type MentionedMolecule, type UnknownName } from './compounds.js';
-import { chooseLibrary } from './library.js';
-import { call, clip, duration, errorText, isObj, lookedUp, lookupNote, plural, say, toolError, usd, type Args, type Done, type Step } from './steps.js';
+import { structuresOf } from './structures.js';
+import { call, clip, duration, errorText, isObj, plural, say, toolError, usd, type Args, type Done, type Step } from './steps.js';
 import type { EngineJobQuote, ToolResults } from './tool-specs.js';
 
 export interface DockingIntent {
@@ -135,12 +135,6 @@ export function dockingIn(request: string, mode: 'plan' | 'estimate'): DockingIn
   return { kind: 'docking', mode, receptor, box, params, molecules: ids[0] ? [] : molecules, unknown: ids[0] ? [] : unknown, library, request };
 }
 
-function names(molecules: MentionedMolecule[]): string {
-  const shown = molecules.slice(0, 3).map((m) => clip(m.label, 40));
-  const rest = molecules.length - shown.length;
-  return rest > 0 ? `${shown.join(', ')} and ${rest} more` : shown.length < 2 ? shown.join('') : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
-}
-
 const receptorName = (r: Args) => (typeof r.pdb_id === 'string' ? r.pdb_id : `artifact ${clip(r.receptor_artifact_id, 60)}`);
 /** A residue name from a tool answer (data): 1 to 3 letters or digits, else nothing. */
 const residue = (x: unknown) => (typeof x === 'string' && /^[A-Za-z0-9]{1,3}$/.test(x) ? x.toUpperCase() : null);
@@ -157,35 +151,9 @@ function where(intent: DockingIntent, q: Partial<EngineJobQuote>): string {
 
 /** One step of a docking request: look names up, pick the library, estimate, propose, answer. */
 export function dockingStep(intent: DockingIntent, done: Done[]): Step {
-  const lookup = intent.unknown.length ? done.find((d) => d.name === 'lookup_compounds') : undefined;
-  if (intent.unknown.length && !lookup) return call('lookup_compounds', { names: intent.unknown.map((u) => u.name) });
-  const note = lookup ? `${lookupNote(intent, lookup)}\n\n` : '';
-  let ligands: Args;
-  let on: string;
-  if (intent.library) {
-    let id = intent.library;
-    on = `artifact ${id}`;
-    if (id === 'mine') {
-      const listed = done.findLast((d) => d.name === 'list_artifacts');
-      if (!listed) return call('list_artifacts', { kind: 'molecules', limit: 50 });
-      const err = toolError(listed.result);
-      if (err) return say(errorText(listed, err));
-      const picked = chooseLibrary(intent.request, listed.result, `dock into ${receptorName(intent.receptor)}`, 'docking');
-      if (picked.kind === 'ask') return say(picked.text);
-      id = picked.artifact_id;
-      on = picked.name;
-    }
-    ligands = { input_artifact_id: id };
-  } else {
-    const seen = new Set<string>();
-    const molecules = [...intent.molecules, ...lookedUp(intent, lookup)]
-      .sort((a, b) => a.at - b.at)
-      .filter((m) => !seen.has(m.smiles) && seen.add(m.smiles))
-      .slice(0, 20);
-    if (!molecules.length) return say(`${note}I have no ligand to dock.`.trim());
-    ligands = { molecules: molecules.map((m) => m.smiles) };
-    on = names(molecules);
-  }
+  const source = structuresOf(intent, done, { example: `dock into ${receptorName(intent.receptor)}`, what: 'docking', none: 'I have no ligand to dock.' });
+  if (source.kind === 'step') return source.step;
+  const { input: ligands, on, note } = source;
   const job: Args = { job_type: 'docking', ...ligands, ...intent.receptor, ...intent.box, ...intent.params };
   const receptor = receptorName(intent.receptor);
   const estimate = done.findLast((d) => d.name === 'estimate_engine_job');
