@@ -35,7 +35,25 @@ const KEYWORDS = new Set(
 /** Names a model's field cannot take: the runtime's own attributes. */
 const RESERVED = new Set(['additional_properties', 'to_dict', 'from_dict', 'to_dataframe']);
 /** The list that to_dataframe() reads, in order of preference, when a model has several. */
-const TABLE_FIELDS = ['items', 'results', 'compounds', 'predictions', 'rows', 'events', 'keys', 'points', 'conformers', 'poses', 'templates', 'models', 'papers', 'engines'];
+const TABLE_FIELDS = [
+  'items',
+  'results',
+  'compounds',
+  'predictions',
+  'rows',
+  'clusters',
+  'events',
+  'keys',
+  'points',
+  'conformers',
+  'poses',
+  'templates',
+  'models',
+  'papers',
+  'engines',
+  'runs',
+  'steps',
+];
 
 export const pascal = (s: string): string =>
   s
@@ -227,7 +245,9 @@ export class PythonTypes {
       if (side === 'res' && this.isListOfObjects(prop)) tables.push(json);
     }
     if (new Set(cls.fields.map((f) => f.py)).size !== cls.fields.length) throw new Error(`${name}: two properties make one Python name`);
-    cls.table = TABLE_FIELDS.find((t) => tables.includes(t)) ?? (tables.length === 1 ? tables[0]! : null);
+    // Else the one list of records besides the errors and warnings a result may also list.
+    const records = tables.filter((t) => t !== 'errors' && t !== 'warnings');
+    cls.table = TABLE_FIELDS.find((t) => tables.includes(t)) ?? (records.length === 1 ? records[0]! : tables.length === 1 ? tables[0]! : null);
     return name;
   }
 

@@ -1818,8 +1818,10 @@ class DepictResultErrorsItem(Model):
 
 
 @dataclass(kw_only=True)
-class SimilaritySearchResult(Model):
+class SimilaritySearchResult(Tabular):
     "similarity_search: the library molecules most similar to the query"
+
+    _table = "hits"
 
     job_type: Literal["similarity_search"]
     query: SimilaritySearchResultQuery
@@ -1917,8 +1919,10 @@ class SimilaritySearchResultErrorsItem(Model):
 
 
 @dataclass(kw_only=True)
-class SubstructureSearchResult(Model):
+class SubstructureSearchResult(Tabular):
     "substructure_search: the library molecules that contain the query"
+
+    _table = "matches"
 
     job_type: Literal["substructure_search"]
     query: SubstructureSearchResultQuery
@@ -2005,8 +2009,10 @@ class SubstructureSearchResultErrorsItem(Model):
 
 
 @dataclass(kw_only=True)
-class ClusterResult(Model):
+class ClusterResult(Tabular):
     "cluster: Butina clusters of the molecules on Morgan fingerprints"
+
+    _table = "clusters"
 
     job_type: Literal["cluster"]
     method: Literal["butina"]
@@ -2127,8 +2133,10 @@ class ClusterResultErrorsItem(Model):
 
 
 @dataclass(kw_only=True)
-class FilterResult(Model):
+class FilterResult(Tabular):
     "filter: the molecules whose properties satisfy the expression"
+
+    _table = "kept"
 
     job_type: Literal["filter"]
     input: FilterResultInput
