@@ -115,25 +115,63 @@ export function castsIn(source: string): string[] {
 }
 
 /**
- * The examples as one ES module in a directory of their own that installs the SDK as a reader
+ * Programs (file name -> source) in a directory of their own that installs the SDK as a reader
  * would have it (node_modules/crucible-client, the built package), compiled with tsc --strict.
- * Answers the directory and the compiled program, or throws tsc's report.
+ * Answers the directory and where the compiled programs are, or throws tsc's report.
  */
-export function compileExamples(blocks: string[]): { dir: string; program: string; compileMs: number } {
+export function compileAsUser(files: Record<string, string>): { dir: string; out: string; compileMs: number } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-sdk-examples-'));
   fs.mkdirSync(path.join(dir, 'node_modules', '@types'), { recursive: true });
   fs.symlinkSync(SDK_ROOT, path.join(dir, 'node_modules', 'crucible-client'), 'dir');
   fs.symlinkSync(path.join(PACKAGE_ROOT, 'node_modules', '@types', 'node'), path.join(dir, 'node_modules', '@types', 'node'), 'dir');
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module', private: true }));
-  fs.writeFileSync(path.join(dir, 'examples.ts'), blocks.join('\n'));
+  for (const [name, source] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), source);
   const tsconfig = {
     compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023'], types: ['node'], outDir: 'out', skipLibCheck: true },
-    files: ['examples.ts'],
+    files: Object.keys(files),
   };
   fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
   const t0 = performance.now();
   const r = spawnSync(process.execPath, [TSC, '-p', path.join(dir, 'tsconfig.json')], { cwd: dir, encoding: 'utf8' });
   const compileMs = Math.round(performance.now() - t0);
-  if (r.status !== 0) throw new Error(`the README's examples do not compile under tsc --strict:\n${r.stdout}${r.stderr}`);
-  return { dir, program: path.join(dir, 'out', 'examples.js'), compileMs };
+  if (r.status !== 0) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw new Error(`tsc --strict refuses them:\n${r.stdout}${r.stderr}`);
+  }
+  return { dir, out: path.join(dir, 'out'), compileMs };
 }
+
+/**
+ * What the generated types must refuse (each line under `@ts-expect-error`: tsc fails on one
+ * that compiles) and narrow (a job result on job_type, a utility answer on tool), with no cast.
+ */
+export const TYPE_CHECKS = `import { Crucible } from 'crucible-client';
+const client = new Crucible({ baseUrl: 'http://127.0.0.1:8000', apiKey: 'crk_x' });
+export async function checks(): Promise<void> {
+  // @ts-expect-error a run start names what to run: {} is none of its forms
+  await client.post('/api/v1/workflows/runs', { body: {} });
+  // @ts-expect-error a wait job's payload has no smiles
+  await client.post('/api/v1/jobs/submit', { body: { job_name: 'n', job_type: 'wait', payload: { smiles: ['CCO'] } } });
+  // @ts-expect-error an unknown job type
+  await client.post('/api/v1/jobs/estimate', { body: { job_type: 'nap', payload: {} } });
+  // @ts-expect-error process_id is required
+  await client.get('/api/v1/jobs/status');
+  // @ts-expect-error no such path
+  await client.get('/api/v1/jobs/nowhere');
+  const result = await client.get('/api/v1/jobs/result', { params: { query: { process_id: 'p' } } });
+  if (result.job_type === 'wait') {
+    const slept: number = result.slept_seconds;
+    // @ts-expect-error a wait result has no items
+    void result.items;
+    void slept;
+  }
+  const run = await client.post('/api/v1/utilities/run', { body: { tool: 'convert', input: { molecules: ['CCO'], outputs: ['inchikey'] } } });
+  if (run.tool === 'convert') void run.result;
+  // Fields with a default are optional: a properties job without resource, a describe without more.
+  await client.post('/api/v1/jobs/submit', { body: { job_name: 'n', job_type: 'properties', payload: { smiles: ['CCO'] } } });
+  const status = await client.waitForJob('p');
+  // @ts-expect-error a status is a string
+  const n: number = status.status;
+  void n;
+}
+`;

@@ -7,11 +7,12 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { inspect, promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { buildSdk, castsIn, compileExamples, readmeExamples, recordingFetch, type Sdk } from './typescript-sdk.js';
+import { buildSdk, castsIn, compileAsUser, readmeExamples, recordingFetch, TYPE_CHECKS, type Sdk } from './typescript-sdk.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const LIBRARY = 'CCO ethanol\nc1ccccc1O phenol\nCC(=O)Oc1ccccc1C(=O)O aspirin\nCn1cnc2c1c(=O)n(C)c(=O)n2C caffeine\n';
@@ -291,13 +292,13 @@ describe("the SDK README's examples", () => {
     const blocks = readmeExamples();
     assert.ok(blocks.length >= 8, `${blocks.length} examples`);
     assert.deepEqual(castsIn(blocks.join('\n')), [], 'no cast, no `!`');
-    const compiled = compileExamples(blocks);
+    const compiled = compileAsUser({ 'examples.ts': blocks.join('\n') });
     dir = compiled.dir;
     console.log(`# the README's examples compiled in ${compiled.compileMs} ms`);
     const u = await h.user();
     await h.credit(u.userId, 20);
     // Asynchronously: the server answering the examples runs in this process.
-    const run = await promisify(execFile)(process.execPath, [compiled.program], {
+    const run = await promisify(execFile)(process.execPath, [path.join(compiled.out, 'examples.js')], {
       cwd: dir,
       env: { ...process.env, CRUCIBLE_URL: h.base, CRUCIBLE_EMAIL: u.email, CRUCIBLE_PASSWORD: u.password },
       encoding: 'utf8',
@@ -328,5 +329,11 @@ describe("the SDK README's examples", () => {
       /logged out/i,
     ])
       assert.match(out, expected);
+  });
+
+  it('refuse at compile time what the API refuses, and narrow results without a cast', () => {
+    assert.deepEqual(castsIn(TYPE_CHECKS), []);
+    const compiled = compileAsUser({ 'checks.ts': TYPE_CHECKS });
+    fs.rmSync(compiled.dir, { recursive: true, force: true });
   });
 });
