@@ -4,7 +4,8 @@
 // an Assistant event kind, a retry hint). The SDK passes them through and never throws for them;
 // its waits end on the subject's event whatever its status. The same server checks the retry
 // rules that need an answer the real server cannot be made to give on demand: 503 upstream with
-// Retry-After, a lost answer to a GET, and a 401 token-expired cured by one refresh.
+// Retry-After, a lost answer to a GET, a short 429, idempotency-key-in-progress, and a 401
+// token-expired cured by one refresh.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -84,6 +85,13 @@ describe('the TypeScript SDK against a newer v1 server', () => {
         if (flaky === 2) return req.socket.destroy();
         return json(200, { balance_usd: 1, reserved_usd: 0, available_usd: 1, currency: 'USD', credit_line_usd: 0 });
       }
+      if (route === 'POST /api/v1/jobs/submit') {
+        // A 429 with a short Retry-After, then the same key still in progress, then the answer.
+        const n = seen.filter((s) => s.path === url.pathname).length;
+        if (n === 1) return json(429, problem(429, 'rate-limited', 'quota'), { 'retry-after': '1' });
+        if (n === 2) return json(409, problem(409, 'idempotency-key-in-progress', 'conflict'));
+        return json(200, { process_id: `job-for-${String(req.headers['idempotency-key'])}` });
+      }
       if (route === 'GET /api/v1/auth/check') {
         if (expired && req.headers.authorization?.startsWith('Bearer access-l')) {
           expired = false;
@@ -160,6 +168,16 @@ describe('the TypeScript SDK against a newer v1 server', () => {
     assert.equal(wallet.currency, 'USD');
     assert.equal(seen.filter((s) => s.path === '/api/v1/wallet').length, 3, 'the 503, the lost answer, the answer');
     assert.ok(took >= 1000, `waited Retry-After (1 s): ${Math.round(took)} ms`);
+  });
+
+  it('waits out a 429 with a short Retry-After and an idempotency-key-in-progress, sending the same key each time', async () => {
+    const client = new Crucible({ baseUrl: base, apiKey: 'crk_test', retry: { baseDelayMs: 20 } });
+    const { process_id } = await client.post('/api/v1/jobs/submit', { body: { job_name: 'n', job_type: 'wait', payload: { seconds: 1 } } });
+    const sent = seen.filter((s) => s.path === '/api/v1/jobs/submit');
+    const keys = sent.map((s) => s.headers['idempotency-key']);
+    assert.equal(sent.length, 3);
+    assert.equal(new Set(keys).size, 1, 'one key for the three attempts');
+    assert.equal(process_id, `job-for-${String(keys[0])}`);
   });
 
   it('refreshes once after a 401 token-expired and sends the request again with the new token', async () => {
