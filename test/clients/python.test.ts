@@ -24,7 +24,7 @@ const CI = process.env.CI === 'true' || process.env.CI === '1';
 function findPython(): string | null {
   const candidates = [process.env.CRUCIBLE_PYTHON, '/usr/bin/python3', 'python3'].filter((c): c is string => !!c);
   for (const python of candidates) {
-    const probe = spawnSync(python, ['-c', 'import httpx, pytest, pandas, setuptools, venv'], { encoding: 'utf8' });
+    const probe = spawnSync(python, ['-c', 'import httpx, pytest, pandas, mypy, setuptools, venv'], { encoding: 'utf8' });
     if (probe.status === 0) return python;
   }
   return null;
@@ -48,7 +48,7 @@ function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.Proce
 }
 
 const python = findPython();
-const skip = python || CI ? false : 'needs python3 with httpx, pytest, pandas and setuptools: bash scripts/setup-python.sh';
+const skip = python || CI ? false : 'needs python3 with httpx, pytest, pandas, mypy and setuptools: bash scripts/setup-python.sh';
 
 describe('the Python SDK', { skip }, () => {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-python-'));
@@ -56,7 +56,7 @@ describe('the Python SDK', { skip }, () => {
   after(() => fs.rmSync(work, { recursive: true, force: true }));
 
   before(() => {
-    assert.ok(python, 'a python3 with httpx, pytest, pandas and setuptools (bash scripts/setup-python.sh installs them)');
+    assert.ok(python, 'a python3 with httpx, pytest, pandas, mypy and setuptools (bash scripts/setup-python.sh installs them)');
     // A venv that sees Debian's packages, and the package installed into it offline from a copy
     // (a build writes build/ and *.egg-info beside its sources).
     const venv = spawnSync(python, ['-m', 'venv', '--system-site-packages', '--without-pip', path.join(work, 'venv')], { encoding: 'utf8' });
@@ -77,6 +77,33 @@ describe('the Python SDK', { skip }, () => {
     assert.equal(where.status, 0, where.stderr);
     const [file] = where.stdout.trim().split('\n');
     assert.ok(file?.startsWith(path.join(work, 'venv')), `imported from ${file}`);
+  });
+
+  it('type-checks (mypy): the package, its tests and the README walk-through', async () => {
+    // The walk-through's cells, as tests/test_readme.py runs them.
+    const readme = fs.readFileSync(path.join(PACKAGE, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Walk-through'));
+    const cells = [...section.matchAll(/```python\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
+    assert.ok(cells.length >= 8, `${cells.length} cells`);
+    fs.writeFileSync(path.join(work, 'readme_walkthrough.py'), cells.join('\n'));
+    const mypy = await run(
+      venvPython,
+      [
+        '-m',
+        'mypy',
+        '--python-version',
+        '3.11',
+        '--cache-dir',
+        path.join(work, 'mypy-cache'),
+        '--ignore-missing-imports',
+        path.join(PACKAGE, 'crucible_client'),
+        path.join(PACKAGE, 'tests'),
+        'readme_walkthrough.py',
+      ],
+      { cwd: work, env: process.env, timeoutMs: 300_000 },
+    );
+    assert.equal(mypy.status, 0, `mypy:\n${mypy.stdout.slice(-4000)}\n${mypy.stderr.slice(-1000)}`);
+    assert.match(mypy.stdout, /Success: no issues found/);
   });
 
   for (const backend of BACKENDS) {

@@ -10,7 +10,7 @@ import threading
 import time
 import uuid
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import httpx
@@ -19,6 +19,9 @@ from ._operations import Operations
 from ._runtime import OMIT, decode, encode
 from .errors import ProblemError
 from .helpers import Helpers
+
+if TYPE_CHECKING:
+    from ._models import MessageResponse
 
 __all__ = ["Client", "DEFAULT_BASE_URL"]
 
@@ -116,11 +119,10 @@ class Client(Helpers, Operations):
         self._refresh_token = tokens.refresh_token
         self._expires_at = time.time() + float(tokens.expires_in)
 
-    def logout(self) -> None:
+    def logout(self) -> MessageResponse:
         """Ends the session (its tokens stop working at once) and forgets them."""
         try:
-            if self._access_token is not None:
-                self._call("logout", "GET", "/api/v1/auth/logout", result="MessageResponse")
+            return super().logout()
         finally:
             self._access_token = self._refresh_token = None
 

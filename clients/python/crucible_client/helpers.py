@@ -8,7 +8,7 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, overload
 
 import httpx
 
@@ -164,6 +164,12 @@ class Helpers:
         if filename is None:
             raise ValueError("give the filename of bytes or a file object (its extension tells the format)")
         return self.upload_artifact(file=(filename, source), mode=mode, name=name, data_kind=data_kind, data_format=data_format)
+
+    @overload
+    def download(self, artifact_id: str, dest: None = None, *, record: str | None = None, port: str | None = None) -> bytes: ...
+
+    @overload
+    def download(self, artifact_id: str, dest: str | os.PathLike[str], *, record: str | None = None, port: str | None = None) -> Path: ...
 
     def download(self, artifact_id: str, dest: str | os.PathLike[str] | None = None, *, record: str | None = None, port: str | None = None) -> bytes | Path:
         """Downloads an artifact (the zip) or, with ``record`` (and ``port``), one record's file.

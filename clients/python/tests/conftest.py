@@ -88,7 +88,7 @@ def rewriting(api_key: str, base_url: str) -> Iterator[Callable[..., tuple[cc.Cl
     def make(rewrite: Callable[[httpx.Request, Callable[[], httpx.Response]], httpx.Response], **options: Any) -> tuple[cc.Client, Rewriting]:
         transport = Rewriting(rewrite)
         c = cc.Client(base_url, api_key=api_key, transport=transport, **options)
-        c._sleep = lambda seconds: None  # type: ignore[method-assign]
+        setattr(c, "_sleep", lambda seconds: None)
         made.append(c)
         return c, transport
 

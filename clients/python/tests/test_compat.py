@@ -42,7 +42,12 @@ def test_an_extra_field_and_an_unknown_job_status_are_taken(rewriting: Rewrite) 
 
             return _changed(response, change)
         if request.url.path == "/api/v1/jobs/list":
-            return _changed(response, lambda body: [item.update(status="paused", queue="gpu") for item in body["items"]])
+
+            def change_items(body: dict[str, Any]) -> None:
+                for item in body["items"]:
+                    item.update(status="paused", queue="gpu")
+
+            return _changed(response, change_items)
         return response
 
     c, _ = rewriting(rewrite)
@@ -122,7 +127,7 @@ def test_a_rate_limit_is_waited_out(rewriting: Rewrite) -> None:
         return forward()
 
     c, _ = rewriting(rewrite)
-    c._sleep = slept.append  # type: ignore[method-assign]
+    setattr(c, "_sleep", slept.append)
     assert c.get_wallet().currency == "USD"
     assert slept == [3.0]
 
@@ -142,7 +147,7 @@ def test_a_connection_that_fails_is_retried(rewriting: Rewrite) -> None:
 
 def test_to_dataframe_says_how_to_install_pandas(key_client: cc.Client, monkeypatch: pytest.MonkeyPatch) -> None:
     answer = key_client.describe_molecules(smiles=["CCO"])
-    monkeypatch.setitem(sys.modules, "pandas", None)  # as if pandas were not installed
+    monkeypatch.setitem(sys.modules, "pandas", None)  # type: ignore[misc]  # as if pandas were not installed
     with pytest.raises(ImportError, match="python3-pandas"):
         answer.to_dataframe()
 
