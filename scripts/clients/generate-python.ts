@@ -189,8 +189,9 @@ function operationMethod({ id, method, path: p, op }: Operation, types: PythonTy
   if (headers.length) args.push(`headers={${headers.join(', ')}}`);
   const idem = params.find((x) => x.in === 'header' && x.name === 'idempotency-key');
   if (idem) args.push(`idempotency=${idem.required ? '"always"' : '"optional"'}`);
-  // Replay-safe: reads, read-scoped POSTs (estimates, lookups, /describe) and writes that carry an Idempotency-Key.
-  if (method === 'GET' || op['x-required-scope'] === 'read' || idem || op.security?.length === 0) args.push('replay_safe=True');
+  // Replay-safe: reads, read-scoped POSTs (estimates, lookups, /describe) and writes that carry an
+  // Idempotency-Key. Not login (it counts attempts) nor POST /auth/refresh (a refresh token is single-use).
+  if (method === 'GET' || op['x-required-scope'] === 'read' || idem) args.push('replay_safe=True');
 
   // What a success answers: JSON decoded to its type, text as str, anything else as bytes.
   const jsonTypes = new Set<string>();

@@ -463,7 +463,7 @@ class Operations:
 
         POST /api/v1/auth/login-email
         """
-        return self._call("loginWithEmail", "POST", "/api/v1/auth/login-email", form={"username": username, "password": password, "grant_type": grant_type, "scope": scope, "client_id": client_id, "client_secret": client_secret}, replay_safe=True, result="TokenResponse")
+        return self._call("loginWithEmail", "POST", "/api/v1/auth/login-email", form={"username": username, "password": password, "grant_type": grant_type, "scope": scope, "client_id": client_id, "client_secret": client_secret}, result="TokenResponse")
 
     def check_credential(self) -> MessageResponse:
         """Check a credential (X-Api-Key or Authorization: Bearer)
@@ -486,7 +486,7 @@ class Operations:
 
         POST /api/v1/auth/refresh
         """
-        return self._call("refreshTokens", "POST", "/api/v1/auth/refresh", json={"refresh_token": refresh_token}, body_required=True, replay_safe=True, result="TokenResponse")
+        return self._call("refreshTokens", "POST", "/api/v1/auth/refresh", json={"refresh_token": refresh_token}, body_required=True, result="TokenResponse")
 
     def logout(self) -> MessageResponse:
         """End the session of the access token
