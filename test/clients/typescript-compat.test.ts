@@ -78,6 +78,10 @@ describe('the TypeScript SDK against a newer v1 server', () => {
         };
         return json(200, { events: [event], next_cursor: 'c1', served_by: 'eu-1' });
       }
+      if (route === 'GET /api/v1/workflows/runs/r1/graph') {
+        res.writeHead(200, { 'content-type': 'image/svg+xml' });
+        return res.end('<svg xmlns="http://www.w3.org/2000/svg"/>');
+      }
       if (route === 'GET /api/v1/jobs/result') return json(200, { job_type: 'retrosynthesis', routes: [{ steps: 3 }] });
       if (route === 'POST /api/v1/describe') return json(503, problem(503, 'maintenance-window', 'maintenance', { doc_url: 'https://example.invalid/m' }));
       if (route === 'GET /api/v1/wallet') {
@@ -168,6 +172,15 @@ describe('the TypeScript SDK against a newer v1 server', () => {
     assert.equal(wallet.currency, 'USD');
     assert.equal(seen.filter((s) => s.path === '/api/v1/wallet').length, 3, 'the 503, the lost answer, the answer');
     assert.ok(took >= 1000, `waited Retry-After (1 s): ${Math.round(took)} ms`);
+  });
+
+  it('reads a non-JSON answer with parseAs, and does not resend a GET whose answer it could not parse', async () => {
+    const client = new Crucible({ baseUrl: base, apiKey: 'crk_test', retry: { baseDelayMs: 20 } });
+    const path = { run_id: 'r1' };
+    assert.match(await client.get('/api/v1/workflows/runs/{run_id}/graph', { params: { path }, parseAs: 'text' }), /^<svg/);
+    const before = seen.length;
+    await assert.rejects(client.get('/api/v1/workflows/runs/{run_id}/graph', { params: { path } }), SyntaxError);
+    assert.equal(seen.length - before, 1);
   });
 
   it('waits out a 429 with a short Retry-After and an idempotency-key-in-progress, sending the same key each time', async () => {

@@ -38,8 +38,10 @@ export function backoff(options: RetryOptions, attempt: number, random: () => nu
 export function decide(error: unknown, attempt: number, options: RetryOptions, safe: boolean, canRefresh: boolean): Decision {
   if (attempt >= options.attempts) return { retry: false };
   if (!(error instanceof ProblemError)) {
-    // The caller's abort is not a failure to retry; a lost connection is, when that is safe.
-    if (isAbort(error) || !safe) return { retry: false };
+    // fetch throws a TypeError when no answer came (connection refused or dropped): sent again
+    // when that is safe. Anything else (the caller's abort, an answer that is not the JSON it
+    // claims) would fail the same way again.
+    if (!(error instanceof TypeError) || !safe) return { retry: false };
     return { retry: true, delayMs: backoff(options, attempt) };
   }
   const wait = (fallbackMs: number): Decision => {
