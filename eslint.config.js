@@ -5,12 +5,12 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'test/fixtures/**', 'clients/typescript/dist/**', 'clients/typescript/src/generated/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'test/fixtures/**', 'clients/typescript/dist/**', 'clients/typescript/src/generated/**', 'web/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'bin/*.js', 'scripts/*.mjs', 'src/*/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'bin/*.js', 'scripts/*.mjs', 'src/*/*.mjs', 'web/vite.config.ts'] }, tsconfigRootDir: import.meta.dirname },
       globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly' },
     },
     rules: {

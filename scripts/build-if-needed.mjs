@@ -1,5 +1,7 @@
-// Compiles src/ to dist/ when dist/ is missing or older than any source file.
+// Compiles src/ to dist/ when dist/ is missing or older than any source file, and builds the web
+// console (web/ to web/dist, docs/console.md) the same way.
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,4 +36,34 @@ export function buildIfNeeded() {
   return true;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) buildIfNeeded();
+const web = path.join(root, 'web');
+const webStamp = path.join(web, 'dist', '.build-stamp');
+
+/**
+ * Builds the console with Vite when web/dist is missing or older than its sources. A failure is
+ * reported and the server starts anyway: /app then says how to build the console.
+ * @returns {boolean} whether it built
+ */
+export function buildConsoleIfNeeded() {
+  if (!fs.existsSync(path.join(web, 'package.json'))) return false;
+  const built = fs.existsSync(webStamp) ? fs.statSync(webStamp).mtimeMs : 0;
+  const inputs = ['index.html', 'vite.config.ts', 'package.json', 'tsconfig.json'].map((f) => path.join(web, f)).filter((f) => fs.existsSync(f));
+  const sources = Math.max(newest(path.join(web, 'src')), ...inputs.map((f) => fs.statSync(f).mtimeMs), fs.statSync(path.join(root, 'package-lock.json')).mtimeMs);
+  if (built >= sources) return false;
+  process.stderr.write('crucible: building the web console (first run or sources changed)...\n');
+  try {
+    const vite = path.join(path.dirname(createRequire(path.join(web, 'package.json')).resolve('vite/package.json')), 'bin', 'vite.js');
+    // Vite's messages go to stderr too (see above).
+    execFileSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { stdio: ['ignore', 2, 2], cwd: web });
+    fs.writeFileSync(webStamp, new Date().toISOString());
+    return true;
+  } catch (err) {
+    process.stderr.write(`crucible: the web console was not built (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); the API works without it\n`);
+    return false;
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  buildIfNeeded();
+  buildConsoleIfNeeded();
+}

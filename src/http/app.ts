@@ -24,6 +24,7 @@ import { requestIdFrom } from './request-id.js';
 import { validatorCompiler } from './validation.js';
 import { logDestination } from '../log.js';
 import { registerMcp } from '../mcp/http.js';
+import { markConsolePublic, registerConsole } from './console.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -90,6 +91,7 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
   // Every route gets its own auth hook (first in its onRequest list), built from its config;
   // hooks that only some routes need are attached to those routes, not run on every request.
   app.addHook('onRoute', markDocsPublic);
+  app.addHook('onRoute', markConsolePublic);
   // Request rate limits hold across the instances on one PostgreSQL database (rate-limit.ts).
   const limiter = new RateLimiter({ store: services.db.kind === 'postgres' ? rateWindows(services.db) : null, log: services.log });
   app.addHook('onClose', () => limiter.close());
@@ -139,6 +141,9 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
       return home;
     });
   }
+
+  // The web console (docs/console.md): static files at /app, a client of the routes below.
+  await registerConsole(app);
 
   await app.register(
     async (api) => {

@@ -1,0 +1,210 @@
+// The web console (issue 28; docs/console.md) in a real browser: Debian's chromium driven by
+// playwright-core (no browser download), against a real server on each database. Signs in, pastes
+// molecules and reads their properties, alerts and predictions, shows a 422 at its field, refreshes
+// a short-lived access token, goes back to sign-in on a 401 and returns to the page. Every page is
+// checked with axe-core (no serious or critical violations) and photographed at 1280x800 and
+// 390x844 into a temp dir (printed; CRUCIBLE_SCREENSHOTS=<dir> chooses it).
+// Run: node --import tsx --test test/web/console.test.ts
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { revokeAllSessions } from '../../src/modules/auth/sessions.js';
+import { BACKENDS } from '../helpers/backends.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
+
+const CHROMIUM = process.env.CRUCIBLE_CHROMIUM ?? '/usr/bin/chromium';
+const root = path.resolve(import.meta.dirname, '..', '..');
+const axeSource = fs.readFileSync(path.join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+const shots = process.env.CRUCIBLE_SCREENSHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-console-'));
+const VIEWPORTS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+const ci = process.env.CI === 'true' || process.env.CI === '1';
+const haveChromium = fs.existsSync(CHROMIUM);
+if (!haveChromium && ci) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package`);
+
+/** Runs axe-core in the page; returns the serious and critical violations. */
+async function axe(page: Page): Promise<{ id: string; impact: string; help: string; targets: string[] }[]> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const w = globalThis as unknown as {
+      axe: { run(ctx: string, opts: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> };
+    };
+    const r = await w.axe.run('html', { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+async function snap(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+}
+
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+describe('web console', { skip: !haveChromium && `no ${CHROMIUM}: apt-get install chromium` }, () => {
+  let browser: Browser;
+  before(async () => {
+    // The console as `npm start` builds it (scripts/build-if-needed.mjs).
+    execFileSync(process.execPath, ['-e', "import('./scripts/build-if-needed.mjs').then((m) => m.buildConsoleIfNeeded())"], { cwd: root, stdio: 'inherit' });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    console.log(`screenshots: ${shots}`);
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  for (const backend of BACKENDS) {
+    describe(backend.name, () => {
+      let h: Harness;
+      before(async () => {
+        // A short access token: the console must refresh it while the test runs.
+        h = await startHarness(backend, { CRUCIBLE_ACCESS_TOKEN_TTL: '6' });
+      });
+      after(async () => h?.close());
+
+      it('serves the console at /app with its security headers and gzipped scripts', async () => {
+        const r = await fetch(`${h.base}/app`, { redirect: 'manual' });
+        assert.equal(r.status, 302);
+        assert.equal(r.headers.get('location'), '/app/');
+        const index = await fetch(`${h.base}/app/`);
+        assert.equal(index.status, 200);
+        assert.match(index.headers.get('content-security-policy') ?? '', /script-src 'self'/);
+        assert.equal(index.headers.get('cache-control'), 'no-cache');
+        const html = await index.text();
+        const script = /src="(\/app\/assets\/index-[^"]+\.js)"/.exec(html)?.[1];
+        assert.ok(script, html);
+        const js = await fetch(`${h.base}${script}`, { headers: { 'accept-encoding': 'gzip' } });
+        assert.equal(js.status, 200);
+        assert.equal(js.headers.get('content-encoding'), 'gzip');
+        assert.match(js.headers.get('cache-control') ?? '', /immutable/);
+        const missing = await fetch(`${h.base}/app/assets/nothing.js`);
+        assert.equal(missing.status, 404);
+      });
+
+      for (const vp of VIEWPORTS) {
+        it(`signs in, describes molecules, shows a 422 at its field, refreshes and re-signs in (${vp.name} ${vp.width}x${vp.height})`, async () => {
+          const user = await h.user();
+          const context = await browser.newContext({ viewport: { width: vp.width, height: vp.height } });
+          const page = await context.newPage();
+          const errors: string[] = [];
+          page.on('console', (m) => {
+            if (m.type() === 'error') errors.push(m.text());
+          });
+          page.on('pageerror', (e) => errors.push(e.message));
+          let refreshes = 0;
+          page.on('request', (r) => {
+            if (r.url().endsWith('/api/v1/auth/refresh')) refreshes++;
+          });
+          try {
+            const prefix = `${backend.name}-${vp.name}`;
+            await page.goto(`${h.base}/app/#/molecules`);
+            await page.getByRole('heading', { name: 'Crucible' }).waitFor();
+            // First load on loopback (docs/performance.md): under 1 s, the scripts under 1 MB gzipped.
+            const load = await page.evaluate(() => {
+              type Entry = { name: string; startTime: number; loadEventEnd: number; encodedBodySize: number };
+              const perf = (globalThis as unknown as { performance: { getEntriesByType(t: string): Entry[] } }).performance;
+              const nav = perf.getEntriesByType('navigation')[0]!;
+              const scripts = perf.getEntriesByType('resource').filter((r) => r.name.endsWith('.js'));
+              return { ms: nav.loadEventEnd - nav.startTime, jsBytes: scripts.reduce((n, r) => n + r.encodedBodySize, 0), scripts: scripts.length };
+            });
+            console.log(`${prefix}: first load ${load.ms.toFixed(0)} ms, ${load.scripts} scripts, ${(load.jsBytes / 1024).toFixed(1)} KiB gzipped`);
+            assert.ok(load.ms < 1000, `first load took ${load.ms} ms`);
+            assert.ok(load.jsBytes > 0 && load.jsBytes < 1024 * 1024, `${load.jsBytes} bytes of script`);
+            assert.deepEqual(await axe(page), [], 'sign-in page');
+            await snap(page, `${prefix}-1-signin`);
+
+            // A wrong password: the problem's detail, on the sign-in page.
+            await signIn(page, user.email, 'not the password');
+            await page
+              .getByRole('alert')
+              .filter({ hasText: /invalid|incorrect|credentials/i })
+              .waitFor();
+
+            await signIn(page, user.email, user.password);
+            await page.getByRole('heading', { name: 'Molecules' }).waitFor();
+            await page.getByRole('button', { name: 'Describe' }).click();
+            const aspirin = page.getByRole('article', { name: 'aspirin' });
+            await aspirin.waitFor();
+            const aspirinText = await aspirin.innerText();
+            assert.match(aspirinText, /C9H8O4/);
+            assert.match(aspirinText, /180\.16 g\/mol/);
+            assert.match(aspirinText, /Lipinski\s+pass/);
+            // Each public model's prediction with its uncertainty.
+            assert.match(aspirinText, /-?\d+\.\d\d ± \d+\.\d\d/);
+            assert.equal(await aspirin.getByRole('img', { name: 'Structure of aspirin' }).count(), 1);
+            const ene = page.getByRole('article', { name: '2-benzylidene-indandione' });
+            assert.match(await ene.innerText(), /Structural alerts[\s\S]*(PAINS|Brenk)/);
+            assert.deepEqual(await axe(page), [], 'molecules page');
+            await snap(page, `${prefix}-2-molecules`);
+
+            // An empty list: the server's 422, next to the field its loc names.
+            const box = page.getByLabel(/SMILES, one molecule a line/);
+            await box.fill('');
+            await page.getByRole('button', { name: 'Describe' }).click();
+            const fieldError = page.locator('.field-error');
+            await fieldError.waitFor();
+            assert.match(await fieldError.innerText(), /fewer than 1|at least 1|minItems|must NOT have fewer/i);
+            assert.equal(await box.getAttribute('aria-invalid'), 'true');
+            assert.equal(await box.getAttribute('aria-describedby'), await fieldError.getAttribute('id'));
+            assert.deepEqual(await axe(page), [], 'molecules page with a 422');
+            await snap(page, `${prefix}-3-422`);
+
+            // The access token lives 6 s: after 7 s the next call refreshes it first.
+            await page.waitForTimeout(7000);
+            await box.fill('c1ccccc1O phenol');
+            await page.getByRole('button', { name: 'Describe' }).click();
+            await page.getByRole('article', { name: 'phenol' }).waitFor();
+            assert.ok(refreshes >= 1, 'the console refreshed its access token');
+
+            // The session is revoked on the server: the next call is a 401, the console shows sign-in,
+            // and after signing in again the same page is back.
+            await page.goto(`${h.base}/app/#/account`);
+            await revokeAllSessions(h.services.db, user.userId, 'test');
+            await page.goto(`${h.base}/app/#/molecules`);
+            await page.getByRole('button', { name: 'Describe' }).click();
+            await page.getByRole('heading', { name: 'Crucible' }).waitFor();
+            await page.getByRole('status').waitFor();
+            await snap(page, `${prefix}-4-session-ended`);
+            await signIn(page, user.email, user.password);
+            await page.getByRole('heading', { name: 'Molecules' }).waitFor();
+            assert.match(page.url(), /#\/molecules$/);
+
+            for (const id of ['jobs', 'library', 'account']) {
+              await page
+                .getByRole('link', { name: id[0]!.toUpperCase() + id.slice(1) })
+                .first()
+                .click();
+              await page
+                .getByRole('heading', { level: 1 })
+                .filter({ hasText: new RegExp(id, 'i') })
+                .waitFor();
+              assert.deepEqual(await axe(page), [], `${id} page`);
+              await snap(page, `${prefix}-5-${id}`);
+            }
+            // No script errors and no CSP violations (a 401 or 422 the console handled is logged by
+            // the browser as a failed resource, which is not a script error).
+            assert.deepEqual(
+              errors.filter((e) => !/status of (401|422)/.test(e)),
+              [],
+            );
+          } finally {
+            await context.close();
+          }
+        });
+      }
+    });
+  }
+});

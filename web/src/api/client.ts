@@ -1,0 +1,65 @@
+// The console's API client: openapi-fetch over the types generated from /openapi.json
+// (clients/typescript/src/generated/openapi.ts), same origin. Every call carries the session's
+// access token; a 401 token-expired is refreshed and retried once, any other 401 ends the session
+// (the app shows sign-in and then the same page). Failures are thrown as ProblemError.
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { paths } from '../../../clients/typescript/src/generated/openapi.ts';
+import { ProblemError, problemFrom } from './problem.ts';
+import { accessToken, forceRefresh, sessionEnded } from './session.ts';
+
+const retried = new WeakSet<Request>();
+const copies = new WeakMap<Request, Request>();
+
+const auth: Middleware = {
+  async onRequest({ request }) {
+    const token = await accessToken();
+    if (token) request.headers.set('authorization', `Bearer ${token}`);
+    request.headers.set('accept', request.headers.get('accept') ?? 'application/json');
+    // Kept to send again after a refresh (a body can be read once).
+    copies.set(request, request.clone());
+    return request;
+  },
+  async onResponse({ request, response }) {
+    if (response.status !== 401) return response;
+    const problem = await problemFrom(response.clone());
+    const slug = problem.type.split('/').pop();
+    const copy = copies.get(request);
+    if (slug === 'token-expired' && copy && !retried.has(request)) {
+      retried.add(request);
+      try {
+        const token = await forceRefresh();
+        copy.headers.set('authorization', `Bearer ${token}`);
+        return await fetch(copy);
+      } catch {
+        return response;
+      }
+    }
+    sessionEnded(problem.detail || 'Your session has ended. Sign in again.');
+    return response;
+  },
+};
+
+export const api = createClient<paths>({ baseUrl: '' });
+api.use(auth);
+
+/** The data of an openapi-fetch answer, or its problem thrown. */
+export async function ok<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (response.ok) return data as T;
+  if (error && typeof error === 'object' && 'title' in error) throw new ProblemError({ status: response.status, ...(error as object) } as never);
+  throw new ProblemError(await problemFrom(response));
+}
+
+/** A raw authenticated fetch (uploads with progress use XMLHttpRequest; downloads use this). */
+export async function authFetch(path: string, init: RequestInit = {}): Promise<Response> {
+  const token = await accessToken();
+  const headers = new Headers(init.headers);
+  if (token) headers.set('authorization', `Bearer ${token}`);
+  const res = await fetch(path, { ...init, headers });
+  if (res.status === 401) {
+    const problem = await problemFrom(res.clone());
+    sessionEnded(problem.detail || 'Your session has ended. Sign in again.');
+  }
+  if (!res.ok) throw new ProblemError(await problemFrom(res));
+  return res;
+}

@@ -1,0 +1,34 @@
+// A problem shown to the user: its title and `detail` (docs/console.md, "Errors"), the 422 issues
+// that no field shows, and the request id to quote to an operator.
+import { issuesElsewhere, type Problem } from '../api/problem.ts';
+
+export function ProblemView({ problem, fields = [] }: { problem: Problem | null; fields?: (string | number)[][] }) {
+  if (!problem) return null;
+  const rest = issuesElsewhere(problem, fields);
+  return (
+    <div className="problem" role="alert">
+      <strong>{problem.title}</strong>
+      {problem.detail && <p>{problem.detail}</p>}
+      {rest.length > 0 && (
+        <ul>
+          {rest.map((i, n) => (
+            <li key={n}>
+              <code>{i.loc.join('.')}</code>: {i.msg}
+            </li>
+          ))}
+        </ul>
+      )}
+      {problem.request_id && <p className="muted small">Request {problem.request_id}</p>}
+    </div>
+  );
+}
+
+/** A 422's messages for one field, under it; `id` ties it to the input (aria-describedby). */
+export function FieldError({ id, messages }: { id: string; messages: string[] }) {
+  if (messages.length === 0) return null;
+  return (
+    <p className="field-error" id={id} role="alert">
+      {messages.join('; ')}
+    </p>
+  );
+}
