@@ -182,6 +182,43 @@ describe('web console', { skip: !haveChromium && `no ${CHROMIUM}: apt-get instal
             await page.getByRole('heading', { name: 'Molecules' }).waitFor();
             assert.match(page.url(), /#\/molecules$/);
 
+            // Account: wallet and usage; an API key refused at its field (a negative ceiling), then
+            // created with its secret shown once, rotated (a new secret), revoked.
+            page.on('dialog', (d) => void d.accept());
+            await page.getByRole('link', { name: 'Account' }).click();
+            await page.getByRole('heading', { name: 'Wallet' }).waitFor();
+            await page.getByText('Available').waitFor();
+            await page.getByLabel('Name').fill('console key');
+            const ceiling = page.getByLabel(/Monthly spend ceiling/);
+            await ceiling.fill('-5');
+            await page.getByRole('button', { name: 'Create key' }).click();
+            await page.locator('#key-ceiling-error').waitFor();
+            assert.equal(await ceiling.getAttribute('aria-invalid'), 'true');
+            await snap(page, `${prefix}-5-account-422`);
+            await ceiling.fill('10');
+            await page.getByRole('button', { name: 'Create key' }).click();
+            const secret = page.locator('.secret code');
+            await secret.waitFor();
+            const first = await secret.innerText();
+            assert.match(first, /^crk_[A-Za-z0-9]{8}_[A-Za-z0-9]{32,}$/);
+            const row = page.getByRole('row').filter({ hasText: 'console key' });
+            await row.waitFor();
+            assert.match(await row.innerText(), /read, write[\s\S]*\$0\.00 \/ \$10\.00/);
+            assert.deepEqual(await axe(page), [], 'account page');
+            await snap(page, `${prefix}-6-account-key`);
+            // The secret works as an API key, then rotation replaces it.
+            assert.equal((await h.req('GET', '/api/v1/wallet', { key: first })).status, 200);
+            await page.getByRole('button', { name: 'I have copied it' }).click();
+            assert.equal(await secret.count(), 0);
+            await page.getByRole('button', { name: 'Rotate console key' }).click();
+            await secret.waitFor();
+            const second = await secret.innerText();
+            assert.notEqual(second, first);
+            assert.equal((await h.req('GET', '/api/v1/wallet', { key: second })).status, 200);
+            await page.getByRole('button', { name: 'Revoke console key' }).click();
+            await row.waitFor({ state: 'detached' });
+            assert.equal((await h.req('GET', '/api/v1/wallet', { key: second })).status, 401);
+
             for (const id of ['jobs', 'library', 'account']) {
               await page
                 .getByRole('link', { name: id[0]!.toUpperCase() + id.slice(1) })

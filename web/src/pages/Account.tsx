@@ -1,9 +1,282 @@
-// Account (docs/console.md): not built yet; see docs/console.md, "What is left".
+// Account (docs/console.md): the wallet (GET /wallet), this month's usage against the tier's
+// allowance and quota (GET /usage), and API keys (GET/POST /auth/api-keys, rotate, revoke): the
+// secret is shown once, when a key is created or rotated, and never again.
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import type { components } from '../../../clients/typescript/src/generated/openapi.ts';
+import { api, ok } from '../api/client.ts';
+import { issuesAt, toProblem, type Problem } from '../api/problem.ts';
+import { FieldError, ProblemView } from '../components/ProblemView.tsx';
+
+type Key = components['schemas']['ApiKeyListItem'];
+type Wallet = components['schemas']['WalletResponse'];
+type Usage = components['schemas']['UsageResponse'];
+
+const usd = (n: number | null | undefined) => (n == null ? '–' : `$${n.toFixed(2)}`);
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '–');
+export const bytes = (n: number) =>
+  n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KiB` : n < 1024 ** 3 ? `${(n / 1024 ** 2).toFixed(1)} MiB` : `${(n / 1024 ** 3).toFixed(2)} GiB`;
+
 export default function Account() {
+  const [wallet, setWallet] = useState<Wallet | null>(null);
+  const [usage, setUsage] = useState<Usage | null>(null);
+  const [keys, setKeys] = useState<Key[]>([]);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [secret, setSecret] = useState<{ name: string; value: string } | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const [w, u, k] = await Promise.all([ok(api.GET('/api/v1/wallet')), ok(api.GET('/api/v1/usage')), ok(api.GET('/api/v1/auth/api-keys'))]);
+      setWallet(w);
+      setUsage(u);
+      setKeys(k.keys);
+    } catch (err) {
+      setProblem(toProblem(err));
+    }
+  }, []);
+  useEffect(() => void load(), [load]);
+
+  async function act(fn: () => Promise<void>) {
+    setProblem(null);
+    try {
+      await fn();
+      await load();
+    } catch (err) {
+      setProblem(toProblem(err));
+    }
+  }
+
   return (
-    <section aria-labelledby="page-title">
-      <h1 id="page-title">Account</h1>
-      <p className="muted">This page is coming: see docs/console.md, “What is left”.</p>
+    <section aria-labelledby="account-title">
+      <h1 id="account-title">Account</h1>
+      <ProblemView problem={problem} />
+      <div className="cards">
+        <article className="card" aria-labelledby="wallet-title">
+          <h2 id="wallet-title">Wallet</h2>
+          <table className="props">
+            <tbody>
+              <tr>
+                <th scope="row">Balance</th>
+                <td>{usd(wallet?.balance_usd)}</td>
+              </tr>
+              <tr>
+                <th scope="row">Reserved by running jobs</th>
+                <td>{usd(wallet?.reserved_usd)}</td>
+              </tr>
+              <tr>
+                <th scope="row">Available</th>
+                <td>
+                  <strong>{usd(wallet?.available_usd)}</strong>
+                </td>
+              </tr>
+            </tbody>
+          </table>
+        </article>
+        <article className="card" aria-labelledby="usage-title">
+          <h2 id="usage-title">This month</h2>
+          {usage && (
+            <table className="props">
+              <tbody>
+                <tr>
+                  <th scope="row">Tier</th>
+                  <td>{usage.tier_name}</td>
+                </tr>
+                <tr>
+                  <th scope="row">Utility and inference calls</th>
+                  <td>
+                    {usage.calls.total.toLocaleString()} of {usage.calls.allowance == null ? 'unlimited' : usage.calls.allowance.toLocaleString()}
+                  </td>
+                </tr>
+                <tr>
+                  <th scope="row">Storage</th>
+                  <td>
+                    {bytes(usage.storage.used_bytes)} of {bytes(usage.storage.quota_bytes)}
+                  </td>
+                </tr>
+                <tr>
+                  <th scope="row">Resets</th>
+                  <td>{when(usage.period.resets_at)}</td>
+                </tr>
+              </tbody>
+            </table>
+          )}
+        </article>
+      </div>
+
+      <h2 className="section">API keys</h2>
+      {secret && (
+        <div className="secret" role="status">
+          <p>
+            The secret of <strong>{secret.name}</strong>. Copy it now: it is not shown again.
+          </p>
+          <code className="mono wrap">{secret.value}</code>
+          <p>
+            <button type="button" className="secondary" onClick={() => setSecret(null)}>
+              I have copied it
+            </button>
+          </p>
+        </div>
+      )}
+      <NewKey
+        onCreated={(name, value) => {
+          setSecret({ name, value });
+          void load();
+        }}
+      />
+      {/* Scrolls sideways on a phone: focusable so the keyboard can scroll it too. */}
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="API keys">
+        <table className="list">
+          <caption className="sr-only">API keys</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Prefix</th>
+              <th scope="col">Scopes</th>
+              <th scope="col">Spend this month / ceiling</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.length === 0 && (
+              <tr>
+                <td colSpan={6} className="muted">
+                  No API keys yet.
+                </td>
+              </tr>
+            )}
+            {keys.map((k) => (
+              <tr key={k.id}>
+                <td>{k.name}</td>
+                <td className="mono">{k.key_prefix}</td>
+                <td>
+                  {k.scopes.join(', ')}
+                  {k.allow_structure_search ? ', structure search' : ''}
+                </td>
+                <td>
+                  {usd(k.spend_accrued_usd)} / {k.spend_ceiling_usd == null ? 'none' : usd(k.spend_ceiling_usd)}
+                </td>
+                <td>{when(k.last_used_at)}</td>
+                <td className="actions">
+                  <button
+                    type="button"
+                    className="secondary"
+                    aria-label={`Rotate ${k.name}`}
+                    onClick={() =>
+                      void act(async () => {
+                        const r = await ok(api.POST('/api/v1/auth/api-keys/{key_id}/rotate', { params: { path: { key_id: k.id } } }));
+                        setSecret({ name: r.name, value: r.api_key });
+                      })
+                    }
+                  >
+                    Rotate
+                  </button>
+                  <button
+                    type="button"
+                    className="danger"
+                    aria-label={`Revoke ${k.name}`}
+                    onClick={() => {
+                      if (window.confirm(`Revoke ${k.name}? Programs using it stop working at once.`))
+                        void act(async () => void (await ok(api.DELETE('/api/v1/auth/api-keys/{key_id}', { params: { path: { key_id: k.id } } }))));
+                    }}
+                  >
+                    Revoke
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
+  );
+}
+
+function NewKey({ onCreated }: { onCreated: (name: string, secret: string) => void }) {
+  const [name, setName] = useState('');
+  const [write, setWrite] = useState(true);
+  const [structure, setStructure] = useState(false);
+  const [ceiling, setCeiling] = useState('');
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setProblem(null);
+    try {
+      const r = await ok(
+        api.POST('/api/v1/auth/api-keys', {
+          body: {
+            name,
+            scopes: write ? ['read', 'write'] : ['read'],
+            allow_structure_search: structure,
+            // Sent as typed: the server says what is wrong with it (a 422 at this field).
+            spend_ceiling_usd: ceiling.trim() === '' ? null : Number.isNaN(Number(ceiling)) ? (ceiling as unknown as number) : Number(ceiling),
+          },
+        }),
+      );
+      setName('');
+      setCeiling('');
+      onCreated(r.name, r.api_key);
+    } catch (err) {
+      setProblem(toProblem(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const nameErrors = issuesAt(problem, ['body', 'name']);
+  const ceilingErrors = issuesAt(problem, ['body', 'spend_ceiling_usd']);
+  return (
+    <form className="card keyform" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="newkey-title">
+      <h3 id="newkey-title">New API key</h3>
+      <div className="grid2">
+        <div>
+          <label htmlFor="key-name">Name</label>
+          <input
+            id="key-name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            aria-invalid={nameErrors.length > 0}
+            aria-describedby={nameErrors.length ? 'key-name-error' : undefined}
+          />
+          <FieldError id="key-name-error" messages={nameErrors} />
+        </div>
+        <div>
+          <label htmlFor="key-ceiling">Monthly spend ceiling (USD, empty for none)</label>
+          <input
+            id="key-ceiling"
+            inputMode="decimal"
+            value={ceiling}
+            onChange={(e) => setCeiling(e.target.value)}
+            aria-invalid={ceilingErrors.length > 0}
+            aria-describedby={ceilingErrors.length ? 'key-ceiling-error' : undefined}
+          />
+          <FieldError id="key-ceiling-error" messages={ceilingErrors} />
+        </div>
+      </div>
+      <fieldset>
+        <legend>Scopes</legend>
+        <label className="check">
+          <input type="checkbox" checked disabled /> read
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={write} onChange={(e) => setWrite(e.target.checked)} /> write (submit jobs, upload, spend)
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={structure} onChange={(e) => setStructure(e.target.checked)} /> send structures to public lookups
+        </label>
+      </fieldset>
+      <button type="submit" disabled={busy}>
+        Create key
+      </button>
+      <ProblemView
+        problem={problem}
+        fields={[
+          ['body', 'name'],
+          ['body', 'spend_ceiling_usd'],
+        ]}
+      />
+    </form>
   );
 }
