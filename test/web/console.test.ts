@@ -242,6 +242,46 @@ describe('web console', { skip: !haveChromium && `no ${CHROMIUM}: apt-get instal
           }
         });
       }
+
+      for (const vp of VIEWPORTS) {
+        it(`uploads a molecule set to the library and runs a properties job from its form (${vp.name} ${vp.width}x${vp.height})`, async () => {
+          const user = await h.user();
+          const context = await browser.newContext({ viewport: { width: vp.width, height: vp.height } });
+          const page = await context.newPage();
+          const errors: string[] = [];
+          page.on('console', (m) => {
+            if (m.type() === 'error') errors.push(m.text());
+          });
+          page.on('pageerror', (e) => errors.push(e.message));
+          try {
+            const prefix = `${backend.name}-${vp.name}`;
+            await page.goto(`${h.base}/app/#/library`);
+            await signIn(page, user.email, user.password);
+            await page.getByRole('heading', { name: 'Library', level: 1 }).waitFor();
+            await page.getByText(/Nothing stored yet/).waitFor();
+            // A small .smi set: the progress bar reaches 100 %, the set is listed with its 3 molecules.
+            const smi = path.join(shots, `${prefix}-set.smi`);
+            fs.writeFileSync(smi, 'CCO ethanol\nc1ccccc1O phenol\nCC(=O)Oc1ccccc1C(=O)O aspirin\n');
+            await page.getByLabel(/^File/).setInputFiles(smi);
+            await page.getByLabel(/^Name/).fill('three molecules');
+            await page.getByRole('button', { name: 'Upload' }).click();
+            await page.getByRole('status').filter({ hasText: 'three molecules: 3 molecules stored' }).waitFor();
+            assert.equal(await page.getByRole('progressbar', { name: 'Upload progress' }).getAttribute('value'), '1');
+            const row = page.getByRole('row').filter({ hasText: 'three molecules' });
+            await row.waitFor();
+            assert.match(await row.innerText(), /molecules \/ smiles\s+3\s/);
+            assert.match(await page.locator('.quota').innerText(), /Storage\s+[\d.]+ (B|KiB) of [\d.]+ (MiB|GiB)/);
+            assert.deepEqual(await axe(page), [], 'library page');
+            await snap(page, `${prefix}-7-library`);
+            assert.deepEqual(
+              errors.filter((e) => !/status of (401|422)/.test(e)),
+              [],
+            );
+          } finally {
+            await context.close();
+          }
+        });
+      }
     });
   }
 });

@@ -1,9 +1,224 @@
-// Library (docs/console.md): not built yet; see docs/console.md, "What is left".
+// Library (docs/console.md): molecule sets and files uploaded with a progress bar (POST /artifacts,
+// multipart, by XMLHttpRequest for its upload progress; docs/artifacts.md "Uploads"), the
+// artifacts listed a page at a time (GET /artifacts), downloaded (GET /artifacts/{id}/download),
+// and storage against the tier's quota (GET /usage).
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import type { components } from '../../../clients/typescript/src/generated/openapi.ts';
+import { api, authFetch, ok } from '../api/client.ts';
+import { issuesAt, localProblem, problemFrom, ProblemError, toProblem, type Problem } from '../api/problem.ts';
+import { accessToken } from '../api/session.ts';
+import { FieldError, ProblemView } from '../components/ProblemView.tsx';
+import { bytes } from './Account.tsx';
+
+type Item = components['schemas']['ArtifactListItem'];
+type Usage = components['schemas']['UsageResponse'];
+const PAGE = 20;
+
+/** POST /artifacts with upload progress (fetch has none for request bodies in most browsers). */
+function upload(form: FormData, onProgress: (fraction: number) => void): Promise<components['schemas']['ArtifactResponse']> {
+  return accessToken().then(
+    (token) =>
+      new Promise((resolve, reject) => {
+        const xhr = new XMLHttpRequest();
+        xhr.open('POST', '/api/v1/artifacts');
+        if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
+        xhr.setRequestHeader('accept', 'application/json');
+        xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+        xhr.onerror = () => reject(new TypeError('network'));
+        xhr.onload = async () => {
+          const res = new Response(xhr.responseText, { status: xhr.status, headers: { 'content-type': xhr.getResponseHeader('content-type') ?? '' } });
+          if (xhr.status >= 200 && xhr.status < 300) resolve(JSON.parse(xhr.responseText) as components['schemas']['ArtifactResponse']);
+          else reject(new ProblemError(await problemFrom(res)));
+        };
+        xhr.send(form);
+      }),
+  );
+}
+
 export default function Library() {
+  const [items, setItems] = useState<Item[]>([]);
+  const [offset, setOffset] = useState(0);
+  const [hasMore, setHasMore] = useState(false);
+  const [usage, setUsage] = useState<Usage | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
+
+  const load = useCallback(async (at: number) => {
+    try {
+      const [list, u] = await Promise.all([ok(api.GET('/api/v1/artifacts', { params: { query: { limit: PAGE, offset: at } } })), ok(api.GET('/api/v1/usage'))]);
+      setItems(list.items);
+      setHasMore(list.has_more);
+      setOffset(at);
+      setUsage(u);
+    } catch (err) {
+      setProblem(toProblem(err));
+    }
+  }, []);
+  useEffect(() => void load(0), [load]);
+
+  async function download(item: Item) {
+    setProblem(null);
+    try {
+      const port = item.is_virtual ? '' : `?port=${encodeURIComponent(item.port)}`;
+      const res = await authFetch(`/api/v1/artifacts/${encodeURIComponent(item.artifact_id)}/download${port}`);
+      const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `${item.artifact_id}.${item.data_format}`;
+      const url = URL.createObjectURL(await res.blob());
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = name;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } catch (err) {
+      setProblem(toProblem(err));
+    }
+  }
+
+  const used = usage?.storage.used_bytes ?? 0;
+  const quota = usage?.storage.quota_bytes ?? 0;
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">Library</h1>
-      <p className="muted">This page is coming: see docs/console.md, “What is left”.</p>
+      <ProblemView problem={problem} />
+      {usage && (
+        <p className="quota">
+          <label htmlFor="storage-meter">Storage</label>{' '}
+          <meter id="storage-meter" min={0} max={quota || 1} value={used} high={quota * 0.9}>
+            {bytes(used)}
+          </meter>{' '}
+          <span>
+            {bytes(used)} of {bytes(quota)}
+          </span>
+        </p>
+      )}
+      <Upload onDone={() => void load(0)} />
+      <h2 className="section">Artifacts</h2>
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Artifacts">
+        <table className="list">
+          <caption className="sr-only">Artifacts</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Records</th>
+              <th scope="col">Size</th>
+              <th scope="col">Created</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.length === 0 && (
+              <tr>
+                <td colSpan={6} className="muted">
+                  Nothing stored yet.
+                </td>
+              </tr>
+            )}
+            {items.map((i) => (
+              <tr key={`${i.artifact_id}/${i.port}`}>
+                <td>
+                  {i.name}
+                  {i.origin === 'job' && <span className="muted small"> ({i.port})</span>}
+                </td>
+                <td>
+                  {i.data_kind} / {i.data_format}
+                </td>
+                <td>{i.record_count.toLocaleString()}</td>
+                <td>{bytes(i.size_bytes)}</td>
+                <td>{i.created_at ? new Date(i.created_at).toLocaleString() : '–'}</td>
+                <td>
+                  <button type="button" className="secondary" onClick={() => void download(i)} aria-label={`Download ${i.name} ${i.port}`}>
+                    Download
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <nav className="row pager" aria-label="Artifact pages">
+        <button type="button" className="secondary" disabled={offset === 0} onClick={() => void load(Math.max(0, offset - PAGE))}>
+          Previous
+        </button>
+        <span className="muted">
+          {items.length ? `${offset + 1}–${offset + items.length}` : '0'}
+          {hasMore ? '' : ` of ${offset + items.length}`}
+        </span>
+        <button type="button" className="secondary" disabled={!hasMore} onClick={() => void load(offset + PAGE)}>
+          Next
+        </button>
+      </nav>
     </section>
+  );
+}
+
+function Upload({ onDone }: { onDone: () => void }) {
+  const [file, setFile] = useState<File | null>(null);
+  const [name, setName] = useState('');
+  const [progress, setProgress] = useState<number | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setProblem(null);
+    setDone(null);
+    if (!file) return setProblem(localProblem(0, 'No file', 'Choose a .smi, .sdf or .csv file first.'));
+    const form = new FormData();
+    form.set('mode', 'molecules');
+    if (name.trim()) form.set('name', name.trim());
+    form.set('file', file);
+    setProgress(0);
+    try {
+      const r = await upload(form, setProgress);
+      setProgress(1);
+      const count = r.manifest.ports.molecules?.record_count ?? 0;
+      setDone(`${r.name}: ${count.toLocaleString()} molecules stored.`);
+      onDone();
+    } catch (err) {
+      setProgress(null);
+      setProblem(toProblem(err));
+    }
+  }
+
+  const fileIssues = issuesAt(problem, ['body', 'file']);
+  return (
+    <form className="keyform" onSubmit={(e) => void submit(e)} aria-labelledby="upload-title">
+      <fieldset>
+        <legend id="upload-title">Upload a molecule set</legend>
+        <ProblemView problem={problem} fields={[['body', 'file']]} />
+        <div className="grid2">
+          <label>
+            File (.smi, .sdf or .csv)
+            <input
+              type="file"
+              accept=".smi,.smiles,.sdf,.sd,.mol,.csv,.tsv"
+              onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+              aria-invalid={fileIssues.length > 0 || undefined}
+              aria-describedby={fileIssues.length ? 'upload-file-error' : undefined}
+            />
+          </label>
+          <label>
+            Name (optional)
+            <input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />
+          </label>
+        </div>
+        <FieldError id="upload-file-error" messages={fileIssues} />
+        <div className="row">
+          <button type="submit" disabled={progress !== null && progress < 1}>
+            Upload
+          </button>
+          {progress !== null && (
+            <progress max={1} value={progress} aria-label="Upload progress">
+              {Math.round(progress * 100)}%
+            </progress>
+          )}
+          {progress !== null && <span className="muted">{Math.round(progress * 100)}%</span>}
+        </div>
+        {done && (
+          <p role="status" className="notice">
+            {done}
+          </p>
+        )}
+      </fieldset>
+    </form>
   );
 }
