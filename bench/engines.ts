@@ -22,7 +22,7 @@ import path from 'node:path';
 import { discoverEngines } from '../src/compute/engines/discovery.js';
 import { JOB_TYPES } from '../src/compute/registry.js';
 import { dockingFigure } from './lib/docking.js';
-import { startInstance, type BenchInstance } from './lib/instance.js';
+import { benchApi, startInstance, type BenchInstance } from './lib/instance.js';
 import { engineProcesses } from '../test/engines/helpers.js';
 
 const arg = (name: string, dflt: number) => {
@@ -53,16 +53,7 @@ const DRUGS = [
   'O=C(O)c1ccccc1Nc1cccc(c1)C(F)(F)F',
 ];
 
-async function api(inst: BenchInstance, method: string, p: string, body?: unknown) {
-  const r = await fetch(`${inst.base}/api/v1${p}`, {
-    method,
-    headers: { authorization: `Bearer ${inst.user.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await r.text();
-  if (!r.ok) throw new Error(`${method} ${p}: ${r.status} ${text}`);
-  return JSON.parse(text) as any;
-}
+const api = benchApi;
 
 /**
  * Waits for every job, asking about one at a time (the first unfinished one, every 200 ms): a

@@ -12,7 +12,7 @@ import { engineEnv, runEngine } from '../../src/compute/engines/process.js';
 import { preparationInput, prepareReceptor, readReceptor, sha256 } from '../../src/compute/types/engine/receptor.js';
 import type { EngineTools } from '../../src/compute/types/engine/run.js';
 import { prepareLigand, readPoses } from '../../src/compute/types/engine/vina.js';
-import type { BenchInstance } from './instance.js';
+import { benchApi, type BenchInstance } from './instance.js';
 
 const DATA = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../data/public/docking');
 const IMATINIB = 'Cc1ccc(NC(=O)c2ccc(CN3CCN(C)CC3)cc2)cc1Nc1nccc(-c2cccnc2)n1';
@@ -34,16 +34,7 @@ export interface DockingFigure {
   samePoses: boolean;
 }
 
-async function api(inst: BenchInstance, method: string, p: string, body?: unknown): Promise<any> {
-  const r = await fetch(`${inst.base}/api/v1${p}`, {
-    method,
-    headers: { authorization: `Bearer ${inst.user.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await r.text();
-  if (!r.ok) throw new Error(`${method} ${p}: ${r.status} ${text}`);
-  return method === 'GET' && p.includes('/download') ? text : JSON.parse(text);
-}
+const api = benchApi;
 
 function boxOf(name: string) {
   const v = Object.fromEntries(

@@ -70,3 +70,15 @@ export async function startInstance(backend: 'pglite' | 'postgres', o: { workers
     },
   };
 }
+
+/** A call of /api/v1 as the instance's user: the answer parsed when it is JSON, else its text; throws on a status >= 400. */
+export async function benchApi(inst: BenchInstance, method: string, p: string, body?: unknown): Promise<any> {
+  const r = await fetch(`${inst.base}/api/v1${p}`, {
+    method,
+    headers: { authorization: `Bearer ${inst.user.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await r.text();
+  if (!r.ok) throw new Error(`${method} ${p}: ${r.status} ${text}`);
+  return /json/.test(r.headers.get('content-type') ?? '') ? JSON.parse(text) : text;
+}
