@@ -71,7 +71,7 @@ describe('web console', { skip: !haveChromium && `no ${CHROMIUM}: apt-get instal
       let h: Harness;
       before(async () => {
         // A short access token: the console must refresh it while the test runs.
-        h = await startHarness(backend, { CRUCIBLE_ACCESS_TOKEN_TTL: '6' });
+        h = await startHarness(backend, { CRUCIBLE_ACCESS_TOKEN_TTL: '6' }, { workers: 1 });
       });
       after(async () => h?.close());
 
@@ -255,6 +255,7 @@ describe('web console', { skip: !haveChromium && `no ${CHROMIUM}: apt-get instal
           page.on('pageerror', (e) => errors.push(e.message));
           try {
             const prefix = `${backend.name}-${vp.name}`;
+            await h.credit(user.userId, 5);
             await page.goto(`${h.base}/app/#/library`);
             await signIn(page, user.email, user.password);
             await page.getByRole('heading', { name: 'Library', level: 1 }).waitFor();
@@ -273,6 +274,52 @@ describe('web console', { skip: !haveChromium && `no ${CHROMIUM}: apt-get instal
             assert.match(await page.locator('.quota').innerText(), /Storage\s+[\d.]+ (B|KiB) of [\d.]+ (MiB|GiB)/);
             assert.deepEqual(await axe(page), [], 'library page');
             await snap(page, `${prefix}-7-library`);
+
+            // Jobs: the properties form generated from /openapi.json. No job name: the server's 422 at
+            // that field. Then estimated (cost and runtime), submitted, followed live to its result.
+            await page.getByRole('link', { name: 'Jobs' }).click();
+            await page.getByRole('heading', { name: 'Jobs', level: 1 }).waitFor();
+            // The form appears once /openapi.json is read.
+            const smilesBox = page.getByLabel('Smiles', { exact: true });
+            await smilesBox.waitFor();
+            assert.equal(await page.getByLabel('Job type').inputValue(), 'properties');
+            await smilesBox.fill('CCO\nc1ccccc1O\nCC(=O)Oc1ccccc1C(=O)O');
+            await page.getByRole('button', { name: 'Estimate' }).click();
+            const estimate = page.getByRole('status').filter({ hasText: 'Estimate:' });
+            await estimate.waitFor();
+            assert.match(await estimate.innerText(), /Estimate: \$\d+\.\d{4} reserved, about \d+\.\d s on default/);
+            await snap(page, `${prefix}-8-jobs-estimate`);
+            // Submitted without a name: the server's 422 at the job name field.
+            await page.getByRole('button', { name: 'Submit' }).click();
+            const nameError = page.locator('#f-body-job_name-error');
+            await nameError.waitFor();
+            assert.match(await nameError.innerText(), /fewer than 1|at least 1|must NOT have fewer/i);
+            assert.equal(await page.getByLabel('Job name').getAttribute('aria-invalid'), 'true');
+            assert.deepEqual(await axe(page), [], 'jobs page with a 422');
+            await snap(page, `${prefix}-9-jobs-422`);
+            await page.getByLabel('Job name').fill('three properties');
+            await page.getByRole('button', { name: 'Estimate' }).click();
+            await estimate.waitFor();
+            await page.getByRole('button', { name: 'Submit' }).click();
+            await page
+              .locator('.job-status')
+              .filter({ hasText: 'completed' })
+              .waitFor({ timeout: 30_000 })
+              .catch(async (err: unknown) => {
+                await snap(page, `${prefix}-10-jobs-not-completed`);
+                throw err;
+              });
+            const table = page.getByRole('region', { name: 'Result rows' });
+            await table.waitFor();
+            const rows = await table.getByRole('row').allInnerTexts();
+            assert.equal(rows.length, 4, rows.join('\n'));
+            assert.match(rows[1]!, /CCO[\s\S]*C2H6O[\s\S]*46\.069/);
+            assert.match(rows[3]!, /C9H8O4[\s\S]*180\.159/);
+            await table.getByRole('img', { name: 'Structure of CCO' }).waitFor();
+            assert.match(await page.locator('.charge').innerText(), /Charged \$\d+\.\d{4} for \d+\.\d\d s/);
+            assert.match(await page.locator('.result').innerText(), /described\s+3/);
+            assert.deepEqual(await axe(page), [], 'jobs page with a result');
+            await snap(page, `${prefix}-10-jobs-result`);
             assert.deepEqual(
               errors.filter((e) => !/status of (401|422)/.test(e)),
               [],

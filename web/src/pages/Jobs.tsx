@@ -1,9 +1,281 @@
-// Jobs (docs/console.md): not built yet; see docs/console.md, "What is left".
+// Jobs (docs/console.md): choose a job type, fill the form generated from its payload schema in
+// /openapi.json (JobSubmitRequest is a oneOf discriminated by job_type; docs/api-decisions.md, "The
+// OpenAPI document"), estimate (POST /jobs/estimate: cost, runtime), submit (POST /jobs/submit),
+// then follow it live: GET /jobs/status for progress and a long poll on GET /events for the end
+// (docs/events.md), the result as a table with depictions (GET /jobs/result), the charge
+// (GET /jobs/info), cancel (DELETE /jobs/cancel).
+import { useEffect, useState, type FormEvent } from 'react';
+import type { components } from '../../../clients/typescript/src/generated/openapi.ts';
+import { api, ok } from '../api/client.ts';
+import { issuesAt, toProblem, type Problem } from '../api/problem.ts';
+import { FieldError, ProblemView } from '../components/ProblemView.tsx';
+import { ResultView } from '../components/ResultView.tsx';
+import { SchemaForm, valuesToObject, type Schema, type Values } from '../components/SchemaForm.tsx';
+
+type Estimate = components['schemas']['JobEstimateResponse'];
+type Status = components['schemas']['JobStatusResponse'];
+type Body = components['schemas']['JobSubmitRequest'];
+interface JobType {
+  name: string;
+  description: string;
+  payload: Schema;
+  resources: string[];
+}
+
+let typesOnce: Promise<JobType[]> | null = null;
+/** The job types and their payload schemas, from the OpenAPI document (fetched once). */
+function jobTypes(): Promise<JobType[]> {
+  typesOnce ??= fetch('/openapi.json').then(async (r) => {
+    const doc = (await r.json()) as { components: { schemas: Record<string, Schema> } };
+    const ref = (s: Schema): Schema => (s.$ref ? doc.components.schemas[s.$ref.split('/').pop()!]! : s);
+    return (doc.components.schemas.JobSubmitRequest!.oneOf ?? []).map((b) => {
+      const branch = ref(b);
+      const props = branch.properties!;
+      return {
+        name: String(props.job_type!.enum![0]),
+        description: branch.description ?? '',
+        payload: ref(props.payload!),
+        resources: (props.resource?.enum ?? ['default']).map(String),
+      };
+    });
+  });
+  return typesOnce;
+}
+
+const usd = (n: number | null | undefined) => (n == null ? '–' : `$${n.toFixed(4)}`);
+const FIELDS = [
+  ['body', 'job_name'],
+  ['body', 'resource'],
+  ['body', 'payload'],
+];
+
 export default function Jobs() {
+  const [types, setTypes] = useState<JobType[]>([]);
+  const [type, setType] = useState('properties');
+  const [name, setName] = useState('');
+  const [resource, setResource] = useState('default');
+  const [values, setValues] = useState<Values>({});
+  const [local, setLocal] = useState<Record<string, string>>({});
+  const [estimate, setEstimate] = useState<Estimate | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [job, setJob] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    jobTypes().then(setTypes, (err: unknown) => setProblem(toProblem(err)));
+  }, []);
+  const current = types.find((t) => t.name === type);
+
+  function body(): Body | null {
+    if (!current) return null;
+    const { value, errors } = valuesToObject(current.payload, values);
+    setLocal(errors);
+    if (Object.keys(errors).length) return null;
+    return { job_name: name, job_type: type, resource, payload: value } as Body;
+  }
+
+  async function run(e: FormEvent, submit: boolean) {
+    e.preventDefault();
+    setProblem(null);
+    const b = body();
+    if (!b) return;
+    setBusy(true);
+    try {
+      // An estimate takes no job name (JobEstimateRequest).
+      const { job_name: _name, ...estimateBody } = b;
+      if (!submit) setEstimate(await ok(api.POST('/api/v1/jobs/estimate', { body: estimateBody })));
+      else {
+        const r = await ok(api.POST('/api/v1/jobs/submit', { body: b }));
+        setJob(r.process_id);
+        setEstimate(null);
+      }
+    } catch (err) {
+      if (!submit) setEstimate(null);
+      setProblem(toProblem(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const changed = () => setEstimate(null);
+  const nameIssues = issuesAt(problem, ['body', 'job_name']);
   return (
     <section aria-labelledby="page-title">
       <h1 id="page-title">Jobs</h1>
-      <p className="muted">This page is coming: see docs/console.md, “What is left”.</p>
+      <form className="keyform jobform" onSubmit={(e) => void run(e, estimate !== null)} aria-labelledby="new-job-title">
+        <fieldset>
+          <legend id="new-job-title">New job</legend>
+          <ProblemView problem={problem} fields={FIELDS} />
+          <div className="grid2">
+            <label>
+              Job type
+              <select
+                value={type}
+                onChange={(e) => {
+                  setType(e.target.value);
+                  setValues({});
+                  changed();
+                }}
+              >
+                {types.map((t) => (
+                  <option key={t.name}>{t.name}</option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Resource
+              <select
+                value={resource}
+                onChange={(e) => {
+                  setResource(e.target.value);
+                  changed();
+                }}
+              >
+                {(current?.resources ?? ['default']).map((r) => (
+                  <option key={r}>{r}</option>
+                ))}
+              </select>
+            </label>
+          </div>
+          {current && <p className="muted small">{current.description}</p>}
+          <div className="field">
+            <label htmlFor="f-body-job_name">Job name</label>
+            <input
+              id="f-body-job_name"
+              value={name}
+              onChange={(e) => {
+                setName(e.target.value);
+                changed();
+              }}
+              aria-invalid={nameIssues.length > 0 || undefined}
+              aria-describedby={nameIssues.length ? 'f-body-job_name-error' : undefined}
+            />
+            <FieldError id="f-body-job_name-error" messages={nameIssues} />
+          </div>
+          {current && (
+            <SchemaForm
+              schema={current.payload}
+              values={values}
+              onChange={(v) => {
+                setValues(v);
+                changed();
+              }}
+              base={['body', 'payload']}
+              problem={problem}
+              localErrors={local}
+            />
+          )}
+          {estimate && (
+            <p className="notice" role="status">
+              Estimate: <strong>{usd(estimate.cost)}</strong> reserved, about {estimate.expected_runtime_sec.toFixed(1)} s on {estimate.resource} ({usd(estimate.rate_per_sec)}/s,{' '}
+              {estimate.tier_name} tier).
+            </p>
+          )}
+          <div className="row">
+            <button type="button" className={estimate ? 'secondary' : undefined} disabled={busy || !current} onClick={(e) => void run(e, false)}>
+              Estimate
+            </button>
+            <button type="submit" disabled={busy || !estimate}>
+              Submit
+            </button>
+          </div>
+        </fieldset>
+      </form>
+      {job && <JobView key={job} id={job} />}
     </section>
+  );
+}
+
+/** One job followed live: status and progress, then its result and charge. */
+function JobView({ id }: { id: string }) {
+  const [status, setStatus] = useState<Status | null>(null);
+  const [ended, setEnded] = useState(false);
+  const [result, setResult] = useState<Record<string, unknown> | null>(null);
+  const [charge, setCharge] = useState<{ charged: number | null; runtime: number | null } | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
+
+  useEffect(() => {
+    const stop = new AbortController();
+    let done = false;
+    const signal = stop.signal;
+    // Progress: the status every second while the job runs.
+    const poll = async () => {
+      while (!done && !signal.aborted) {
+        try {
+          const s = await ok(api.GET('/api/v1/jobs/status', { params: { query: { process_id: id } }, signal }));
+          setStatus(s);
+          if (['completed', 'error', 'cancelled'].includes(s.status)) break;
+        } catch {
+          if (signal.aborted) return;
+        }
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    };
+    // The end: a long poll on the events feed for this job (docs/events.md), resumed from its cursor.
+    const follow = async () => {
+      let after: string | undefined;
+      while (!signal.aborted) {
+        try {
+          const page = await ok(api.GET('/api/v1/events', { params: { query: { kind: 'job', subject_id: id, wait: 25, ...(after ? { after } : {}) } }, signal }));
+          after = page.next_cursor ?? after;
+          if (page.events.length) break;
+        } catch (err) {
+          if (signal.aborted) return;
+          setProblem(toProblem(err));
+          await new Promise((r) => setTimeout(r, 3000));
+        }
+      }
+      done = true;
+      const [s, info] = await Promise.all([
+        ok(api.GET('/api/v1/jobs/status', { params: { query: { process_id: id } }, signal })),
+        ok(api.GET('/api/v1/jobs/info', { params: { query: { process_id: id } }, signal })),
+      ]);
+      setStatus(s);
+      setCharge({ charged: (info.info.charged_amount as number | null) ?? null, runtime: (info.info.runtime_seconds as number | null) ?? null });
+      setEnded(true);
+      if (s.status === 'completed') setResult((await ok(api.GET('/api/v1/jobs/result', { params: { query: { process_id: id } }, signal }))) as Record<string, unknown>);
+    };
+    void poll();
+    follow().catch((err: unknown) => !signal.aborted && setProblem(toProblem(err)));
+    return () => stop.abort();
+  }, [id]);
+
+  async function cancel() {
+    setProblem(null);
+    try {
+      await ok(api.DELETE('/api/v1/jobs/cancel', { params: { query: { process_id: id } } }));
+    } catch (err) {
+      setProblem(toProblem(err));
+    }
+  }
+
+  const fraction = status?.progress?.fraction ?? 0;
+  return (
+    <article className="card job" aria-labelledby="job-title">
+      <h2 id="job-title">
+        Job <span className="mono small">{id}</span>
+      </h2>
+      <ProblemView problem={problem} />
+      <div className="row">
+        <span role="status" className="job-status">
+          {status ? status.status : 'submitted'}
+          {status?.message ? `: ${status.message}` : ''}
+        </span>
+        <progress max={1} value={ended ? 1 : fraction} aria-label="Job progress" />
+        <span className="muted">{Math.round((ended ? 1 : fraction) * 100)}%</span>
+        {!ended && (
+          <button type="button" className="danger" onClick={() => void cancel()}>
+            Cancel job
+          </button>
+        )}
+      </div>
+      {charge && (
+        <p className="charge">
+          Charged <strong>{charge.charged == null ? '–' : `$${charge.charged.toFixed(4)}`}</strong>
+          {charge.runtime != null && ` for ${charge.runtime.toFixed(2)} s`}.
+        </p>
+      )}
+      {result && <ResultView result={result} />}
+    </article>
   );
 }
