@@ -320,6 +320,36 @@ describe('web console', { skip: !haveChromium && `no ${CHROMIUM}: apt-get instal
             assert.match(await page.locator('.result').innerText(), /described\s+3/);
             assert.deepEqual(await axe(page), [], 'jobs page with a result');
             await snap(page, `${prefix}-10-jobs-result`);
+
+            // The same job on the library's set, chosen from the form's list of molecule sets.
+            await smilesBox.fill('');
+            await page.getByLabel('Input artifact id').selectOption({ label: 'three molecules (3 molecules)' });
+            await page.getByLabel('Job name').fill('library properties');
+            await page.getByRole('button', { name: 'Estimate' }).click();
+            await estimate.waitFor();
+            const firstJob = await page.locator('#job-title').innerText();
+            await page.getByRole('button', { name: 'Submit' }).click();
+            await page.locator('#job-title').filter({ hasNotText: firstJob }).waitFor();
+            await page.locator('.job-status').filter({ hasText: 'completed' }).waitFor({ timeout: 30_000 });
+            await page.getByRole('region', { name: 'Result rows' }).waitFor();
+            const named = await page.getByRole('region', { name: 'Result rows' }).getByRole('row').allInnerTexts();
+            assert.equal(named.length, 4, named.join('\n'));
+            assert.match(named[3]!, /aspirin[\s\S]*C9H8O4/);
+
+            // A wait job followed live and cancelled from the page: cancelled, its runtime charged.
+            await page.getByLabel('Job type').selectOption('wait');
+            await page.getByLabel('Seconds').fill('60');
+            await page.getByLabel('Job name').fill('a long wait');
+            await page.getByRole('button', { name: 'Estimate' }).click();
+            await estimate.waitFor();
+            await page.getByRole('button', { name: 'Submit' }).click();
+            await page.locator('.job-status').filter({ hasText: 'running' }).waitFor({ timeout: 30_000 });
+            await page.getByRole('button', { name: 'Cancel job' }).click();
+            await page.locator('.job-status').filter({ hasText: 'cancelled' }).waitFor({ timeout: 30_000 });
+            assert.match(await page.locator('.charge').innerText(), /Charged \$\d+\.\d{4}/);
+            assert.equal(await page.getByRole('button', { name: 'Cancel job' }).count(), 0);
+            assert.deepEqual(await axe(page), [], 'jobs page with a cancelled job');
+            await snap(page, `${prefix}-11-jobs-cancelled`);
             assert.deepEqual(
               errors.filter((e) => !/status of (401|422)/.test(e)),
               [],

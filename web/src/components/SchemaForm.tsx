@@ -89,6 +89,7 @@ export function SchemaForm({
   base,
   problem,
   localErrors = {},
+  suggestions = {},
 }: {
   schema: Schema;
   values: Values;
@@ -96,6 +97,8 @@ export function SchemaForm({
   base: (string | number)[];
   problem: Problem | null;
   localErrors?: Record<string, string>;
+  /** Known values of a string field, offered as a select (e.g. the library's molecule sets). */
+  suggestions?: Record<string, { value: string; label: string }[]>;
 }) {
   const required = new Set(schema.required ?? []);
   return (
@@ -118,7 +121,19 @@ export function SchemaForm({
         const d = s.default;
         const placeholder = typeof d === 'string' || typeof d === 'number' || typeof d === 'boolean' ? `default ${String(d)}` : undefined;
         let input;
-        if (kind === 'boolean') input = <input type="checkbox" {...aria} checked={typeof v === 'boolean' ? v : s.default === true} onChange={(e) => set(e.target.checked)} />;
+        const known = kind === 'text' ? suggestions[name] : undefined;
+        if (known?.length)
+          input = (
+            <select {...aria} value={typeof v === 'string' ? v : ''} onChange={(e) => set(e.target.value)}>
+              <option value="">(none)</option>
+              {known.map((c) => (
+                <option key={c.value} value={c.value}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
+          );
+        else if (kind === 'boolean') input = <input type="checkbox" {...aria} checked={typeof v === 'boolean' ? v : s.default === true} onChange={(e) => set(e.target.checked)} />;
         else if (kind === 'select')
           input = (
             <select {...aria} value={typeof v === 'string' ? v : ''} onChange={(e) => set(e.target.value)}>

@@ -61,8 +61,22 @@ export default function Jobs() {
   const [job, setJob] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
+  const [sets, setSets] = useState<{ value: string; label: string }[]>([]);
+
   useEffect(() => {
     jobTypes().then(setTypes, (err: unknown) => setProblem(toProblem(err)));
+    // The library's molecule sets, offered for input_artifact_id.
+    ok(api.GET('/api/v1/artifacts', { params: { query: { data_kind: 'molecules', limit: 100 } } })).then(
+      (r) => {
+        const seen = new Set<string>();
+        setSets(
+          r.items
+            .filter((i) => !seen.has(i.artifact_id) && seen.add(i.artifact_id))
+            .map((i) => ({ value: i.artifact_id, label: `${i.name} (${i.record_count.toLocaleString()} molecules)` })),
+        );
+      },
+      () => setSets([]),
+    );
   }, []);
   const current = types.find((t) => t.name === type);
 
@@ -85,6 +99,7 @@ export default function Jobs() {
       const { job_name: _name, ...estimateBody } = b;
       if (!submit) setEstimate(await ok(api.POST('/api/v1/jobs/estimate', { body: estimateBody })));
       else {
+        setJob(null);
         const r = await ok(api.POST('/api/v1/jobs/submit', { body: b }));
         setJob(r.process_id);
         setEstimate(null);
@@ -163,6 +178,7 @@ export default function Jobs() {
               base={['body', 'payload']}
               problem={problem}
               localErrors={local}
+              suggestions={{ input_artifact_id: sets }}
             />
           )}
           {estimate && (
@@ -249,7 +265,8 @@ function JobView({ id }: { id: string }) {
     }
   }
 
-  const fraction = status?.progress?.fraction ?? 0;
+  // Full only when completed: a cancelled or failed job keeps the fraction it reached.
+  const fraction = status?.status === 'completed' ? 1 : (status?.progress?.fraction ?? 0);
   return (
     <article className="card job" aria-labelledby="job-title">
       <h2 id="job-title">
@@ -261,8 +278,8 @@ function JobView({ id }: { id: string }) {
           {status ? status.status : 'submitted'}
           {status?.message ? `: ${status.message}` : ''}
         </span>
-        <progress max={1} value={ended ? 1 : fraction} aria-label="Job progress" />
-        <span className="muted">{Math.round((ended ? 1 : fraction) * 100)}%</span>
+        <progress max={1} value={fraction} aria-label="Job progress" />
+        <span className="muted">{Math.round(fraction * 100)}%</span>
         {!ended && (
           <button type="button" className="danger" onClick={() => void cancel()}>
             Cancel job

@@ -171,7 +171,9 @@ function Upload({ onDone }: { onDone: () => void }) {
       const r = await upload(form, setProgress);
       setProgress(1);
       const count = r.manifest.ports.molecules?.record_count ?? 0;
-      setDone(`${r.name}: ${count.toLocaleString()} molecules stored.`);
+      // Entries that could not be read are listed in the manifest (docs/artifacts.md, "Molecule files").
+      const skipped = r.manifest.warnings.filter((w) => (w as { type?: string }).type !== 'truncated').length;
+      setDone(`${r.name}: ${count.toLocaleString()} molecules stored.${skipped ? ` ${skipped} entries could not be read.` : ''}`);
       onDone();
     } catch (err) {
       setProgress(null);
