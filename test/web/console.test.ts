@@ -348,8 +348,15 @@ describe('web console', { skip: !haveChromium && `no ${CHROMIUM}: apt-get instal
             await page.locator('.job-status').filter({ hasText: 'cancelled' }).waitFor({ timeout: 30_000 });
             assert.match(await page.locator('.charge').innerText(), /Charged \$\d+\.\d{4}/);
             assert.equal(await page.getByRole('button', { name: 'Cancel job' }).count(), 0);
+            // The job is the route's: a reload of the page opens it again; the recent jobs list all three.
+            assert.match(page.url(), /#\/jobs\/[0-9a-f-]{36}$/);
+            const recent = page.getByRole('region', { name: 'Recent jobs' });
+            await recent.getByRole('row').filter({ hasText: 'a long wait' }).filter({ hasText: 'cancelled' }).waitFor();
+            assert.match(await recent.getByRole('row').filter({ hasText: 'three properties' }).innerText(), /properties\s+completed\s+\$\d+\.\d{4}/);
+            await recent.getByRole('link', { name: 'three properties' }).click();
+            await page.getByRole('region', { name: 'Result rows' }).getByRole('row').filter({ hasText: 'C2H6O' }).waitFor();
             assert.deepEqual(await axe(page), [], 'jobs page with a cancelled job');
-            await snap(page, `${prefix}-11-jobs-cancelled`);
+            await snap(page, `${prefix}-11-jobs-recent`);
             assert.deepEqual(
               errors.filter((e) => !/status of (401|422)/.test(e)),
               [],

@@ -10,11 +10,13 @@ import { api, ok } from '../api/client.ts';
 import { issuesAt, toProblem, type Problem } from '../api/problem.ts';
 import { FieldError, ProblemView } from '../components/ProblemView.tsx';
 import { ResultView } from '../components/ResultView.tsx';
+import { href } from '../router.ts';
 import { SchemaForm, valuesToObject, type Schema, type Values } from '../components/SchemaForm.tsx';
 
 type Estimate = components['schemas']['JobEstimateResponse'];
 type Status = components['schemas']['JobStatusResponse'];
 type Body = components['schemas']['JobSubmitRequest'];
+type ListItem = components['schemas']['JobListItem'];
 interface JobType {
   name: string;
   description: string;
@@ -49,7 +51,7 @@ const FIELDS = [
   ['body', 'payload'],
 ];
 
-export default function Jobs() {
+export default function Jobs({ rest = [] }: { rest?: string[] }) {
   const [types, setTypes] = useState<JobType[]>([]);
   const [type, setType] = useState('properties');
   const [name, setName] = useState('');
@@ -58,7 +60,9 @@ export default function Jobs() {
   const [local, setLocal] = useState<Record<string, string>>({});
   const [estimate, setEstimate] = useState<Estimate | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
-  const [job, setJob] = useState<string | null>(null);
+  // The job shown is the route's (#/jobs/<id>): it survives a reload of the list and a sign-in.
+  const job = rest[0] ?? null;
+  const [listed, setListed] = useState(0);
   const [busy, setBusy] = useState(false);
 
   const [sets, setSets] = useState<{ value: string; label: string }[]>([]);
@@ -99,9 +103,9 @@ export default function Jobs() {
       const { job_name: _name, ...estimateBody } = b;
       if (!submit) setEstimate(await ok(api.POST('/api/v1/jobs/estimate', { body: estimateBody })));
       else {
-        setJob(null);
         const r = await ok(api.POST('/api/v1/jobs/submit', { body: b }));
-        setJob(r.process_id);
+        window.location.hash = href('jobs', r.process_id);
+        setListed((n) => n + 1);
         setEstimate(null);
       }
     } catch (err) {
@@ -197,13 +201,14 @@ export default function Jobs() {
           </div>
         </fieldset>
       </form>
-      {job && <JobView key={job} id={job} />}
+      {job && <JobView key={job} id={job} onEnded={() => setListed((n) => n + 1)} />}
+      <RecentJobs refresh={listed} current={job} />
     </section>
   );
 }
 
 /** One job followed live: status and progress, then its result and charge. */
-function JobView({ id }: { id: string }) {
+function JobView({ id, onEnded }: { id: string; onEnded: () => void }) {
   const [status, setStatus] = useState<Status | null>(null);
   const [ended, setEnded] = useState(false);
   const [result, setResult] = useState<Record<string, unknown> | null>(null);
@@ -249,6 +254,7 @@ function JobView({ id }: { id: string }) {
       setStatus(s);
       setCharge({ charged: (info.info.charged_amount as number | null) ?? null, runtime: (info.info.runtime_seconds as number | null) ?? null });
       setEnded(true);
+      onEnded();
       if (s.status === 'completed') setResult((await ok(api.GET('/api/v1/jobs/result', { params: { query: { process_id: id } }, signal }))) as Record<string, unknown>);
     };
     void poll();
@@ -294,5 +300,59 @@ function JobView({ id }: { id: string }) {
       )}
       {result && <ResultView result={result} />}
     </article>
+  );
+}
+
+/** The 20 latest jobs (GET /jobs/list), each opened at #/jobs/<id>. */
+function RecentJobs({ refresh, current }: { refresh: number; current: string | null }) {
+  const [items, setItems] = useState<ListItem[]>([]);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  useEffect(() => {
+    ok(api.GET('/api/v1/jobs/list', { params: { query: { limit: 20, sort: '-created_at' } } })).then(
+      (r) => setItems(r.items),
+      (err: unknown) => setProblem(toProblem(err)),
+    );
+  }, [refresh]);
+  return (
+    <>
+      <h2 className="section">Recent jobs</h2>
+      <ProblemView problem={problem} />
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Recent jobs">
+        <table className="list">
+          <caption className="sr-only">Recent jobs</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Type</th>
+              <th scope="col">Status</th>
+              <th scope="col">Charged</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.length === 0 && (
+              <tr>
+                <td colSpan={5} className="muted">
+                  No jobs yet.
+                </td>
+              </tr>
+            )}
+            {items.map((j) => (
+              <tr key={j.process_id}>
+                <td>
+                  <a href={href('jobs', j.process_id)} aria-current={j.process_id === current ? 'page' : undefined}>
+                    {j.job_name}
+                  </a>
+                </td>
+                <td>{j.job_type}</td>
+                <td>{j.status}</td>
+                <td>{usd(j.charged_amount)}</td>
+                <td>{j.created_at ? new Date(j.created_at).toLocaleString() : '–'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }
