@@ -357,6 +357,13 @@ describe('web console', { skip: !haveChromium && `no ${CHROMIUM}: apt-get instal
             await page.getByRole('region', { name: 'Result rows' }).getByRole('row').filter({ hasText: 'C2H6O' }).waitFor();
             assert.deepEqual(await axe(page), [], 'jobs page with a cancelled job');
             await snap(page, `${prefix}-11-jobs-recent`);
+
+            // Library again: the uploaded set deleted (after a confirmation), its row gone.
+            page.on('dialog', (d) => void d.accept());
+            await page.getByRole('link', { name: 'Library', exact: true }).click();
+            const setRow = page.getByRole('row').filter({ hasText: 'three molecules' });
+            await setRow.getByRole('button', { name: /^Delete/ }).click();
+            await setRow.waitFor({ state: 'detached' });
             assert.deepEqual(
               errors.filter((e) => !/status of (401|422)/.test(e)),
               [],

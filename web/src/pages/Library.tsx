@@ -1,7 +1,7 @@
 // Library (docs/console.md): molecule sets and files uploaded with a progress bar (POST /artifacts,
 // multipart, by XMLHttpRequest for its upload progress; docs/artifacts.md "Uploads"), the
 // artifacts listed a page at a time (GET /artifacts), downloaded (GET /artifacts/{id}/download),
-// and storage against the tier's quota (GET /usage).
+// deleted (DELETE /artifacts/{id}), and storage against the tier's quota (GET /usage).
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { components } from '../../../clients/typescript/src/generated/openapi.ts';
 import { api, authFetch, ok } from '../api/client.ts';
@@ -72,6 +72,17 @@ export default function Library() {
     }
   }
 
+  async function remove(item: Item) {
+    if (!window.confirm(`Delete ${item.name}? Its file is removed for good.`)) return;
+    setProblem(null);
+    try {
+      await ok(api.DELETE('/api/v1/artifacts/{artifact_id}', { params: { path: { artifact_id: item.artifact_id } } }));
+      await load(offset);
+    } catch (err) {
+      setProblem(toProblem(err));
+    }
+  }
+
   const used = usage?.storage.used_bytes ?? 0;
   const quota = usage?.storage.quota_bytes ?? 0;
   return (
@@ -127,6 +138,9 @@ export default function Library() {
                 <td>
                   <button type="button" className="secondary" onClick={() => void download(i)} aria-label={`Download ${i.name} ${i.port}`}>
                     Download
+                  </button>{' '}
+                  <button type="button" className="danger" onClick={() => void remove(i)} aria-label={`Delete ${i.name} ${i.port}`}>
+                    Delete
                   </button>
                 </td>
               </tr>
