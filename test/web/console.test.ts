@@ -318,6 +318,11 @@ describe('web console', { skip: !haveChromium && `no ${CHROMIUM}: apt-get instal
             await table.getByRole('img', { name: 'Structure of CCO' }).waitFor();
             assert.match(await page.locator('.charge').innerText(), /Charged \$\d+\.\d{4} for \d+\.\d\d s/);
             assert.match(await page.locator('.result').innerText(), /described\s+3/);
+            // The result artifact downloads as its zip (the browser sends the token, not a link).
+            const [zip] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the result (zip)' }).click()]);
+            assert.match(zip.suggestedFilename(), /\.zip$/);
+            const zipBytes = fs.readFileSync((await zip.path())!);
+            assert.equal(zipBytes.subarray(0, 4).toString('latin1'), 'PK\x03\x04');
             assert.deepEqual(await axe(page), [], 'jobs page with a result');
             await snap(page, `${prefix}-10-jobs-result`);
 

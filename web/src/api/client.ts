@@ -63,3 +63,15 @@ export async function authFetch(path: string, init: RequestInit = {}): Promise<R
   if (!res.ok) throw new ProblemError(await problemFrom(res));
   return res;
 }
+
+/** Downloads an authenticated file (the browser cannot send the bearer token on a plain link): saved under the server's file name. */
+export async function saveDownload(path: string, fallbackName: string): Promise<void> {
+  const res = await authFetch(path);
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -6,7 +6,7 @@
 // (GET /jobs/info), cancel (DELETE /jobs/cancel).
 import { useEffect, useState, type FormEvent } from 'react';
 import type { components } from '../../../clients/typescript/src/generated/openapi.ts';
-import { api, ok } from '../api/client.ts';
+import { api, ok, saveDownload } from '../api/client.ts';
 import { issuesAt, toProblem, type Problem } from '../api/problem.ts';
 import { FieldError, ProblemView } from '../components/ProblemView.tsx';
 import { ResultView } from '../components/ResultView.tsx';
@@ -295,7 +295,18 @@ function JobView({ id, onEnded }: { id: string; onEnded: () => void }) {
       {charge && (
         <p className="charge">
           Charged <strong>{charge.charged == null ? '–' : `$${charge.charged.toFixed(4)}`}</strong>
-          {charge.runtime != null && ` for ${charge.runtime.toFixed(2)} s`}.
+          {charge.runtime != null && ` for ${charge.runtime.toFixed(2)} s`}.{' '}
+          {status?.result_artifact_id && (
+            <button
+              type="button"
+              className="secondary"
+              onClick={() =>
+                void saveDownload(`/api/v1/artifacts/${encodeURIComponent(status.result_artifact_id!)}/download`, `${id}.zip`).catch((err: unknown) => setProblem(toProblem(err)))
+              }
+            >
+              Download the result (zip)
+            </button>
+          )}
         </p>
       )}
       {result && <ResultView result={result} />}

@@ -4,7 +4,7 @@
 // deleted (DELETE /artifacts/{id}), and storage against the tier's quota (GET /usage).
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { components } from '../../../clients/typescript/src/generated/openapi.ts';
-import { api, authFetch, ok } from '../api/client.ts';
+import { api, ok, saveDownload } from '../api/client.ts';
 import { issuesAt, localProblem, problemFrom, ProblemError, toProblem, type Problem } from '../api/problem.ts';
 import { accessToken } from '../api/session.ts';
 import { FieldError, ProblemView } from '../components/ProblemView.tsx';
@@ -59,14 +59,7 @@ export default function Library() {
     setProblem(null);
     try {
       const port = item.is_virtual ? '' : `?port=${encodeURIComponent(item.port)}`;
-      const res = await authFetch(`/api/v1/artifacts/${encodeURIComponent(item.artifact_id)}/download${port}`);
-      const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `${item.artifact_id}.${item.data_format}`;
-      const url = URL.createObjectURL(await res.blob());
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = name;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      await saveDownload(`/api/v1/artifacts/${encodeURIComponent(item.artifact_id)}/download${port}`, `${item.artifact_id}.${item.data_format}`);
     } catch (err) {
       setProblem(toProblem(err));
     }
