@@ -4,6 +4,7 @@
 // and standard deviation), closed form, with the ridge penalty chosen on the validation split.
 import { parseSmiles } from '../chem/depict.js';
 import { regressionMetrics, type RegressionMetrics } from './metrics.js';
+import { rawDescriptors } from './mol-features.js';
 import type { RDKitModule } from './rdkit.js';
 
 export interface BaselineResult {
@@ -38,9 +39,9 @@ export function descriptorMatrix(rdkit: RDKitModule, smiles: readonly string[]):
     const mol = parseSmiles(rdkit, s);
     if (!mol) return null;
     try {
-      const d = JSON.parse(mol.get_descriptors()) as Record<string, number>;
-      names ??= Object.keys(d).sort();
-      return names.map((n) => d[n] ?? Number.NaN);
+      const d = rawDescriptors(mol, names);
+      names ??= d.names;
+      return Array.from(d.values);
     } finally {
       mol.delete();
     }

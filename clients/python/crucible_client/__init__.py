@@ -8,22 +8,8 @@ from ._models import __all__ as _models_all
 from ._operations import OPERATIONS
 from ._runtime import OMIT, Model, Omit, Tabular, to_dataframe
 from .client import DEFAULT_BASE_URL, Client
-from .errors import (
-    AuthenticationError,
-    BadRequestError,
-    ConflictError,
-    GoneError,
-    JobFailedError,
-    NotFoundError,
-    PayloadTooLargeError,
-    PaymentRequiredError,
-    PermissionDeniedError,
-    ProblemError,
-    RateLimitError,
-    ServerError,
-    ValidationError,
-    WaitTimeout,
-)
+from .errors import *  # noqa: F403 - the exceptions, errors.__all__
+from .errors import __all__ as _errors_all
 from .helpers import JOB_TERMINAL, RUN_TERMINAL, parse_sse
 
 __version__ = "0.1.0"
@@ -40,19 +26,6 @@ __all__ = [
     "parse_sse",
     "JOB_TERMINAL",
     "RUN_TERMINAL",
-    "ProblemError",
-    "BadRequestError",
-    "AuthenticationError",
-    "PaymentRequiredError",
-    "PermissionDeniedError",
-    "NotFoundError",
-    "ConflictError",
-    "GoneError",
-    "PayloadTooLargeError",
-    "ValidationError",
-    "RateLimitError",
-    "ServerError",
-    "WaitTimeout",
-    "JobFailedError",
+    *_errors_all,
     *_models_all,
 ]
