@@ -1,9 +1,11 @@
 // The cost model of an `mpnn_train` job (docs/jobs.md, "Calibration of the training estimate"):
 // the CPU seconds of the job's training threads (its own and its gradient thread) as a function
 // of the rows, epochs, ensemble size, batch size, hidden size and depth, with constants fitted by
-// scripts/calibrate-mpnn.ts to measured runs on the reference machine, times a safety factor
-// (a training at nice 10 on a loaded machine takes up to about 2.5 times its CPU time; on an
-// idle one its two threads take less), plus the job's fixed overhead. Re-run the script and
+// scripts/calibrate-mpnn.ts to measured runs on the reference machine. The work that grows with
+// the data is multiplied by a safety factor (a training at nice 10 on a loaded machine takes up
+// to about 2.5 times its CPU time; on an idle one its two threads take less); the threads' start
+// (`base`, measured on the loaded machine and the same for any data) is counted once; plus the
+// job's fixed overhead. Re-run the script and
 // replace the constants when the training code changes speed.
 
 export const MPNN_COST = {
@@ -21,7 +23,7 @@ export const MPNN_COST = {
   perMol: 0.000143,
   perMolH: 0,
   perMolH2: 2.49e-8,
-  /** Multiplier on the fitted work: the machine may be loaded, the molecules larger than ESOL's. */
+  /** Multiplier on the fitted work beyond `base`: the machine may be loaded, the molecules larger than ESOL's. */
   SAFETY: 2,
   /** Seconds outside the thread: claim, reading the training file, the result artifact, registering the model. */
   overheadSec: 2,
@@ -72,7 +74,8 @@ export function trainingWorkSec(s: TrainingShape): number {
   return c.base + c.perRow * s.rows + s.steps * (c.perStep + c.perStepH2 * h * h) + s.molEpochs * s.depthFactor * (c.perMol + c.perMolH * h + c.perMolH2 * h * h);
 }
 
-/** The expected runtime of the job: overhead + SAFETY x the fitted work, in seconds (3 decimals). */
+/** The expected runtime of the job: overhead + base + SAFETY x the rest of the fitted work, in seconds (3 decimals). */
 export function trainingSeconds(s: TrainingShape): number {
-  return Math.round((MPNN_COST.overheadSec + MPNN_COST.SAFETY * trainingWorkSec(s)) * 1000) / 1000;
+  const c = MPNN_COST;
+  return Math.round((c.overheadSec + c.base + c.SAFETY * (trainingWorkSec(s) - c.base)) * 1000) / 1000;
 }

@@ -144,7 +144,7 @@ export const mpnnTrainJob: JobType<Payload> = {
         depth: size.depth,
         ensemble_size: size.ensemble_size,
         batch_size: size.batch_size,
-        model: `overhead + ${MPNN_COST.SAFETY} x fitted training CPU time (rows, epochs x ensemble x batches, molecules x epochs x hidden size and depth; docs/jobs.md, "Calibration of the training estimate")`,
+        model: `overhead + the threads' start + ${MPNN_COST.SAFETY} x the rest of the fitted training CPU time (rows, epochs x ensemble x batches, molecules x epochs x hidden size and depth; docs/jobs.md, "Calibration of the training estimate")`,
       },
     };
   },
