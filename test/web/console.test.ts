@@ -6,61 +6,19 @@
 // 390x844 into a temp dir (printed; CRUCIBLE_SCREENSHOTS=<dir> chooses it).
 // Run: node --import tsx --test test/web/console.test.ts
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { revokeAllSessions } from '../../src/modules/auth/sessions.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { axe, launchBrowser, openConsole, shots, signIn, skipBrowser, snap, VIEWPORTS } from './browser.js';
 
-const CHROMIUM = process.env.CRUCIBLE_CHROMIUM ?? '/usr/bin/chromium';
-const root = path.resolve(import.meta.dirname, '..', '..');
-const axeSource = fs.readFileSync(path.join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-const shots = process.env.CRUCIBLE_SCREENSHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-console-'));
-const VIEWPORTS = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
-const ci = process.env.CI === 'true' || process.env.CI === '1';
-const haveChromium = fs.existsSync(CHROMIUM);
-if (!haveChromium && ci) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package`);
-
-/** Runs axe-core in the page; returns the serious and critical violations. */
-async function axe(page: Page): Promise<{ id: string; impact: string; help: string; targets: string[] }[]> {
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const w = globalThis as unknown as {
-      axe: { run(ctx: string, opts: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> };
-    };
-    const r = await w.axe.run('html', { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
-
-async function snap(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
-}
-
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
-describe('web console', { skip: !haveChromium && `no ${CHROMIUM}: apt-get install chromium` }, () => {
+describe('web console', { skip: skipBrowser }, () => {
   let browser: Browser;
   before(async () => {
-    // The console as `npm start` builds it (scripts/build-if-needed.mjs).
-    execFileSync(process.execPath, ['-e', "import('./scripts/build-if-needed.mjs').then((m) => m.buildConsoleIfNeeded())"], { cwd: root, stdio: 'inherit' });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    console.log(`screenshots: ${shots}`);
+    browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
@@ -97,13 +55,7 @@ describe('web console', { skip: !haveChromium && `no ${CHROMIUM}: apt-get instal
       for (const vp of VIEWPORTS) {
         it(`signs in, describes molecules, shows a 422 at its field, refreshes and re-signs in (${vp.name} ${vp.width}x${vp.height})`, async () => {
           const user = await h.user();
-          const context = await browser.newContext({ viewport: { width: vp.width, height: vp.height } });
-          const page = await context.newPage();
-          const errors: string[] = [];
-          page.on('console', (m) => {
-            if (m.type() === 'error') errors.push(m.text());
-          });
-          page.on('pageerror', (e) => errors.push(e.message));
+          const { context, page, scriptErrors } = await openConsole(browser, vp);
           let refreshes = 0;
           page.on('request', (r) => {
             if (r.url().endsWith('/api/v1/auth/refresh')) refreshes++;
@@ -233,10 +185,7 @@ describe('web console', { skip: !haveChromium && `no ${CHROMIUM}: apt-get instal
             }
             // No script errors and no CSP violations (a 401 or 422 the console handled is logged by
             // the browser as a failed resource, which is not a script error).
-            assert.deepEqual(
-              errors.filter((e) => !/status of (401|422)/.test(e)),
-              [],
-            );
+            assert.deepEqual(scriptErrors(), []);
           } finally {
             await context.close();
           }
@@ -246,13 +195,7 @@ describe('web console', { skip: !haveChromium && `no ${CHROMIUM}: apt-get instal
       for (const vp of VIEWPORTS) {
         it(`uploads a molecule set to the library and runs a properties job from its form (${vp.name} ${vp.width}x${vp.height})`, async () => {
           const user = await h.user();
-          const context = await browser.newContext({ viewport: { width: vp.width, height: vp.height } });
-          const page = await context.newPage();
-          const errors: string[] = [];
-          page.on('console', (m) => {
-            if (m.type() === 'error') errors.push(m.text());
-          });
-          page.on('pageerror', (e) => errors.push(e.message));
+          const { context, page, scriptErrors } = await openConsole(browser, vp);
           try {
             const prefix = `${backend.name}-${vp.name}`;
             await h.credit(user.userId, 5);
@@ -369,10 +312,7 @@ describe('web console', { skip: !haveChromium && `no ${CHROMIUM}: apt-get instal
             const setRow = page.getByRole('row').filter({ hasText: 'three molecules' });
             await setRow.getByRole('button', { name: /^Delete/ }).click();
             await setRow.waitFor({ state: 'detached' });
-            assert.deepEqual(
-              errors.filter((e) => !/status of (401|422)/.test(e)),
-              [],
-            );
+            assert.deepEqual(scriptErrors(), []);
           } finally {
             await context.close();
           }

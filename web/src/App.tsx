@@ -9,6 +9,9 @@ import { href, useRoute } from './router.ts';
 const PAGES: { id: string; label: string; component: LazyExoticComponent<ComponentType<{ rest: string[] }>> }[] = [
   { id: 'molecules', label: 'Molecules', component: lazy(() => import('./pages/Molecules.tsx')) },
   { id: 'jobs', label: 'Jobs', component: lazy(() => import('./pages/Jobs.tsx')) },
+  { id: 'workflows', label: 'Workflows', component: lazy(() => import('./pages/Workflows.tsx')) },
+  { id: 'models', label: 'Models', component: lazy(() => import('./pages/Models.tsx')) },
+  { id: 'assistant', label: 'Assistant', component: lazy(() => import('./pages/Assistant.tsx')) },
   { id: 'library', label: 'Library', component: lazy(() => import('./pages/Library.tsx')) },
   { id: 'account', label: 'Account', component: lazy(() => import('./pages/Account.tsx')) },
 ];
