@@ -169,6 +169,8 @@ __all__ = [
     "JobStatusResponseProgressVariant1",
     "JobSubmitMultipleRequest",
     "JobSubmitRequest",
+    "LedgerItem",
+    "LedgerResponse",
     "ListJobsResponse",
     "MPNNModelInfo",
     "MassSpecHints",
@@ -505,6 +507,39 @@ class WalletResponse(Model):
     available_usd: float
     "balance_usd - reserved_usd"
     currency: Literal["USD"]
+
+
+@dataclass(kw_only=True)
+class LedgerItem(Model):
+    "LedgerItem"
+
+    entry_id: str
+    "The row's position in the account's ledger (a cursor for `before`)"
+    kind: Literal["credit", "debit", "reserve", "release", "charge"]
+    "credit and debit: money in and out; reserve: a hold at submit; release: a hold given back; charge: what the work cost"
+    amount_usd: float
+    "Effect on the balance (a charge or debit is negative)"
+    reserved_delta_usd: float
+    "Effect on the reserved total (a hold is positive, its release negative)"
+    subject: Literal["jobs", "workflow_runs", "assistant_turns", "account"]
+    "What the row is for: a job, a workflow run, an Assistant turn, or the account itself (credits and debits)"
+    subject_id: str | None
+    "The job, workflow run or Assistant turn; null for the account"
+    note: str | None
+    "The writer's note, e.g. \"job completed\" or \"workflow run step dock\""
+    created_at: str
+
+
+@dataclass(kw_only=True)
+class LedgerResponse(Tabular):
+    "LedgerResponse"
+
+    _table = "items"
+
+    items: list[LedgerItem]
+    "Newest first"
+    next_before: str | None
+    "Pass as `before` for the next (older) page; null on the last page"
 
 
 @dataclass(kw_only=True)

@@ -169,6 +169,8 @@ if TYPE_CHECKING:
         JobStatusResponseProgressVariant1,
         JobSubmitMultipleRequest,
         JobSubmitRequest,
+        LedgerItem,
+        LedgerResponse,
         ListJobsResponse,
         MPNNModelInfo,
         MassSpecHints,
@@ -501,6 +503,15 @@ class Operations:
         GET /api/v1/wallet (scope read)
         """
         return self._call("getWallet", "GET", "/api/v1/wallet", replay_safe=True, result="WalletResponse")
+
+    def list_ledger_entries(self, *, limit: int, before: str | None = None) -> LedgerResponse:
+        """The wallet's append-only ledger, newest first
+
+        Every move of the account's money: credits, debits, holds at submit, their release and the charges, with the job, workflow run or Assistant turn each is for. The balance is the sum of `amount_usd`; the reserved total the sum of `reserved_delta_usd`. Paged by `before` (the last `entry_id` of a page).
+
+        GET /api/v1/wallet/ledger (scope read)
+        """
+        return self._call("listLedgerEntries", "GET", "/api/v1/wallet/ledger", query={"limit": limit, "before": before}, replay_safe=True, result="LedgerResponse")
 
     def list_api_keys(self) -> ApiKeyListResponse:
         """List your API keys
@@ -1193,6 +1204,7 @@ OPERATIONS: dict[str, str] = {
     "refreshTokens": "refresh_tokens",
     "logout": "logout",
     "getWallet": "get_wallet",
+    "listLedgerEntries": "list_ledger_entries",
     "listApiKeys": "list_api_keys",
     "createApiKey": "create_api_key",
     "getApiKey": "get_api_key",

@@ -2,6 +2,7 @@
 // writer. Months are calendar months in UTC, named by their first day. Also the month's paid
 // work by subject, read from the ledger (written by src/modules/wallet/store.ts).
 import type { Queryable } from '../../db/database.js';
+import { LEDGER_SUBJECT_SQL as SUBJECT } from '../wallet/store.js';
 
 export type CallKind = 'utilities' | 'inference';
 
@@ -24,16 +25,6 @@ export interface MonthActivity {
   workflow_runs: SubjectActivity;
   assistant_turns: SubjectActivity;
 }
-
-/**
- * The subject of a ledger row, from the note its writer gives it (docs/usage.md, "GET /usage"):
- * an Assistant turn's hold and charge ('assistant turn hold', 'assistant turn'); a workflow run's
- * hold ('workflow run start') and its steps' charges ('workflow run step <id>'); anything else
- * is a standalone job ('job submit', 'job <status>').
- */
-const SUBJECT = `CASE WHEN l.note IN ('assistant turn hold', 'assistant turn') THEN 'assistant_turns'
-                      WHEN l.note LIKE 'workflow run %' THEN 'workflow_runs'
-                      ELSE 'jobs' END`;
 
 export const usageStore = {
   /**

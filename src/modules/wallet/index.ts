@@ -1,6 +1,6 @@
 // The wallet: balance, reservations and the append-only ledger.
 import type { Module } from '../../api/module.js';
-import { WalletResponse, walletRoutes } from './routes.js';
+import { LedgerItem, LedgerResponse, WalletResponse, walletRoutes } from './routes.js';
 import { WalletService } from './service.js';
 
 declare module '../../services.js' {
@@ -12,6 +12,6 @@ declare module '../../services.js' {
 export const walletModule: Module = {
   name: 'wallet',
   provide: ({ db }) => ({ wallet: new WalletService(db) }),
-  schemas: [WalletResponse],
+  schemas: [WalletResponse, LedgerItem, LedgerResponse],
   routes: walletRoutes,
 };

@@ -5,7 +5,7 @@ import type { Database, Queryable } from '../../db/database.js';
 import { AppError } from '../../errors.js';
 import { usd } from '../../api/schemas.js';
 import type { KeySpendSource } from '../keys/service.js';
-import { walletStore, type LedgerEntry } from './store.js';
+import { walletStore, type LedgerEntry, type LedgerKind } from './store.js';
 
 type LedgerMove = Omit<LedgerEntry, 'userId'>;
 
@@ -29,8 +29,39 @@ export interface Reservation {
   note?: string;
 }
 
+/** One ledger row as GET /wallet/ledger shows it (docs/api-decisions.md, "The wallet's ledger"). */
+export interface LedgerItemView {
+  entry_id: string;
+  kind: LedgerKind;
+  amount_usd: number;
+  reserved_delta_usd: number;
+  subject: 'jobs' | 'workflow_runs' | 'assistant_turns' | 'account';
+  subject_id: string | null;
+  note: string | null;
+  created_at: string;
+}
+
 export class WalletService implements KeySpendSource {
   constructor(private readonly db: Database) {}
+
+  /** The account's ledger, newest first: `limit` rows below the cursor `before` (an entry id), and the next cursor. */
+  async ledger(userId: string, limit: number, before: string | null): Promise<{ items: LedgerItemView[]; next_before: string | null }> {
+    const rows = await walletStore.entries(this.db, userId, limit + 1, before);
+    const page = rows.slice(0, limit);
+    return {
+      items: page.map((r) => ({
+        entry_id: r.id,
+        kind: r.kind,
+        amount_usd: usd(Number(r.amount_micros))!,
+        reserved_delta_usd: usd(Number(r.reserved_delta_micros))!,
+        subject: r.subject,
+        subject_id: r.job_id,
+        note: r.note,
+        created_at: new Date(r.created_at).toISOString(),
+      })),
+      next_before: rows.length > limit ? page[page.length - 1]!.id : null,
+    };
+  }
 
   async view(userId: string): Promise<WalletView> {
     const w = await walletStore.read(this.db, userId);

@@ -19,7 +19,42 @@ export interface LedgerEntry {
   note?: string | null;
 }
 
+/**
+ * The subject of a ledger row `l`, from the note its writer gives it (docs/usage.md, "GET /usage"):
+ * an Assistant turn's hold and charge ('assistant turn hold', 'assistant turn'); a workflow run's
+ * hold ('workflow run start') and its steps' charges ('workflow run step <id>'); a credit or debit
+ * has none ('account'); anything else is a standalone job ('job submit', 'job <status>').
+ */
+export const LEDGER_SUBJECT_SQL = `CASE WHEN l.note IN ('assistant turn hold', 'assistant turn') THEN 'assistant_turns'
+                      WHEN l.note LIKE 'workflow run %' THEN 'workflow_runs'
+                      WHEN l.kind IN ('credit', 'debit') THEN 'account'
+                      ELSE 'jobs' END`;
+
+export interface LedgerRow {
+  id: string;
+  kind: LedgerKind;
+  amount_micros: number;
+  reserved_delta_micros: number;
+  subject: 'jobs' | 'workflow_runs' | 'assistant_turns' | 'account';
+  job_id: string | null;
+  note: string | null;
+  created_at: Date;
+}
+
 export const walletStore = {
+  /** The account's ledger rows, newest first, below the row id `before` (a cursor), `limit` of them. */
+  async entries(q: Queryable, userId: string, limit: number, before: string | null): Promise<LedgerRow[]> {
+    const { rows } = await q.query<LedgerRow>(
+      `SELECT l.id::text AS id, l.kind, l.amount_micros, l.reserved_delta_micros, ${LEDGER_SUBJECT_SQL} AS subject, l.job_id, l.note, l.created_at
+         FROM ledger l
+        WHERE l.user_id = $1 AND ($2::int8 IS NULL OR l.id < $2::int8)
+        ORDER BY l.id DESC
+        LIMIT $3`,
+      [userId, before, limit],
+    );
+    return rows;
+  },
+
   /** Locks (creating when absent) the account's wallet row until the transaction ends. */
   async lock(tx: Queryable, userId: string): Promise<WalletRow> {
     const select = 'SELECT user_id, balance_micros, reserved_micros FROM wallets WHERE user_id = $1 FOR UPDATE';

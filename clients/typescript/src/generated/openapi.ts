@@ -123,6 +123,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/wallet/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The wallet's append-only ledger, newest first
+         * @description Every move of the account's money: credits, debits, holds at submit, their release and the charges, with the job, workflow run or Assistant turn each is for. The balance is the sum of `amount_usd`; the reserved total the sum of `reserved_delta_usd`. Paged by `before` (the last `entry_id` of a page).
+         */
+        get: operations["listLedgerEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/api-keys": {
         parameters: {
             query?: never;
@@ -1525,6 +1545,30 @@ export interface components {
             available_usd: number;
             /** @enum {string} */
             currency: "USD";
+        };
+        LedgerItem: {
+            /** @description The row's position in the account's ledger (a cursor for `before`) */
+            entry_id: string;
+            /** @description credit and debit: money in and out; reserve: a hold at submit; release: a hold given back; charge: what the work cost */
+            kind: "credit" | "debit" | "reserve" | "release" | "charge";
+            /** @description Effect on the balance (a charge or debit is negative) */
+            amount_usd: number;
+            /** @description Effect on the reserved total (a hold is positive, its release negative) */
+            reserved_delta_usd: number;
+            /** @description What the row is for: a job, a workflow run, an Assistant turn, or the account itself (credits and debits) */
+            subject: "jobs" | "workflow_runs" | "assistant_turns" | "account";
+            /** @description The job, workflow run or Assistant turn; null for the account */
+            subject_id: string | null;
+            /** @description The writer's note, e.g. "job completed" or "workflow run step dock" */
+            note: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        LedgerResponse: {
+            /** @description Newest first */
+            items: components["schemas"]["LedgerItem"][];
+            /** @description Pass as `before` for the next (older) page; null on the last page */
+            next_before: string | null;
         };
         ApiKeyListItem: {
             /**
@@ -6585,6 +6629,36 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listLedgerEntries: {
+        parameters: {
+            query: {
+                limit: number;
+                /** @description Only rows older than this entry id */
+                before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of ledger rows and the cursor of the next */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
