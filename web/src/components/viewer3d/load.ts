@@ -1,0 +1,41 @@
+// 3Dmol.js, loaded on first use: `import('3dmol')` makes it a chunk of its own, fetched only when a
+// result has 3D structures (issue 28, point 5). Its non-module build creates a Blob worker URL
+// for molecular surfaces when it loads; the console never asks for a surface, so no worker runs
+// and the page's CSP (script-src 'self', no worker-src) holds. Nothing here uses eval: 3Dmol
+// evaluates callbacks given as strings only, and the console passes none.
+import { authFetch } from '../../api/client.ts';
+
+export type Mol3D = typeof import('3dmol');
+export type Viewer = ReturnType<Mol3D['createViewer']>;
+
+let once: Promise<Mol3D> | null = null;
+/** The 3Dmol module (fetched once). */
+export function load3Dmol(): Promise<Mol3D> {
+  once ??= import('3dmol').catch((err: unknown) => {
+    once = null;
+    throw err;
+  });
+  return once;
+}
+
+const receptors = new Map<string, Promise<string>>();
+/** An uploaded receptor's PDB text (GET /artifacts/{id}/download?port=file), fetched once per page. */
+export function receptorPdb(artifactId: string): Promise<string> {
+  let p = receptors.get(artifactId);
+  if (!p) {
+    p = authFetch(`/api/v1/artifacts/${encodeURIComponent(artifactId)}/download?port=file`).then((r) => r.text());
+    p.catch(() => receptors.delete(artifactId));
+    receptors.set(artifactId, p);
+  }
+  return p;
+}
+
+/** Whether this browser can draw WebGL at all (3Dmol needs it). */
+export function hasWebGL(): boolean {
+  try {
+    const c = document.createElement('canvas');
+    return !!(c.getContext('webgl2') ?? c.getContext('webgl'));
+  } catch {
+    return false;
+  }
+}
