@@ -1,12 +1,18 @@
-// Molecules (docs/console.md): paste SMILES (or open a .smi file), then each molecule's depiction
+// Molecules (docs/console.md): paste SMILES, draw a structure (openchemlib's editor, loaded only
+// when Draw is opened) or open a .smi/.csv/.sdf/.mol file, then each molecule's depiction
 // (POST /depict), properties with the Lipinski/Veber checks and PAINS/Brenk alerts highlighted
 // (POST /describe), and the public models' predictions with their uncertainty (POST
-// /inference/predict). The sketcher (Ketcher) is to come, loaded lazily on this page only.
-import { useEffect, useId, useState, type FormEvent } from 'react';
+// /inference/predict). POST /describe takes SMILES only: molfiles are converted in the browser.
+import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { components } from '../../../clients/typescript/src/generated/openapi.ts';
 import { api, ok } from '../api/client.ts';
-import { issuesAt, toProblem, type Problem } from '../api/problem.ts';
+import { toProblem, type Problem } from '../api/problem.ts';
 import { FieldError, ProblemView } from '../components/ProblemView.tsx';
+import { parseLines, readMoleculeFile, toLines } from '../components/sketcher/records.ts';
+import './Molecules.css';
+
+// The editor and openchemlib are their own chunks, requested when Draw is opened.
+const Sketcher = lazy(() => import('../components/Sketcher.tsx'));
 
 type Description = components['schemas']['Description'];
 type Depiction = components['schemas']['Depiction'];
@@ -21,27 +27,43 @@ interface Row {
   predictions: { model: Model; item: Prediction | undefined }[];
 }
 
-const EXAMPLE = 'CC(=O)Oc1ccccc1C(=O)O aspirin\nO=C1C(=Cc2ccccc2)C(=O)c2ccccc12 2-benzylidene-indandione';
+interface FileNote {
+  name: string;
+  read: number;
+  used: number;
+  problems: string[];
+}
 
-/** One molecule a line: SMILES, then an optional name after whitespace (the .smi layout). */
-function parseLines(text: string): { smiles: string; name: string | null }[] {
-  return text
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith('#'))
-    .map((l) => {
-      const [smiles = '', ...name] = l.split(/\s+/);
-      return { smiles, name: name.join(' ') || null };
+const EXAMPLE = 'CC(=O)Oc1ccccc1C(=O)O aspirin\nO=C1C(=Cc2ccccc2)C(=O)c2ccccc12 2-benzylidene-indandione';
+/** POST /describe and /depict take 1 to 20 SMILES a call; larger sets belong in the Library. */
+const MAX = 20;
+
+/** A 422's issues at the SMILES list, each named by its line (loc ["body","smiles",3] is line 4). */
+function smilesIssues(problem: Problem | null, lines: { name: string | null }[]): string[] {
+  const issues = (problem?.status === 422 ? problem.errors : undefined) ?? [];
+  return issues
+    .filter((i) => i.loc[0] === 'body' && i.loc[1] === 'smiles')
+    .map((i) => {
+      const k = i.loc[2];
+      if (typeof k !== 'number') return i.msg;
+      const name = lines[k]?.name;
+      return `line ${k + 1}${name ? ` (${name})` : ''}: ${i.msg}`;
     });
 }
 
 export default function Molecules() {
   const inputId = useId();
+  const drawId = useId();
   const [text, setText] = useState(EXAMPLE);
   const [rows, setRows] = useState<Row[]>([]);
   const [models, setModels] = useState<Model[]>([]);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);
+  const [drawing, setDrawing] = useState(false);
+  const [toSketch, setToSketch] = useState<{ smiles: string; key: number } | null>(null);
+  const [sketches, setSketches] = useState(0);
+  const [file, setFile] = useState<FileNote | null>(null);
+  const drawRef = useRef<HTMLElement>(null);
 
   useEffect(() => {
     ok(api.GET('/api/v1/inference/models'))
@@ -49,11 +71,10 @@ export default function Molecules() {
       .catch((err: unknown) => setProblem(toProblem(err)));
   }, []);
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
+  async function describe(value: string) {
     setBusy(true);
     setProblem(null);
-    const lines = parseLines(text);
+    const lines = parseLines(value);
     const smiles = lines.map((l) => l.smiles);
     try {
       // The server validates the list (empty, too many, too long): its 422 is shown at the field.
@@ -78,30 +99,50 @@ export default function Molecules() {
     }
   }
 
-  async function openFile(file: File | undefined) {
-    if (!file) return;
-    const content = await file.text();
-    // .smi: as is; .csv: the smiles column (and a name column when there is one).
-    if (/\.csv$/i.test(file.name)) {
-      const [head = '', ...body] = content.split(/\r?\n/);
-      const cols = head.split(',').map((c) => c.trim().toLowerCase());
-      const s = cols.indexOf('smiles');
-      const n = cols.indexOf('name');
-      setText(
-        body
-          .filter(Boolean)
-          .map((l) => l.split(','))
-          .map((c) => `${c[s] ?? ''}${n >= 0 && c[n] ? ` ${c[n]}` : ''}`)
-          .join('\n'),
-      );
-    } else setText(content);
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    void describe(text);
   }
 
-  const fieldErrors = issuesAt(problem, ['body', 'smiles']);
+  /** The drawn structure joins the list (named "sketch N") and the list is described. */
+  function takeSketch(smiles: string) {
+    const n = sketches + 1;
+    setSketches(n);
+    const next = [text.trim(), `${smiles} sketch ${n}`].filter(Boolean).join('\n');
+    setText(next);
+    void describe(next);
+  }
+
+  function editInSketcher(smiles: string) {
+    setDrawing(true);
+    setToSketch({ smiles, key: Date.now() });
+    requestAnimationFrame(() => drawRef.current?.scrollIntoView({ block: 'start' }));
+  }
+
+  async function openFile(input: HTMLInputElement) {
+    const f = input.files?.[0];
+    if (!f) return;
+    setProblem(null);
+    try {
+      const read = await readMoleculeFile(f);
+      const used = read.molecules.slice(0, MAX);
+      setFile({ name: f.name, read: read.molecules.length, used: used.length, problems: read.problems });
+      const next = toLines(used);
+      setText(next);
+      if (used.length) await describe(next);
+      else setRows([]);
+    } catch (err) {
+      setProblem(toProblem(err));
+    } finally {
+      input.value = ''; // the same file may be opened again
+    }
+  }
+
+  const fieldErrors = smilesIssues(problem, parseLines(text));
   return (
     <section aria-labelledby="molecules-title">
       <h1 id="molecules-title">Molecules</h1>
-      <form onSubmit={(e) => void submit(e)} className="stack">
+      <form onSubmit={submit} className="stack">
         <label htmlFor={inputId}>SMILES, one molecule a line (a name may follow after a space)</label>
         <textarea
           id={inputId}
@@ -117,19 +158,51 @@ export default function Molecules() {
           <button type="submit" disabled={busy}>
             {busy ? 'Working…' : 'Describe'}
           </button>
+          <button type="button" className="secondary" aria-expanded={drawing} aria-controls={drawId} onClick={() => setDrawing(!drawing)}>
+            {drawing ? 'Hide the editor' : 'Draw'}
+          </button>
           <label className="file">
-            Open a .smi or .csv file
-            <input type="file" accept=".smi,.csv,.txt" onChange={(e) => void openFile(e.target.files?.[0])} />
+            Open a .smi, .csv, .sdf or .mol file
+            <input type="file" accept=".smi,.csv,.sdf,.sd,.mol,.txt" onChange={(e) => void openFile(e.currentTarget)} />
           </label>
         </div>
       </form>
+      {file && <FileReport note={file} />}
+      <section id={drawId} ref={drawRef} className="draw" aria-label="Draw a structure" hidden={!drawing}>
+        {drawing && (
+          <Suspense fallback={<p className="muted">Loading the structure editor…</p>}>
+            <Sketcher load={toSketch} onUse={takeSketch} />
+          </Suspense>
+        )}
+      </section>
       <ProblemView problem={problem} fields={[['body', 'smiles']]} />
       <div className="cards">
         {rows.map((r, i) => (
-          <MoleculeCard key={`${i}-${r.input}`} row={r} />
+          <MoleculeCard key={`${i}-${r.input}`} row={r} line={i + 1} onEdit={editInSketcher} />
         ))}
       </div>
     </section>
+  );
+}
+
+/** What a file gave: how many molecules were read and used, and each record that could not be read. */
+function FileReport({ note }: { note: FileNote }) {
+  const { name, read, used, problems } = note;
+  return (
+    <div className={problems.length ? 'problem file-report' : 'notice file-report'} role={problems.length ? 'alert' : 'status'}>
+      <p>
+        <strong>{name}</strong>: {read} {read === 1 ? 'molecule' : 'molecules'} read
+        {used < read && `; the first ${used} are described here (the Library takes whole sets)`}
+        {problems.length > 0 && `; ${problems.length} ${problems.length === 1 ? 'record' : 'records'} could not be read`}
+      </p>
+      {problems.length > 0 && (
+        <ul>
+          {problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }
 
@@ -137,15 +210,23 @@ function fmt(n: number | null | undefined, digits = 2): string {
   return n === null || n === undefined ? '–' : n.toFixed(digits);
 }
 
-function MoleculeCard({ row }: { row: Row }) {
+function MoleculeCard({ row, line, onEdit }: { row: Row; line: number; onEdit: (smiles: string) => void }) {
   const { description: d, depiction } = row;
   const title = row.name ?? d.canonical_smiles ?? row.input;
   if (!d.properties) {
     return (
       <article className="card bad" aria-label={title}>
-        <h2 className="mono">{row.input}</h2>
+        <h2 className="mono">{row.name ?? row.input}</h2>
         <p className="field-error">
-          {d.error}: {d.detail}
+          Line {line}
+          {row.name ? (
+            <>
+              {' '}
+              (<span className="mono">{row.input}</span>)
+            </>
+          ) : null}
+          : {d.error}
+          {d.detail ? `: ${d.detail}` : ''}
         </p>
       </article>
     );
@@ -156,6 +237,9 @@ function MoleculeCard({ row }: { row: Row }) {
     <article className="card" aria-label={title}>
       <h2>{title}</h2>
       <p className="mono small wrap">{d.canonical_smiles}</p>
+      <button type="button" className="link small" onClick={() => onEdit(d.canonical_smiles ?? row.input)}>
+        Edit in the sketcher
+      </button>
       {depiction?.svg ? (
         <img className="depiction" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(depiction.svg)}`} alt={`Structure of ${title}`} width={280} height={200} />
       ) : (
