@@ -5,6 +5,7 @@
 // keyboard users can start from text.
 import { useEffect, useId, useRef, useState } from 'react';
 import { loadOcl, type Ocl } from './sketcher/ocl.ts';
+import { toSmiles } from './sketcher/records.ts';
 import './sketcher/Sketcher.css';
 
 type Editor = InstanceType<Ocl['CanvasEditor']>;
@@ -36,7 +37,7 @@ export default function Sketcher({ load, onUse }: SketcherProps) {
         editor.current = { ocl, editor: made };
         const e = made;
         e.setOnChangeListener((ev) => {
-          if (ev.type === 'molecule') setSmiles(e.getMolecule().getAllAtoms() ? e.getMolecule().toIsomericSmiles() : '');
+          if (ev.type === 'molecule') setSmiles(e.getMolecule().getAllAtoms() ? toSmiles(e.getMolecule()) : '');
         });
         setReady(true);
       })
@@ -54,7 +55,7 @@ export default function Sketcher({ load, onUse }: SketcherProps) {
     try {
       const mol = cur.ocl.Molecule.fromSmiles(text.trim());
       cur.editor.setMolecule(mol);
-      setSmiles(mol.getAllAtoms() ? mol.toIsomericSmiles() : '');
+      setSmiles(mol.getAllAtoms() ? toSmiles(mol) : '');
       setLoadError(null);
       return true;
     } catch (err) {

@@ -78,8 +78,7 @@ export function parseCsv(text: string): ReadResult {
 export function splitSdf(text: string): string[] {
   return text
     .replace(/\r\n?/g, '\n')
-    .split(/^\$\$\$\$[^\n]*$/m)
-    .map((r) => r.replace(/^\n/, ''))
+    .split(/^\$\$\$\$[^\n]*(?:\n|$)/m)
     .filter((r) => r.trim())
     .map((r) => {
       const end = r.search(/^M {2}END/m);
@@ -103,6 +102,14 @@ function molblockProblem(block: string): string | null {
   return null;
 }
 
+/**
+ * The SMILES sent to the server: openchemlib's, with the double bonds localised (Kekulé form), which
+ * RDKit reads whatever its aromaticity model; the server answers with its own canonical SMILES.
+ */
+export function toSmiles(mol: InstanceType<Ocl['Molecule']>): string {
+  return mol.toIsomericSmiles({ kekulizedOutput: true });
+}
+
 /** Molblocks to SMILES with openchemlib, each keeping its name (the first line of its molblock). */
 export function molblocksToSmiles(ocl: Ocl, blocks: string[]): ReadResult {
   const result: ReadResult = { molecules: [], problems: [] };
@@ -117,7 +124,7 @@ export function molblocksToSmiles(ocl: Ocl, blocks: string[]): ReadResult {
     try {
       const mol = ocl.Molecule.fromMolfile(block);
       if (mol.getAllAtoms() === 0) result.problems.push(`${label}: no atoms could be read`);
-      else result.molecules.push({ smiles: mol.toIsomericSmiles(), name: name ?? `record ${i + 1}` });
+      else result.molecules.push({ smiles: toSmiles(mol), name: name ?? `record ${i + 1}` });
     } catch (err) {
       result.problems.push(`${label}: ${err instanceof Error ? err.message : String(err)}`);
     }
