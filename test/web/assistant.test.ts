@@ -5,7 +5,8 @@
 // (the banner "Connection lost — reconnecting" shown, the reconnect sending Last-Event-ID) and
 // completed with the text exactly the stored answer; the cost shown equal to the turn's charge;
 // the card approved (the workflow run it started exists, linked at #/workflows/runs/<id>); a
-// second card rejected; the session reopened from the stored messages after a reload; deleted.
+// second card rejected, its stream's first request failing (the banner, a retry); the session
+// reopened from the stored messages after a reload; deleted.
 // axe-core on every state, screenshots of each.
 // Run: node --import tsx --test test/web/assistant.test.ts
 import assert from 'node:assert/strict';
@@ -195,11 +196,26 @@ describe('web console: Assistant', { skip: skipBrowser }, () => {
             await assertAccessible(page, 'assistant, a card approved');
             await snap(page, `${prefix}-4-approved`);
 
-            // A second card, rejected.
+            // A second card, rejected. Its stream's first request fails outright (the network is
+            // down): the banner again, a retry, and the turn completes.
+            let tries = 0;
+            let retrySeen!: () => void;
+            const retry = new Promise<void>((r) => (retrySeen = r));
+            await page.route(STREAM, async (route: Route) => {
+              tries++;
+              if (tries === 1) return route.abort('internetdisconnected');
+              if (tries === 2) await retry;
+              return route.continue();
+            });
             await box.fill(`plan a solubility screen of artifact ${library}`);
             await page.getByRole('button', { name: 'Send' }).click();
+            await banner.waitFor({ timeout: 30_000 });
+            retrySeen();
             const turn2 = page.getByRole('listitem', { name: 'Turn 2' });
             await turn2.locator('.cost').waitFor({ timeout: 60_000 });
+            await banner.waitFor({ state: 'detached' });
+            await page.unroute(STREAM);
+            assert.equal(tries, 2);
             const second = (await get(`/api/v1/assistant/sessions/${sessionId}`)).plans.find((p: any) => p.plan_id !== plan.plan_id);
             assert.ok(second);
             const card2 = turn2.getByRole('article', { name: second.title });
@@ -231,7 +247,11 @@ describe('web console: Assistant', { skip: skipBrowser }, () => {
             await page.getByText('No sessions yet.').waitFor();
             assert.match(page.url(), /#\/assistant$/);
             assert.equal((await h.req('GET', `/api/v1/assistant/sessions/${sessionId}`, { token: user.token })).status, 404);
-            assert.deepEqual(scriptErrors(), []);
+            // The aborted stream request is logged by the browser as a failed load; nothing else.
+            assert.deepEqual(
+              scriptErrors().filter((e) => !/ERR_INTERNET_DISCONNECTED/.test(e)),
+              [],
+            );
           } finally {
             await context.close();
           }
