@@ -98,7 +98,7 @@ describe('web console: workflows', { skip: skipBrowser }, () => {
             await estimate.waitFor();
             const estimateText = await estimate.innerText();
             assert.match(estimateText, /Estimate: \$0\.\d{4} reserved for 4 steps, about \d+\.\d s end to end/);
-            assert.match(estimateText, /Critical path: keep → cluster → draw/);
+            assert.match(estimateText, /Critical path \(●\): keep → cluster → draw/);
             const steps = await rowsOf(page, 'Estimate per step');
             assert.equal(steps.length, 6, steps.join('\n'));
             assert.match(steps[1]!, /describe\s+properties\s+5\s+\d+\.\d s\s+\$0\.\d{4}/);
@@ -139,7 +139,7 @@ describe('web console: workflows', { skip: skipBrowser }, () => {
             ].entries())
               assert.match(stepRows[n + 1]!, new RegExp(`^${id}\\s+${type}\\s+completed\\s+100%\\s+\\d+\\.\\d s\\s+\\$0\\.\\d{4} of \\$0\\.\\d{4}`), stepRows[n + 1]);
             assert.match(await page.locator('.wf-charge').innerText(), /Charged \$0\.\d{4} of \$0\.\d{4} reserved; ended/);
-            assert.match(await page.locator('.wf-run .row').first().innerText(), /4 of 4 steps/);
+            assert.match(await page.locator('.wf-run .row').first().innerText(), /4 of 4 steps completed/);
 
             // The graph: the server's SVG as an image, described for screen readers, scrolled sideways on a phone.
             const graph = page.getByRole('img', { name: /^Graph of the run triage of five, completed/ });
@@ -216,6 +216,9 @@ describe('web console: workflows', { skip: skipBrowser }, () => {
             const cancelled = await rowsOf(page, 'Steps');
             for (const row of cancelled.slice(1)) assert.match(row, /\tcancelled/, row);
             assert.equal(await page.getByRole('button', { name: 'Cancel run' }).count(), 0);
+            assert.match(await page.locator('.wf-run .row').first().innerText(), /0 of 4 steps completed/);
+            assert.match(await page.locator('.wf-charge').innerText(), /Charged \$0\.\d{4} of \$0\.\d{4} reserved/);
+            assert.match(await page.getByRole('region', { name: 'Outputs' }).innerText(), /Kept\s+keep · molecules\s+not produced/);
             await page.getByRole('img', { name: /^Graph of the run triage to cancel, cancelled/ }).waitFor();
             await recent.getByRole('row').filter({ hasText: 'triage to cancel' }).filter({ hasText: 'cancelled' }).waitFor();
             await assertAccessible(page, 'run cancelled');

@@ -1,4 +1,5 @@
-// The 20 latest workflow runs (GET /workflows/runs, newest first), each opened at #/workflows/runs/<id>.
+// The 20 latest workflow runs (GET /workflows/runs, newest first), each opened at #/workflows/runs/<id>;
+// read again when the run shown changes or ends.
 import { useEffect, useState } from 'react';
 import { api, ok } from '../../api/client.ts';
 import { toProblem, type Problem } from '../../api/problem.ts';
@@ -14,7 +15,7 @@ export function RecentRuns({ refresh, current }: { refresh: number; current: str
       (r) => setRuns(r.runs),
       (err: unknown) => setProblem(toProblem(err)),
     );
-  }, [refresh]);
+  }, [refresh, current]);
   return (
     <>
       <h2 className="section">Recent runs</h2>
@@ -26,7 +27,7 @@ export function RecentRuns({ refresh, current }: { refresh: number; current: str
             <tr>
               <th scope="col">Name</th>
               <th scope="col">Status</th>
-              <th scope="col">Steps</th>
+              <th scope="col">Steps ended</th>
               <th scope="col">Charged</th>
               <th scope="col">Created</th>
             </tr>

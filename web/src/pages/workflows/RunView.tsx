@@ -120,7 +120,10 @@ export function RunView({ id, onChanged }: { id: string; onChanged: () => void }
 
   const state = status?.status ?? run?.status;
   const stepState = new Map((status?.steps ?? run?.steps ?? []).map((s) => [s.step_id, s]));
-  const fraction = state === 'completed' ? 1 : (status?.progress ?? run?.progress ?? 0);
+  const states = [...stepState.values()];
+  const completed = states.filter((s) => s.state === 'completed' || s.state === 'reused').length;
+  // The server counts every ended step as done: a cancelled or failed run's bar shows the steps that completed.
+  const fraction = state && TERMINAL.has(state) ? (states.length ? completed / states.length : 0) : (status?.progress ?? run?.progress ?? 0);
   return (
     <article className="card wf-run" aria-labelledby="run-title">
       <h2 id="run-title">
@@ -134,7 +137,7 @@ export function RunView({ id, onChanged }: { id: string; onChanged: () => void }
         </span>
         <progress max={1} value={fraction} aria-label="Run progress" />
         <span className="muted">
-          {status?.steps_done ?? run?.steps_done ?? 0} of {status?.steps_total ?? run?.steps_total ?? '–'} steps
+          {completed} of {states.length || '–'} steps completed
         </span>
         {run && !ended && !TERMINAL.has(run.status) && (
           <button type="button" className="danger" disabled={cancelling} onClick={() => void cancel()}>

@@ -157,7 +157,7 @@ export function StartForm({ template, onStarted }: { template: Template; onStart
               </table>
             </div>
             <p className="small">
-              Critical path: <strong>{path.join(' → ')}</strong> ({secs(estimate.expected_runtime_sec)}; the other steps run beside it).
+              Critical path (●): <strong>{path.join(' → ')}</strong> ({secs(estimate.expected_runtime_sec)}; the other steps run beside it).
             </p>
           </div>
         )}
