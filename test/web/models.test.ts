@@ -58,8 +58,11 @@ describe('web console: Models', { skip: skipBrowser }, () => {
           const { context, page, scriptErrors } = await openConsole(browser, vp);
           const prefix = `models-${backend.name}-${vp.name}`;
           const modelName = `esol-tiny-${vp.name}`;
+          // The machine is shared (two cores, several suites): generous waits, no timing asserted.
+          context.setDefaultTimeout(90_000);
           try {
             await page.goto(`${h.base}/app/#/models`);
+            await page.getByRole('heading', { name: 'Crucible' }).waitFor();
             await signIn(page, user.email, user.password);
             await page.getByRole('heading', { name: 'Models', level: 1 }).waitFor();
             await page.getByRole('region', { name: 'Models you can use' }).getByRole('link', { name: 'Aqueous solubility (ESOL)' }).waitFor();
@@ -135,11 +138,20 @@ describe('web console: Models', { skip: skipBrowser }, () => {
             const processId = page.url().split('/').pop()!;
             const status = page.locator('.training .job-status');
             // A live point when the machine is slow enough to show one (not asserted: the job may finish between polls).
-            await page
+            const live = await page
               .getByText(/^Live: epoch/)
               .waitFor({ timeout: 60_000 })
-              .then(() => snap(page, `${prefix}-4-live`))
-              .catch(() => undefined);
+              .then(async () => {
+                // What the page drew from /jobs/status so far: finite numbers, at most every epoch.
+                const drawn = await page.locator('.training circle.pt.loss').evaluateAll((els) => els.map((e) => Number((e as unknown as Attrs).getAttribute('data-value'))));
+                await snap(page, `${prefix}-4-live`);
+                return drawn;
+              })
+              .catch(() => null);
+            if (live) {
+              assert.ok(live.length >= 1 && live.length <= EPOCHS * MEMBERS, `live points: ${live.length}`);
+              for (const v of live) assert.ok(Number.isFinite(v), `a live value ${v}`);
+            }
             await status.filter({ hasText: /^(completed|error|cancelled)/ }).waitFor({ timeout: 180_000 });
             assert.equal((await status.innerText()).split(':')[0], 'completed', await status.innerText());
             assert.ok(polls >= 1);

@@ -126,6 +126,7 @@ export function LearningCurve({ points, metric, live = false }: { points: CurveP
       </svg>
       <figcaption className="legend small">
         <span className="key loss">● Training loss (left axis)</span> <span className="key val">■ Validation {metric} (right axis)</span>
+        {members.length > 1 && <span className="muted">one line a member, member 1 darkest</span>}
       </figcaption>
       <details className="small">
         <summary>The numbers</summary>

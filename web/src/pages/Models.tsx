@@ -134,7 +134,6 @@ function ModelList({ models, current }: { models: Models; current: string | null
             <tr>
               <th scope="col">Model</th>
               <th scope="col">Kind</th>
-              <th scope="col">Task</th>
               <th scope="col">Target</th>
             </tr>
           </thead>
@@ -149,8 +148,9 @@ function ModelList({ models, current }: { models: Models; current: string | null
                     </a>{' '}
                     <span className="muted small mono">{m.model}</span>
                   </td>
-                  <td>{m.kind === 'user' ? 'yours' : 'public'}</td>
-                  <td>{m.task}</td>
+                  <td>
+                    {m.kind === 'user' ? 'yours' : 'public'}, {m.task}
+                  </td>
                   <td>
                     {m.target}
                     {m.units ? ` (${m.units})` : ''}

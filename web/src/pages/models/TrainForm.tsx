@@ -241,7 +241,7 @@ export function TrainForm({ onSubmitted }: { onSubmitted: (processId: string) =>
             )}
           </Field>
         </div>
-        <div className="grid2">
+        <div className="grid-hyper two">
           {HYPER.slice(0, 3).map((k) => (
             <HyperField key={k} k={k} value={hyper[k]} problem={problem} onChange={(v) => (setHyper({ ...hyper, [k]: v }), changed())} />
           ))}
@@ -263,7 +263,7 @@ export function TrainForm({ onSubmitted }: { onSubmitted: (processId: string) =>
         </div>
         <details className="more">
           <summary>More hyperparameters</summary>
-          <div className="grid3">
+          <div className="grid-hyper">
             {HYPER.slice(3).map((k) => (
               <HyperField key={k} k={k} value={hyper[k]} problem={problem} onChange={(v) => (setHyper({ ...hyper, [k]: v }), changed())} />
             ))}

@@ -67,6 +67,7 @@ export function TrainingView({ id, onDone }: { id: string; onDone?: (modelRefere
       setStatus(r);
       if (r.status !== 'completed') return;
       const res = (await ok(api.GET('/api/v1/jobs/result', q))) as TrainResult;
+      if (res.job_type !== 'mpnn_train') throw new Error(`job ${id} is a ${String(res.job_type)} job, not a training: open it on the Jobs page`);
       setResult(res);
       setTask(res.model_card.task);
       onDone?.(res.model_card.model);
