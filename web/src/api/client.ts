@@ -4,6 +4,7 @@
 // (the app shows sign-in and then the same page). Failures are thrown as ProblemError.
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from '../../../clients/typescript/src/generated/openapi.ts';
+import { isNetworkFailure, reportReachable, reportUnreachable } from './network.ts';
 import { ProblemError, problemFrom } from './problem.ts';
 import { accessToken, forceRefresh, sessionEnded } from './session.ts';
 
@@ -20,6 +21,7 @@ const auth: Middleware = {
     return request;
   },
   async onResponse({ request, response }) {
+    reportReachable();
     if (response.status !== 401) return response;
     const problem = await problemFrom(response.clone());
     const slug = problem.type.split('/').pop();
@@ -36,6 +38,9 @@ const auth: Middleware = {
     }
     sessionEnded(problem.detail || 'Your session has ended. Sign in again.');
     return response;
+  },
+  onError({ error }) {
+    if (isNetworkFailure(error)) reportUnreachable();
   },
 };
 
@@ -55,7 +60,11 @@ export async function authFetch(path: string, init: RequestInit = {}): Promise<R
   const token = await accessToken();
   const headers = new Headers(init.headers);
   if (token) headers.set('authorization', `Bearer ${token}`);
-  const res = await fetch(path, { ...init, headers });
+  const res = await fetch(path, { ...init, headers }).catch((err: unknown) => {
+    if (isNetworkFailure(err)) reportUnreachable();
+    throw err;
+  });
+  reportReachable();
   if (res.status === 401) {
     const problem = await problemFrom(res.clone());
     sessionEnded(problem.detail || 'Your session has ended. Sign in again.');

@@ -5,10 +5,13 @@ import { issuesElsewhere, type Problem } from '../api/problem.ts';
 export function ProblemView({ problem, fields = [] }: { problem: Problem | null; fields?: (string | number)[][] }) {
   if (!problem) return null;
   const rest = issuesElsewhere(problem, fields);
+  // A 422 whose every issue is shown at its field: the banner points there instead of repeating it.
+  const allAtFields = problem.status === 422 && (problem.errors?.length ?? 0) > 0 && rest.length === 0;
+  const detail = allAtFields ? `Correct the field${problem.errors!.length > 1 ? 's' : ''} marked below.` : problem.detail;
   return (
     <div className="problem" role="alert">
       <strong>{problem.title}</strong>
-      {problem.detail && <p>{problem.detail}</p>}
+      {detail && <p>{detail}</p>}
       {rest.length > 0 && (
         <ul>
           {rest.map((i, n) => (

@@ -1,17 +1,21 @@
-// Account (docs/console.md): the wallet (GET /wallet), this month's usage against the tier's
-// allowance and quota (GET /usage), and API keys (GET/POST /auth/api-keys, rotate, revoke): the
-// secret is shown once, when a key is created or rotated, and never again.
+// Account (docs/console.md): the wallet (GET /wallet) and its ledger (GET /wallet/ledger), this
+// month's usage against the tier's allowance and quota and its paid work (GET /usage), and API
+// keys (GET/POST /auth/api-keys, rename, rotate, revoke, an expiry): the secret is shown once,
+// when a key is created or rotated, and never again.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { components } from '../../../clients/typescript/src/generated/openapi.ts';
 import { api, ok } from '../api/client.ts';
 import { issuesAt, toProblem, type Problem } from '../api/problem.ts';
 import { FieldError, ProblemView } from '../components/ProblemView.tsx';
+import { Ledger } from './account/Ledger.tsx';
 
 type Key = components['schemas']['ApiKeyListItem'];
 type Wallet = components['schemas']['WalletResponse'];
 type Usage = components['schemas']['UsageResponse'];
 
 const usd = (n: number | null | undefined) => (n == null ? '–' : `$${n.toFixed(2)}`);
+/** Small charges: four decimals (a properties job of three molecules costs $0.0001). */
+const usd4 = (n: number) => `$${n.toFixed(4)}`;
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '–');
 export const bytes = (n: number) =>
   n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KiB` : n < 1024 ** 3 ? `${(n / 1024 ** 2).toFixed(1)} MiB` : `${(n / 1024 ** 3).toFixed(2)} GiB`;
@@ -22,6 +26,7 @@ export default function Account() {
   const [keys, setKeys] = useState<Key[]>([]);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [secret, setSecret] = useState<{ name: string; value: string } | null>(null);
+  const [loads, setLoads] = useState(0);
 
   const load = useCallback(async () => {
     try {
@@ -29,6 +34,7 @@ export default function Account() {
       setWallet(w);
       setUsage(u);
       setKeys(k.keys);
+      setLoads((n) => n + 1);
     } catch (err) {
       setProblem(toProblem(err));
     }
@@ -93,6 +99,13 @@ export default function Account() {
                   </td>
                 </tr>
                 <tr>
+                  <th scope="row">Paid work</th>
+                  <td>
+                    {usage.jobs.count} jobs ({usd4(usage.jobs.charged_usd)}), {usage.workflow_runs.count} workflow runs ({usd4(usage.workflow_runs.charged_usd)}),{' '}
+                    {usage.assistant_turns.count} Assistant turns ({usd4(usage.assistant_turns.charged_usd)})
+                  </td>
+                </tr>
+                <tr>
                   <th scope="row">Resets</th>
                   <td>{when(usage.period.resets_at)}</td>
                 </tr>
@@ -101,6 +114,7 @@ export default function Account() {
           )}
         </article>
       </div>
+      <Ledger refresh={loads} />
 
       <h2 className="section">API keys</h2>
       {secret && (
@@ -133,13 +147,14 @@ export default function Account() {
               <th scope="col">Scopes</th>
               <th scope="col">Spend this month / ceiling</th>
               <th scope="col">Last used</th>
+              <th scope="col">Expires</th>
               <th scope="col">Actions</th>
             </tr>
           </thead>
           <tbody>
             {keys.length === 0 && (
               <tr>
-                <td colSpan={6} className="muted">
+                <td colSpan={7} className="muted">
                   No API keys yet.
                 </td>
               </tr>
@@ -156,7 +171,20 @@ export default function Account() {
                   {usd(k.spend_accrued_usd)} / {k.spend_ceiling_usd == null ? 'none' : usd(k.spend_ceiling_usd)}
                 </td>
                 <td>{when(k.last_used_at)}</td>
+                <td>{k.expires_at ? when(k.expires_at) : 'never'}</td>
                 <td className="actions">
+                  <button
+                    type="button"
+                    className="secondary"
+                    aria-label={`Rename ${k.name}`}
+                    onClick={() => {
+                      const name = window.prompt(`A new name for ${k.name}`, k.name);
+                      if (name !== null && name !== k.name)
+                        void act(async () => void (await ok(api.PATCH('/api/v1/auth/api-keys/{key_id}', { params: { path: { key_id: k.id } }, body: { name } }))));
+                    }}
+                  >
+                    Rename
+                  </button>
                   <button
                     type="button"
                     className="secondary"
@@ -196,6 +224,7 @@ function NewKey({ onCreated }: { onCreated: (name: string, secret: string) => vo
   const [write, setWrite] = useState(true);
   const [structure, setStructure] = useState(false);
   const [ceiling, setCeiling] = useState('');
+  const [days, setDays] = useState('');
   const [problem, setProblem] = useState<Problem | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -212,11 +241,13 @@ function NewKey({ onCreated }: { onCreated: (name: string, secret: string) => vo
             allow_structure_search: structure,
             // Sent as typed: the server says what is wrong with it (a 422 at this field).
             spend_ceiling_usd: ceiling.trim() === '' ? null : Number.isNaN(Number(ceiling)) ? (ceiling as unknown as number) : Number(ceiling),
+            expires_at: days ? new Date(Date.now() + Number(days) * 86_400_000).toISOString() : null,
           },
         }),
       );
       setName('');
       setCeiling('');
+      setDays('');
       onCreated(r.name, r.api_key);
     } catch (err) {
       setProblem(toProblem(err));
@@ -254,6 +285,16 @@ function NewKey({ onCreated }: { onCreated: (name: string, secret: string) => vo
           />
           <FieldError id="key-ceiling-error" messages={ceilingErrors} />
         </div>
+        <div>
+          <label htmlFor="key-expires">Expires</label>
+          <select id="key-expires" value={days} onChange={(e) => setDays(e.target.value)}>
+            <option value="">never</option>
+            <option value="7">in 7 days</option>
+            <option value="30">in 30 days</option>
+            <option value="90">in 90 days</option>
+            <option value="365">in a year</option>
+          </select>
+        </div>
       </div>
       <fieldset>
         <legend>Scopes</legend>
@@ -275,6 +316,7 @@ function NewKey({ onCreated }: { onCreated: (name: string, secret: string) => vo
         fields={[
           ['body', 'name'],
           ['body', 'spend_ceiling_usd'],
+          ['body', 'expires_at'],
         ]}
       />
     </form>

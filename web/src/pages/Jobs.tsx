@@ -7,6 +7,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { components } from '../../../clients/typescript/src/generated/openapi.ts';
 import { api, ok, saveDownload } from '../api/client.ts';
+import { isNetworkFailure } from '../api/network.ts';
 import { issuesAt, toProblem, type Problem } from '../api/problem.ts';
 import { FieldError, ProblemView } from '../components/ProblemView.tsx';
 import { ResultView } from '../components/ResultView.tsx';
@@ -242,7 +243,8 @@ function JobView({ id, onEnded }: { id: string; onEnded: () => void }) {
           if (page.events.length) break;
         } catch (err) {
           if (signal.aborted) return;
-          setProblem(toProblem(err));
+          // A lost connection is the frame's banner (api/network.ts); the feed resumes from its cursor.
+          if (!isNetworkFailure(err)) setProblem(toProblem(err));
           await new Promise((r) => setTimeout(r, 3000));
         }
       }
