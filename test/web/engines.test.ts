@@ -267,7 +267,10 @@ describe('web console: engine jobs in 3D', { skip }, () => {
           await drawn(page, view.locator('canvas').first());
           assert.deepEqual(await axe(page), [], 'jobs page with a docking pose in 3D (phone)');
           // Nothing wider than the phone (the open JSON box scrolls inside itself).
-          assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), VIEWPORTS[1].width);
+          assert.equal(
+            await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth),
+            VIEWPORTS[1].width,
+          );
           await snap(page, `${prefix}-phone`);
           assert.deepEqual(scriptErrors(), [], 'no script error or CSP violation');
         } finally {
