@@ -131,10 +131,10 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
   await registerOpenApi(app, readVersion());
   app.get('/openapi.json', { schema: { hide: true }, config: { auth: 'none' } }, async () => app.swagger());
 
-  // Where to start: `/` and `/api/v1` point to the reference and the OpenAPI document (HTML for
-  // browsers, JSON otherwise).
-  const home = { name: 'Crucible', version: readVersion(), api: API_PREFIX, docs: '/docs', openapi: '/openapi.json', health: `${API_PREFIX}/health/ready` };
-  const homePage = `<!doctype html><html><head><meta charset="utf-8"><title>Crucible</title></head><body><h1>Crucible ${home.version}</h1><p>The API is under <code>${API_PREFIX}</code>. Read the <a href="/docs">reference</a> or fetch the <a href="/openapi.json">OpenAPI document</a>; <a href="${home.health}">readiness</a>.</p></body></html>`;
+  // Where to start: `/` and `/api/v1` point to the web console, the reference and the OpenAPI
+  // document (HTML for browsers, JSON otherwise).
+  const home = { name: 'Crucible', version: readVersion(), api: API_PREFIX, console: '/app/', docs: '/docs', openapi: '/openapi.json', health: `${API_PREFIX}/health/ready` };
+  const homePage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Crucible</title></head><body><h1>Crucible ${home.version}</h1><p>Open the <a href="/app/">web console</a> to work without code. The API is under <code>${API_PREFIX}</code>: read the <a href="/docs">reference</a> or fetch the <a href="/openapi.json">OpenAPI document</a>; <a href="${home.health}">readiness</a>.</p></body></html>`;
   for (const url of ['/', API_PREFIX, `${API_PREFIX}/`]) {
     app.get(url, { schema: { hide: true }, config: { auth: 'none' } }, async (request, reply) => {
       if (/text\/html/.test(request.headers.accept ?? '')) return reply.type('text/html; charset=utf-8').send(homePage);

@@ -58,7 +58,7 @@ export async function startServer(config: Config, out: (line: string) => void = 
     const port = typeof addr === 'object' && addr ? addr.port : config.port;
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     out(
-      `Crucible listening on ${url} (API under ${url}/api/v1, reference at ${url}/docs; database: ${services.db.kind === 'pglite' ? `embedded, ${config.dataDir}` : 'PostgreSQL'})`,
+      `Crucible listening on ${url} (web console at ${url}/app/, API under ${url}/api/v1, reference at ${url}/docs; database: ${services.db.kind === 'pglite' ? `embedded, ${config.dataDir}` : 'PostgreSQL'})`,
     );
     let stopping: Promise<void> | null = null;
     let step = 'nothing (running)';

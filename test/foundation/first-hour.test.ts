@@ -13,14 +13,15 @@ describe('the first hour', () => {
   });
   after(async () => h?.close());
 
-  it('/ and /api/v1 point to /docs and /openapi.json (JSON, or HTML for a browser)', async () => {
+  it('/ and /api/v1 point to the console, /docs and /openapi.json (JSON, or HTML for a browser)', async () => {
     for (const path of ['/', '/api/v1', '/api/v1/']) {
       const json = await h.req('GET', path);
       assert.equal(json.status, 200, path);
-      assert.deepEqual([json.body.docs, json.body.openapi, json.body.api], ['/docs', '/openapi.json', '/api/v1'], path);
+      assert.deepEqual([json.body.console, json.body.docs, json.body.openapi, json.body.api], ['/app/', '/docs', '/openapi.json', '/api/v1'], path);
       const html = await h.req('GET', path, { headers: { accept: 'text/html,application/xhtml+xml' } });
       assert.equal(html.status, 200);
       assert.match(html.headers.get('content-type') ?? '', /^text\/html/);
+      assert.match(html.text, /href="\/app\/">web console/);
       assert.match(html.text, /href="\/docs"/);
       assert.match(html.text, /href="\/openapi.json"/);
     }
