@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { buildConsoleIfNeeded } from './build-if-needed.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ci = process.env.CI === 'true' || process.env.CI === '1';
@@ -76,6 +77,9 @@ env.CRUCIBLE_TEST_RUN_ID = `r${Date.now().toString(36)}`;
 
 const only = process.argv.slice(2);
 const files = only.length ? only : testFiles(path.join(root, 'test'));
+// The web console, built once here: the browser test files run two at a time and would otherwise
+// both build web/dist at once, one emptying it under the other's page.
+if (files.some((f) => f.includes(`${path.sep}web${path.sep}`))) buildConsoleIfNeeded();
 /**
  * @param {string[]} list test files
  * @param {Record<string, string>} [extraEnv]
