@@ -9,7 +9,7 @@ import { workersStore } from '../../src/compute/workers-store.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { closedPortBase, StandIn } from '../lookups/stand-in.js';
-import { boxOf, readData, twoLigandReceptor, uploadFile } from './docking-helpers.js';
+import { boxOf, download, readData, twoLigandReceptor, uploadFile } from './docking-helpers.js';
 
 const LIGAND = 'c1ccccc1O';
 
@@ -175,7 +175,9 @@ for (const backend of BACKENDS) {
         assert.equal(s.status, 200, s.text);
         const done = await h.waitForJob(u.token, s.body.process_id, undefined, 300_000);
         assert.equal(done.status, 'completed', done.message ?? '');
-        return (await h.req('GET', `/api/v1/jobs/result?process_id=${s.body.process_id}`, { token: u.token })).body;
+        const status = (await h.req('GET', `/api/v1/jobs/status?process_id=${s.body.process_id}`, { token: u.token })).body;
+        const body = (await h.req('GET', `/api/v1/jobs/result?process_id=${s.body.process_id}`, { token: u.token })).body;
+        return { ...body, artifact: status.result_artifact_id as string };
       };
       const r = await run({});
       assert.equal(r.receptor.pdb_id, '1IEP');
@@ -187,6 +189,16 @@ for (const backend of BACKENDS) {
       assert.equal(r.receptor.hydrogens, 'added by Open Babel at pH 7.4');
       assert.equal(r.items[0].error, null, r.items[0].detail);
       assert.ok(r.items[0].best_score_kcal_mol < -3, String(r.items[0].best_score_kcal_mol));
+      // The receptor as docked is the result's `receptor` port: RCSB's entry without its waters,
+      // STI and SO4 (the console draws the poses in it).
+      const pdb = await download(h, u.token, r.artifact, 'receptor');
+      const atoms = pdb.split('\n').filter((l) => /^(ATOM|HETATM)/.test(l));
+      assert.ok(atoms.length > 1000, `${atoms.length} atoms`);
+      assert.ok(
+        atoms.every((l) => l.startsWith('ATOM')),
+        'no hetero group left',
+      );
+      assert.match(r.ports.receptor, /^the receptor as docked/);
       // The file came once (submit), then from the cache (run).
       assert.equal(standIn.requests.filter((q) => q.path === '/download/1IEP.pdb').length, 1);
       const kept = await run({ keep_hetero: ['HOH', 'so4'] });

@@ -233,10 +233,12 @@ describe('web console: engine jobs in 3D', { skip }, () => {
 
           const view = page.getByRole('region', { name: '3D view of molecule 1' });
           await view.waitFor({ timeout: 30_000 });
-          // The receptor, read through the public download of its upload, then drawn with the pose.
+          // The receptor as docked, read through the public download of the result's `receptor` port
+          // (the same for an upload and an RCSB entry), then drawn with the pose.
           await page.locator('.viewer3d p[id]').filter({ hasText: 'The receptor as a cartoon' }).waitFor({ timeout: 30_000 });
+          const resultArtifact = (await h.req('GET', `/api/v1/jobs/status?process_id=${encodeURIComponent(pid)}`, { token: user.token })).body.result_artifact_id as string;
           assert.ok(
-            downloads.some((u) => u.endsWith(`/api/v1/artifacts/${receptor}/download?port=file`)),
+            downloads.some((u) => u.endsWith(`/api/v1/artifacts/${resultArtifact}/download?port=receptor`)),
             downloads.join(', '),
           );
           const shown = await drawn(page, view.locator('canvas').first());

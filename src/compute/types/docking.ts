@@ -5,6 +5,7 @@
 // coordinates, protonated at the pH and written as a PDBQT with its torsion tree. Result items:
 // `poses` [{molblock, score_kcal_mol, rmsd_lb, rmsd_ub}] best first; ports poses (SDF), table
 // (CSV: best score per ligand) and logs.
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
@@ -219,6 +220,18 @@ export const dockingJob: JobType<Payload> = {
         `the best pose of each of the ${best.length} best-scoring ligands (keep_best; all ligands without it), best first`;
       (out.result as { ports: Record<string, string> }).ports.poses =
         "every ligand's poses as SDF records (ids <ligand id>-<pose>, best first, with score_kcal_mol, rmsd_lb, rmsd_ub as SDF fields)";
+      // The receptor as docked (waters and hetero groups out unless kept, before Open Babel's
+      // hydrogens and charges): what a viewer draws the poses in, whether it was uploaded or
+      // fetched from RCSB. Read as bytes (never a string on the event loop: it can be 50 MB).
+      out.ports!.receptor = {
+        format: 'pdb',
+        kind: 'receptor',
+        records: [
+          { id: 'receptor', files: { primary: { name: 'receptor.pdb', content: await fs.promises.readFile(path.join(dir, RECEPTOR_PDB)), contentType: 'chemical/x-pdb' } } },
+        ],
+      };
+      (out.result as { ports: Record<string, string> }).ports.receptor =
+        'the receptor as docked (PDB: waters and hetero groups removed unless kept, before hydrogens and charges were added), one record';
       const logs = out.ports!.logs!.records as OutputRecord[];
       const text = [...receptorLogs.byItem.values()].flat().join('\n');
       if (text) logs.unshift({ id: 'receptor', files: { primary: { name: 'receptor.log', content: text, contentType: 'text/plain' } } });

@@ -62,14 +62,15 @@ function Cell({ value, name }: { value: unknown; name: string }) {
   return value instanceof Json ? <JsonBox value={value.value} name={name} /> : <>{show(value)}</>;
 }
 
-export function ResultView({ result }: { result: Row }) {
+/** `artifactId`: the job's result artifact (a docking result's receptor is its `receptor` port). */
+export function ResultView({ result, artifactId = null }: { result: Row; artifactId?: string | null }) {
   const items = Array.isArray(result.items) ? (result.items as Row[]).slice(0, MAX_ROWS).map(flatten) : [];
   const summary = result.summary && typeof result.summary === 'object' ? Object.entries(result.summary as Row).filter(([, v]) => v !== undefined) : [];
   const columns = [...new Set(items.flatMap((i) => Object.keys(i)))];
   const smiles = items.map((i) => (typeof i.smiles === 'string' ? i.smiles : ''));
   const [svgs, setSvgs] = useState<(string | null)[]>([]);
   const sets = itemStructures(result);
-  const receptor = receptorOf(result);
+  const receptor = receptorOf(result, artifactId);
   const [picked, setPicked] = useState(0);
   const pickId = useId();
 

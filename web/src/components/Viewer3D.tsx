@@ -10,7 +10,7 @@ import { hasWebGL, load3Dmol, receptorPdb, type Viewer } from './viewer3d/load.t
 import type { ItemStructures } from './viewer3d/structures.ts';
 import './viewer3d/Viewer3D.css';
 
-type Receptor = { artifactId: string } | { pdbId: string } | null;
+type Receptor = { artifactId: string; port: string } | { pdbId: string } | null;
 
 const STEP = 15;
 
@@ -26,6 +26,7 @@ export function Viewer3D({ set, receptor = null }: { set: ItemStructures; recept
   const [pdb, setPdb] = useState<string | null>(null);
   const [receptorNote, setReceptorNote] = useState<string | null>(null);
   const artifactId = receptor && 'artifactId' in receptor ? receptor.artifactId : null;
+  const port = receptor && 'port' in receptor ? receptor.port : 'file';
   const pdbId = receptor && 'pdbId' in receptor ? receptor.pdbId : null;
   const current = set.structures[Math.min(chosen, set.structures.length - 1)];
 
@@ -52,15 +53,16 @@ export function Viewer3D({ set, receptor = null }: { set: ItemStructures; recept
     };
   }, []);
 
-  // The docking receptor: an uploaded PDB file, read through the public download.
+  // The docking receptor: the result's `receptor` port (or an older result's uploaded file), read through the public download.
   useEffect(() => {
     setPdb(null);
     setReceptorNote(null);
-    if (pdbId) setReceptorNote(`The receptor, PDB entry ${pdbId}, is not shown: the API offers its file only to the docking job. Upload the PDB file to see it here.`);
+    if (pdbId)
+      setReceptorNote(`The receptor, PDB entry ${pdbId}, is not shown: this result was stored before jobs kept the receptor as docked. Run the docking again to see it here.`);
     if (!artifactId) return;
     let gone = false;
     setReceptorNote('Loading the receptor…');
-    receptorPdb(artifactId).then(
+    receptorPdb(artifactId, port).then(
       (text) => {
         if (gone) return;
         setPdb(text);
@@ -71,7 +73,7 @@ export function Viewer3D({ set, receptor = null }: { set: ItemStructures; recept
     return () => {
       gone = true;
     };
-  }, [artifactId, pdbId]);
+  }, [artifactId, port, pdbId]);
 
   // What is shown: the chosen structure (and the receptor); a new pose keeps the camera on the pocket.
   useEffect(() => {

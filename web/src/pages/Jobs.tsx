@@ -311,7 +311,7 @@ function JobView({ id, onEnded }: { id: string; onEnded: () => void }) {
           )}
         </p>
       )}
-      {result && <ResultView result={result} />}
+      {result && <ResultView result={result} artifactId={status?.result_artifact_id ?? null} />}
     </article>
   );
 }

@@ -19,13 +19,14 @@ export function load3Dmol(): Promise<Mol3D> {
 }
 
 const receptors = new Map<string, Promise<string>>();
-/** An uploaded receptor's PDB text (GET /artifacts/{id}/download?port=file), fetched once per page. */
-export function receptorPdb(artifactId: string): Promise<string> {
-  let p = receptors.get(artifactId);
+/** A receptor's PDB text (GET /artifacts/{id}/download?port=<port>), fetched once per page. */
+export function receptorPdb(artifactId: string, port: string): Promise<string> {
+  const key = `${artifactId}/${port}`;
+  let p = receptors.get(key);
   if (!p) {
-    p = authFetch(`/api/v1/artifacts/${encodeURIComponent(artifactId)}/download?port=file`).then((r) => r.text());
-    p.catch(() => receptors.delete(artifactId));
-    receptors.set(artifactId, p);
+    p = authFetch(`/api/v1/artifacts/${encodeURIComponent(artifactId)}/download?port=${encodeURIComponent(port)}`).then((r) => r.text());
+    p.catch(() => receptors.delete(key));
+    receptors.set(key, p);
   }
   return p;
 }

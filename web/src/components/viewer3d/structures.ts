@@ -68,15 +68,18 @@ export function itemStructures(result: Row): ItemStructures[] {
 }
 
 /**
- * The docking receptor's uploaded PDB file, when the result names one (`receptor.artifact_id`):
- * read through GET /artifacts/{id}/download?port=file (an upload of mode `file`). An RCSB entry
- * (`receptor.pdb_id`) has no download through the API, so it is not shown.
+ * Where the docking receptor's PDB text is: the job's result artifact's `receptor` port (the
+ * receptor as docked, whether uploaded or fetched from RCSB; docs/engines.md), else the uploaded
+ * file (`receptor.artifact_id`, its `file` port) for a result from before that port. A
+ * `receptor.pdb_id` with neither cannot be drawn.
  */
-export function receptorOf(result: Row): { artifactId: string } | { pdbId: string } | null {
+export function receptorOf(result: Row, resultArtifactId: string | null = null): { artifactId: string; port: string } | { pdbId: string } | null {
   const r = result.receptor;
   if (!r || typeof r !== 'object') return null;
+  const ports = result.ports && typeof result.ports === 'object' ? (result.ports as Row) : {};
+  if (resultArtifactId && typeof ports.receptor === 'string') return { artifactId: resultArtifactId, port: 'receptor' };
   const { artifact_id: artifactId, pdb_id: pdbId } = r as Row;
-  if (typeof artifactId === 'string' && artifactId) return { artifactId };
+  if (typeof artifactId === 'string' && artifactId) return { artifactId, port: 'file' };
   if (typeof pdbId === 'string' && pdbId) return { pdbId };
   return null;
 }
