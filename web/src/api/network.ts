@@ -1,20 +1,18 @@
 // Is the server reachable? (docs/console.md, "Network loss"). A call that fails before any answer
 // (fetch's TypeError), or the browser going offline, marks the connection lost: the frame shows a
-// banner, and /health/live is probed every 2 s until the server answers again. Any answer marks it
+// banner, and /api/v1/health/live is probed every 2 s until the server answers again. Any answer marks it
 // back. Live views keep their own cursors (the events feed's `after`, the Assistant stream's
 // Last-Event-ID) and resume from them; this module only tells the user.
 import { useSyncExternalStore } from 'react';
 
 const PROBE_MS = 2000;
 let online = true;
-let since: number | null = null;
 let probe: ReturnType<typeof setInterval> | null = null;
 const listeners = new Set<() => void>();
 
 function set(value: boolean): void {
   if (value === online) return;
   online = value;
-  since = value ? null : Date.now();
   if (!value && !probe)
     probe = setInterval(() => {
       fetch('/api/v1/health/live', { cache: 'no-store' }).then(
@@ -58,8 +56,7 @@ function subscribe(l: () => void): () => void {
   return () => listeners.delete(l);
 }
 
-/** Whether the server is reachable, and since when it is not. */
-export function useConnection(): { online: boolean; since: number | null } {
-  const isOnline = useSyncExternalStore(subscribe, () => online);
-  return { online: isOnline, since };
+/** Whether the server is reachable. */
+export function useConnection(): { online: boolean } {
+  return { online: useSyncExternalStore(subscribe, () => online) };
 }
