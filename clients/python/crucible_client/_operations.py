@@ -504,7 +504,7 @@ class Operations:
         """
         return self._call("getWallet", "GET", "/api/v1/wallet", replay_safe=True, result="WalletResponse")
 
-    def list_ledger_entries(self, *, limit: int, before: str | None = None) -> LedgerResponse:
+    def list_ledger_entries(self, *, limit: int | None = None, before: str | None = None) -> LedgerResponse:
         """The wallet's append-only ledger, newest first
 
         Every move of the account's money: credits, debits, holds at submit, their release and the charges, with the job, workflow run or Assistant turn each is for. The balance is the sum of `amount_usd`; the reserved total the sum of `reserved_delta_usd`. Paged by `before` (the last `entry_id` of a page).

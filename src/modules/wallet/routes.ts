@@ -70,7 +70,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
           "Every move of the account's money: credits, debits, holds at submit, their release and the charges, with the job, workflow run or Assistant turn each is for. The balance is the sum of `amount_usd`; the reserved total the sum of `reserved_delta_usd`. Paged by `before` (the last `entry_id` of a page).",
         querystring: Type.Object(
           {
-            limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
             before: Type.Optional(Type.String({ pattern: '^[0-9]{1,18}$', description: 'Only rows older than this entry id' })),
           },
           { additionalProperties: false },
@@ -78,6 +78,6 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
         response: { 200: Type.Ref(LedgerResponse, { description: 'A page of ledger rows and the cursor of the next' }) },
       },
     },
-    async (request) => services.wallet.ledger(principalOf(request).userId, request.query.limit, request.query.before ?? null),
+    async (request) => services.wallet.ledger(principalOf(request).userId, request.query.limit ?? 50, request.query.before ?? null),
   );
 };

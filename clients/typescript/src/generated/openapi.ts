@@ -6635,8 +6635,8 @@ export interface operations {
     };
     listLedgerEntries: {
         parameters: {
-            query: {
-                limit: number;
+            query?: {
+                limit?: number;
                 /** @description Only rows older than this entry id */
                 before?: string;
             };
