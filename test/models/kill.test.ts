@@ -56,16 +56,22 @@ describe('a training job killed mid-way', { skip: postgres ? false : 'CRUCIBLE_T
       body: {
         job_name: 'k',
         job_type: 'mpnn_train',
-        payload: { model_name: 'killed', task: 'regression', rows: ESOL.slice(0, 100), hyperparameters: { depth: 2, hidden_size: 32, ffn_layers: 1, epochs: 12, batch_size: 16 } },
+        // Long enough to be caught mid-way on a fast idle machine: the fused engine trains 100 rows
+        // for 12 epochs at hidden size 32 in well under a second, which once ended before the kill.
+        payload: { model_name: 'killed', task: 'regression', rows: ESOL.slice(0, 400), hyperparameters: { depth: 3, hidden_size: 128, ffn_layers: 1, epochs: 60, batch_size: 16 } },
       },
     });
     assert.equal(r.status, 200, r.text);
     const pid = r.body.process_id as string;
+    let seen = '';
     for (let i = 0; i < 600; i++) {
       const s = await h.req('GET', `/api/v1/jobs/status?process_id=${pid}`, { token: u.token });
+      seen = `${s.body.status} ${JSON.stringify(s.body.progress)}`;
       if (s.body.status === 'running' && (s.body.progress as { epoch?: number } | null)?.epoch) break;
+      assert.ok(!['completed', 'error', 'cancelled'].includes(s.body.status as string), `the job ended before the kill: ${seen}`);
       await new Promise((res) => setTimeout(res, 50));
     }
+    assert.match(seen, /^running /, `caught mid-way: ${seen}`);
     first.child.kill('SIGKILL');
     assert.deepEqual((await h.req('GET', '/api/v1/user-models/mpnn', { token: u.token })).body.model_names, [], 'nothing registered mid-way');
     const second = worker();
