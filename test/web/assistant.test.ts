@@ -16,7 +16,7 @@ import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { parseSse, type SseEvent } from '../assistant/helpers.js';
 import { LIBRARY, uploadSmiles } from '../workflows/helpers.js';
-import { assertAccessible, launchBrowser, openConsole, signIn, skipBrowser, snap, VIEWPORTS } from './browser.js';
+import { assertAccessible, launchBrowser, openConsole, signIn, skipBrowser, snap, viewportsFor } from './browser.js';
 
 const STREAM = /\/api\/v1\/assistant\/sessions\/[^/]+\/turns\/[^/]+\/stream/;
 
@@ -47,7 +47,7 @@ describe('web console: Assistant', { skip: skipBrowser }, () => {
       });
       after(async () => h?.close());
 
-      for (const vp of VIEWPORTS) {
+      for (const vp of viewportsFor(backend)) {
         it(`streams a turn with a tool call and a plan card, resumes after a cut, approves and rejects cards (${vp.name} ${vp.width}x${vp.height})`, async () => {
           const user = await h.user();
           await h.credit(user.userId, 5);

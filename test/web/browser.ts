@@ -23,6 +23,15 @@ export const VIEWPORTS = [
 ] as const;
 export type Viewport = (typeof VIEWPORTS)[number];
 
+/**
+ * The screen sizes a flow runs at on a database: the desktop on every database, the phone on the
+ * first (PGlite) only. The layout does not depend on the database, and each run of a browser flow
+ * costs a minute of CI.
+ */
+export function viewportsFor(backend: { name: string }): readonly Viewport[] {
+  return backend.name === 'pglite' ? VIEWPORTS : [VIEWPORTS[0]];
+}
+
 /** Where screenshots go: CRUCIBLE_SCREENSHOTS, or one temp dir per process (printed at launch). */
 export const shots = process.env.CRUCIBLE_SCREENSHOTS ?? fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-console-'));
 fs.mkdirSync(shots, { recursive: true });

@@ -13,7 +13,7 @@ import type { Browser } from 'playwright-core';
 import { revokeAllSessions } from '../../src/modules/auth/sessions.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { axe, launchBrowser, openConsole, shots, signIn, skipBrowser, snap, VIEWPORTS } from './browser.js';
+import { axe, launchBrowser, openConsole, shots, signIn, skipBrowser, snap, viewportsFor } from './browser.js';
 
 describe('web console', { skip: skipBrowser }, () => {
   let browser: Browser;
@@ -58,7 +58,7 @@ describe('web console', { skip: skipBrowser }, () => {
         assert.equal(missing.status, 404);
       });
 
-      for (const vp of VIEWPORTS) {
+      for (const vp of viewportsFor(backend)) {
         it(`signs in, describes molecules, shows a 422 at its field, refreshes and re-signs in (${vp.name} ${vp.width}x${vp.height})`, async () => {
           const user = await h.user();
           const { context, page, scriptErrors } = await openConsole(browser, vp);
@@ -213,7 +213,7 @@ describe('web console', { skip: skipBrowser }, () => {
         });
       }
 
-      for (const vp of VIEWPORTS) {
+      for (const vp of viewportsFor(backend)) {
         it(`uploads a molecule set to the library and runs a properties job from its form (${vp.name} ${vp.width}x${vp.height})`, async () => {
           const user = await h.user();
           const { context, page, scriptErrors } = await openConsole(browser, vp);

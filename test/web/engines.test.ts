@@ -15,7 +15,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { boxOf, readData, uploadFile } from '../engines/docking-helpers.js';
-import { axe, launchBrowser, openConsole, shots, signIn, skipBrowser, snap, VIEWPORTS } from './browser.js';
+import { axe, launchBrowser, openConsole, shots, signIn, skipBrowser, snap, viewportsFor, VIEWPORTS } from './browser.js';
 
 const ci = process.env.CI === 'true' || process.env.CI === '1';
 const onPath = (cmd: string) => {
@@ -83,7 +83,7 @@ describe('web console: engine jobs in 3D', { skip }, () => {
       });
       after(async () => h?.close());
 
-      for (const vp of VIEWPORTS) {
+      for (const vp of viewportsFor(backend)) {
         it(`conformers of n-butane from the Jobs form, drawn in 3D with the API's energies; 3Dmol loaded only there (${vp.name} ${vp.width}x${vp.height})`, async () => {
           const user = await h.user();
           await h.credit(user.userId, 5);

@@ -16,7 +16,7 @@ import { parse } from 'csv-parse/sync';
 import type { Browser } from 'playwright-core';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { assertAccessible, launchBrowser, openConsole, signIn, skipBrowser, snap, VIEWPORTS } from './browser.js';
+import { assertAccessible, launchBrowser, openConsole, signIn, skipBrowser, snap, viewportsFor } from './browser.js';
 
 const ESOL = (parse(fs.readFileSync(new URL('../../data/public/esol.csv', import.meta.url), 'utf8'), { columns: true, trim: true }) as Record<string, string>[]).map((r) => ({
   name: r['Compound ID']!,
@@ -51,7 +51,7 @@ describe('web console: Models', { skip: skipBrowser }, () => {
       });
       after(async () => h?.close());
 
-      for (const vp of VIEWPORTS) {
+      for (const vp of viewportsFor(backend)) {
         it(`trains from a CSV with a live learning curve, shows the card, predicts (${vp.name} ${vp.width}x${vp.height})`, async () => {
           const user = await h.user();
           await h.credit(user.userId, 5);

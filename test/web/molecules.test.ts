@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { assertAccessible, launchBrowser, openConsole, signIn, skipBrowser, snap, VIEWPORTS } from './browser.js';
+import { assertAccessible, launchBrowser, openConsole, signIn, skipBrowser, snap, viewportsFor } from './browser.js';
 
 const SKETCHER_CHUNK = /\/app\/assets\/(openchemlib|Sketcher)-[^/]+\.js$/;
 
@@ -94,7 +94,7 @@ describe('web console: Molecules (sketcher and files)', { skip: skipBrowser }, (
       });
       after(async () => h?.close());
 
-      for (const vp of VIEWPORTS) {
+      for (const vp of viewportsFor(backend)) {
         it(`draws, reads files and reports bad records (${vp.name} ${vp.width}x${vp.height})`, async () => {
           const user = await h.user();
           const described = async (smiles: string) => {

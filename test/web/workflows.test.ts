@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { upload } from '../artifacts/helpers.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { assertAccessible, launchBrowser, openConsole, signIn, skipBrowser, snap, VIEWPORTS } from './browser.js';
+import { assertAccessible, launchBrowser, openConsole, signIn, skipBrowser, snap, viewportsFor } from './browser.js';
 
 // Five molecules: the triage filter (mw <= 500, clogp <= 5, no PAINS) keeps the first three.
 const LIBRARY = [
@@ -48,7 +48,7 @@ describe('web console: workflows', { skip: skipBrowser }, () => {
       });
       after(async () => h?.close());
 
-      for (const vp of VIEWPORTS) {
+      for (const vp of viewportsFor(backend)) {
         it(`runs the library triage template from its estimate to its outputs (${vp.name} ${vp.width}x${vp.height})`, async () => {
           const user = await h.user();
           await h.credit(user.userId, 5);
