@@ -5,6 +5,7 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from '../../../clients/typescript/src/generated/openapi.ts';
 import { isNetworkFailure, reportReachable, reportUnreachable } from './network.ts';
+import type { components } from '../../../clients/typescript/src/generated/openapi.ts';
 import { ProblemError, problemFrom } from './problem.ts';
 import { accessToken, forceRefresh, sessionEnded } from './session.ts';
 
@@ -83,4 +84,29 @@ export async function saveDownload(path: string, fallbackName: string): Promise<
   a.download = name;
   a.click();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** POST /artifacts with upload progress (fetch has none for request bodies in most browsers): by XMLHttpRequest with the session's token. */
+export function uploadArtifact(form: FormData, onProgress: (fraction: number) => void): Promise<components['schemas']['ArtifactResponse']> {
+  return accessToken().then(
+    (token) =>
+      new Promise((resolve, reject) => {
+        const xhr = new XMLHttpRequest();
+        xhr.open('POST', '/api/v1/artifacts');
+        if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
+        xhr.setRequestHeader('accept', 'application/json');
+        xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+        xhr.onerror = () => {
+          reportUnreachable();
+          reject(new TypeError('network'));
+        };
+        xhr.onload = async () => {
+          reportReachable();
+          if (xhr.status >= 200 && xhr.status < 300) return resolve(JSON.parse(xhr.responseText) as components['schemas']['ArtifactResponse']);
+          const res = new Response(xhr.responseText, { status: xhr.status, headers: { 'content-type': xhr.getResponseHeader('content-type') ?? '' } });
+          reject(new ProblemError(await problemFrom(res)));
+        };
+        xhr.send(form);
+      }),
+  );
 }

@@ -4,36 +4,14 @@
 // deleted (DELETE /artifacts/{id}), and storage against the tier's quota (GET /usage).
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { components } from '../../../clients/typescript/src/generated/openapi.ts';
-import { api, ok, saveDownload } from '../api/client.ts';
-import { issuesAt, localProblem, problemFrom, ProblemError, toProblem, type Problem } from '../api/problem.ts';
-import { accessToken } from '../api/session.ts';
+import { api, ok, saveDownload, uploadArtifact as upload } from '../api/client.ts';
+import { issuesAt, localProblem, toProblem, type Problem } from '../api/problem.ts';
 import { FieldError, ProblemView } from '../components/ProblemView.tsx';
 import { bytes } from './Account.tsx';
 
 type Item = components['schemas']['ArtifactListItem'];
 type Usage = components['schemas']['UsageResponse'];
 const PAGE = 20;
-
-/** POST /artifacts with upload progress (fetch has none for request bodies in most browsers). */
-function upload(form: FormData, onProgress: (fraction: number) => void): Promise<components['schemas']['ArtifactResponse']> {
-  return accessToken().then(
-    (token) =>
-      new Promise((resolve, reject) => {
-        const xhr = new XMLHttpRequest();
-        xhr.open('POST', '/api/v1/artifacts');
-        if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
-        xhr.setRequestHeader('accept', 'application/json');
-        xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
-        xhr.onerror = () => reject(new TypeError('network'));
-        xhr.onload = async () => {
-          const res = new Response(xhr.responseText, { status: xhr.status, headers: { 'content-type': xhr.getResponseHeader('content-type') ?? '' } });
-          if (xhr.status >= 200 && xhr.status < 300) resolve(JSON.parse(xhr.responseText) as components['schemas']['ArtifactResponse']);
-          else reject(new ProblemError(await problemFrom(res)));
-        };
-        xhr.send(form);
-      }),
-  );
-}
 
 export default function Library() {
   const [items, setItems] = useState<Item[]>([]);

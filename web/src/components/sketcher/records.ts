@@ -2,6 +2,7 @@
 // a name each, and the records that could not be read, named by their index. POST /describe
 // takes SMILES only, so molfile records are converted with openchemlib (loaded on demand).
 import { loadOcl, type Ocl } from './ocl.ts';
+import { csvFields } from '../../lib/csv.ts';
 
 export interface MoleculeInput {
   smiles: string;
@@ -29,29 +30,6 @@ export function parseLines(text: string): MoleculeInput[] {
 /** The lines of the textarea for these molecules (names after a space). */
 export function toLines(molecules: MoleculeInput[]): string {
   return molecules.map((m) => (m.name ? `${m.smiles} ${m.name}` : m.smiles)).join('\n');
-}
-
-/** One CSV line split into fields (RFC 4180 quotes: "a,b" and "" inside quotes). */
-function csvFields(line: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cur += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      out.push(cur.trim());
-      cur = '';
-    } else cur += c;
-  }
-  out.push(cur.trim());
-  return out;
 }
 
 /** A CSV with a header: the SMILES column (named "smiles", any case) and a name column if any. */

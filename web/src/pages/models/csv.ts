@@ -1,34 +1,11 @@
 // The training file on the Models page: its header read in the browser before any upload (to offer
-// the SMILES and target columns), and the upload itself (POST /artifacts, mode=file, by
-// XMLHttpRequest for its upload progress, as the Library page uploads; docs/artifacts.md).
+// the SMILES and target columns), and the upload itself (POST /artifacts, mode=file, with upload
+// progress through api/client.ts's uploadArtifact, as the Library page uploads; docs/artifacts.md).
 import type { components } from '../../../../clients/typescript/src/generated/openapi.ts';
-import { ProblemError, problemFrom } from '../../api/problem.ts';
-import { accessToken } from '../../api/session.ts';
+import { uploadArtifact } from '../../api/client.ts';
+import { csvFields } from '../../lib/csv.ts';
 
 export type Artifact = components['schemas']['ArtifactResponse'];
-
-/** The fields of one CSV line (double quotes, "" inside them, as csv-parse reads them). */
-export function csvFields(line: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cur += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      out.push(cur.trim());
-      cur = '';
-    } else cur += c;
-  }
-  out.push(cur.trim());
-  return out;
-}
 
 export interface Header {
   columns: string[];
@@ -62,23 +39,7 @@ export function uploadFile(file: File, onProgress: (fraction: number) => void): 
   form.set('mode', 'file');
   form.set('name', file.name);
   form.set('file', file);
-  return accessToken().then(
-    (token) =>
-      new Promise<Artifact>((resolve, reject) => {
-        const xhr = new XMLHttpRequest();
-        xhr.open('POST', '/api/v1/artifacts');
-        if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
-        xhr.setRequestHeader('accept', 'application/json');
-        xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
-        xhr.onerror = () => reject(new TypeError('network'));
-        xhr.onload = async () => {
-          if (xhr.status >= 200 && xhr.status < 300) return resolve(JSON.parse(xhr.responseText) as Artifact);
-          const res = new Response(xhr.responseText, { status: xhr.status, headers: { 'content-type': xhr.getResponseHeader('content-type') ?? '' } });
-          reject(new ProblemError(await problemFrom(res)));
-        };
-        xhr.send(form);
-      }),
-  );
+  return uploadArtifact(form, onProgress);
 }
 
 /** A number for a card or a table: 4 significant digits, or a dash. */
