@@ -72,6 +72,11 @@ export interface HoldCharge {
 }
 
 export interface JobWallet {
+  /**
+   * Locks the account's wallet row. Every path that ends work takes it before the account's
+   * event counter (docs/reliability.md "One lock order"): run -> job -> wallet -> events.
+   */
+  lock(tx: Queryable, userId: string): Promise<void>;
   /** Reserves every amount or nothing (AppError insufficient-funds / spend-ceiling-exceeded), in the caller's transaction. */
   reserveAll(tx: Queryable, items: JobReservation[]): Promise<void>;
   /** Releases a job's reservation and charges at most it, in the transaction that ends the job. */

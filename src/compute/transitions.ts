@@ -25,6 +25,10 @@ export async function finishJob(tx: Queryable, deps: TransitionDeps, jobId: stri
   await deps.workflows?.lockRunOf(tx, jobId);
   const job = await jobsStore.finish(tx, jobId, { ...f, resultArtifactId: f.resultArtifactId ?? null });
   if (!job) return null;
+  // One lock order on every path that touches the account's rows (docs/reliability.md "One lock
+  // order"): run -> job -> wallet -> event counter. A workflow step writes its event before its
+  // run charges it, a standalone job charges before its event: both take the wallet here first.
+  if (job.origin === 'job') await deps.wallet.lock(tx, job.user_id);
   // Delivered when the transaction commits, to every process listening.
   if (f.status === 'cancelled') await tx.query('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, job.id]);
   // A feature's request (origin utility or inference) reserved nothing and has no event kind;

@@ -13,7 +13,12 @@ export interface Queryable {
 
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
-  /** Runs fn inside BEGIN/COMMIT; ROLLBACK when it throws. Never call `db.query` inside fn: use `tx`. */
+  /**
+   * Runs fn inside BEGIN/COMMIT; ROLLBACK when it throws. Never call `db.query` inside fn: use
+   * `tx`. On a deadlock or serialization failure (40P01, 40001) the transaction is rolled back
+   * and fn runs again, up to TRANSACTION_ATTEMPTS times in all: fn must have no effect outside
+   * the database before it returns (docs/reliability.md "One lock order").
+   */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
@@ -28,6 +33,20 @@ export function firstRow<T>(rows: readonly T[], what: string): T {
   const row = rows[0];
   if (row === undefined) throw new Error(`${what} returned no row`);
   return row;
+}
+
+/** How many times a transaction runs at most when PostgreSQL aborts it as a deadlock victim or a serialization failure. */
+export const TRANSACTION_ATTEMPTS = 5;
+
+/** A deadlock (40P01) or serialization failure (40001): the whole transaction may simply run again. */
+export function isRetryableConflict(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
+}
+
+/** The pause before attempt `attempt + 1`: jittered and growing, so the transactions that met do not meet again at once. */
+export function retryDelayMs(attempt: number): number {
+  return Math.round(Math.random() * 10 * 2 ** attempt);
 }
 
 /** A unique-violation (23505) from either driver. */

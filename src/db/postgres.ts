@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Database, Queryable, QueryResult } from './database.js';
+import { isRetryableConflict, TRANSACTION_ATTEMPTS, retryDelayMs, type Database, type Queryable, type QueryResult } from './database.js';
 
 // int8 as a JavaScript number (our integers — micro-dollars, counts, ids — stay far below 2^53),
 // matching what PGlite returns.
@@ -53,17 +53,22 @@ export async function openPostgres(url: string, opts: { max?: number } = {}): Pr
     kind: 'postgres',
     ...wrap(pool),
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const out = await fn(wrap(client));
-        await client.query('COMMIT');
-        return out;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
+      // A deadlock or serialization failure rolls the whole transaction back: it runs again,
+      // a bounded number of times (docs/reliability.md "One lock order").
+      for (let attempt = 1; ; attempt++) {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          const out = await fn(wrap(client));
+          await client.query('COMMIT');
+          return out;
+        } catch (err) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          if (attempt >= TRANSACTION_ATTEMPTS || !isRetryableConflict(err)) throw err;
+        } finally {
+          client.release();
+        }
+        await new Promise((r) => setTimeout(r, retryDelayMs(attempt)));
       }
     },
     async listen(channel, onPayload) {

@@ -78,8 +78,9 @@ export class KeyService {
     const limit = this.limitFor(tier);
     const secret = newKeySecret();
     const row = await this.db.transaction(async (tx) => {
-      // Serialise key creation per user so two concurrent creates cannot both pass the limit.
-      await tx.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+      // Serialise key creation per user so two concurrent creates cannot both pass the limit (NO KEY:
+      // the rows that only reference the user, ledger and events, are not held up).
+      await tx.query('SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
       const count = await keysStore.countForUser(tx, userId);
       if (count >= limit) {
         throw new AppError('api-key-limit-exceeded', `your tier (${tierNameOf(tier)}) allows ${limit} API keys and you have ${count}; revoke one first`);

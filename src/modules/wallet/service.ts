@@ -103,6 +103,11 @@ export class WalletService implements KeySpendSource {
     return walletStore.reservedThisMonthByKey(this.db, keyIds);
   }
 
+  /** Locks the account's wallet row (created if missing) until the caller's transaction ends: the lock order of docs/reliability.md. */
+  async lock(tx: Queryable, userId: string): Promise<void> {
+    await walletStore.lock(tx, userId);
+  }
+
   /**
    * Locks the wallet and reserves a set of amounts (one submit or an all-or-nothing batch).
    * Throws 402 insufficient-funds or 403 spend-ceiling-exceeded; writes nothing then.
