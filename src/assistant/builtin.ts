@@ -1,13 +1,22 @@
 // The `builtin` Assistant model (docs/assistant.md, "Providers"): an embedded, deterministic
 // planner that behaves like a tool-calling language model for a documented set of requests,
-// with no network. Each step is a pure function of the last user message and the assistant and
-// tool messages after it (earlier turns and the system message are not read), so the same
+// with no network. Each step is a pure function of the conversation: the last user message and
+// the assistant and tool messages after it, and, for a follow-up question about a result, the
+// job the earlier turns last read (results.ts); the system message and the tool definitions are
+// not read (its behaviour is built in), so a step is billed for the conversation only. The same
 // conversation always streams the same events. Tool answers are data: they fill in numbers and
 // names of the answer, never decide which tool is called (beyond picking one of the caller's
-// molecule sets from list_artifacts, library.ts, and describing or drawing the compounds that
-// lookup_compounds found), and only short fields of them are quoted.
+// molecule sets from list_artifacts, library.ts, describing or drawing the compounds that
+// lookup_compounds found, and reading the result of the newest job list_jobs found), and only
+// short fields of them are quoted.
 //
 // Recognised requests (case-insensitive; wording is matched on keywords, checked in this order):
+//   a property or method no job type offers ("compute the pKa of aspirin", "optimise it with
+//       B3LYP"; unsupported.ts)                             -> no tool: says so, and what it can do.
+//   a question about existing results ("what is the lowest-energy conformer from my last job?",
+//       "best docking score of job <uuid>", "what was the energy?"; results.ts) -> list_jobs
+//       {job_type?, limit: 1} unless a job is named or was read before, then get_job_result;
+//       the answer quotes the stored result (never a plan card).
 //   plan / propose / prepare / set up / run + a template  -> list_artifacts {kind: molecules,
 //       ("plan a solubility screen of my library",            limit: 50} when no artifact id is
 //        "plan a triage of artifact <uuid>")                  given (library.ts picks the set: the
@@ -40,14 +49,17 @@
 //   "jobs" / "runs" / "artifacts" (also "uploads", "datasets") -> list_jobs {limit: 10} /
 //       list_runs {limit: 10} / list_artifacts {limit: 20}, with a status filter when one is said.
 //   anything else -> a short help answer (no tool call).
-// Tool call ids are call_<step>_<n>. Usage: input = countPromptTokens(messages, tools); output =
-// countTokens(text written) + countTokens(name) + countTokens(arguments) of each call.
+// Tool call ids are call_<step>_<n>. Usage: input = countPromptTokens(the messages but the
+// system message), without the tool definitions; output = countTokens(text written) +
+// countTokens(name) + countTokens(arguments) of each call.
 import { setImmediate as tick } from 'node:timers/promises';
 import { TEMPLATES } from '../workflows/templates.js';
 import { calculationIn, calculationStep, engineTemplateInputs, type CalculationIntent } from './calculations.js';
 import { COMPOUNDS, compoundsIn, findMolecules, type MentionedMolecule, type UnknownName } from './compounds.js';
 import { dockingIn, dockingStep, type DockingIntent } from './docking.js';
 import { chooseLibrary } from './library.js';
+import { resultsIn, resultsStep, type ResultsIntent } from './results.js';
+import { unsupportedIn } from './unsupported.js';
 import type { ChatMessage, CompletionRequest, Provider, ProviderEvent, ToolCall } from './provider.js';
 import { countPromptTokens, countTokens, loadTokenizer } from './tokens.js';
 import {
@@ -96,6 +108,10 @@ export const BUILTIN_REQUESTS: { example: string; does: string }[] = [
     example: 'dock my library into 1IEP around its ligand',
     does: 'Estimates an AutoDock Vina docking job and proposes it as a plan card you approve: your library, named compounds or SMILES, into an RCSB PDB entry or an uploaded receptor, around its ligand, a residue name ("around STI") or a box, with the exhaustiveness, poses, seed and pH you name ("how much would ..." estimates only)',
   },
+  {
+    example: 'what is the lowest-energy conformer from my last job?',
+    does: 'Answers from the stored result of your job (also "the best docking score of job <id>", "what was the energy?"); nothing new runs',
+  },
   { example: 'show my jobs', does: 'Your recent jobs (also "my recent runs", "my artifacts")' },
 ];
 
@@ -117,6 +133,7 @@ type Intent =
     }
   | CalculationIntent
   | DockingIntent
+  | ResultsIntent
   | { kind: 'lists'; calls: PlannedCall[] }
   | { kind: 'ask'; text: string }
   | { kind: 'help' };
@@ -167,7 +184,12 @@ function statusIn(t: string, tool: ListTool): string | null {
   return null;
 }
 
-function understand(request: string): Intent {
+/** The intent of the last user message; `earlier`: the conversation before it. */
+function understand(request: string, earlier: readonly ChatMessage[]): Intent {
+  const unsupported = unsupportedIn(request);
+  if (unsupported) return unsupported;
+  const results = resultsIn(request, earlier);
+  if (results) return results;
   const t = request.toLowerCase();
   const molecules = findMolecules(request);
   const template = templateOf(t);
@@ -416,6 +438,8 @@ function decide(intent: Intent, done: Done[]): Step {
       return calculationStep(intent, done);
     case 'docking':
       return dockingStep(intent, done);
+    case 'results':
+      return resultsStep(intent, done);
     default:
   }
   if (done.length === 0) {
@@ -434,7 +458,7 @@ function decide(intent: Intent, done: Done[]): Step {
 }
 
 /** The last user message, this turn's tool calls with their parsed answers, and this step's number. */
-function readTurn(messages: readonly ChatMessage[]): { request: string; done: Done[]; step: number } {
+function readTurn(messages: readonly ChatMessage[]): { request: string; earlier: ChatMessage[]; done: Done[]; step: number } {
   const u = messages.findLastIndex((m) => m.role === 'user');
   const after = messages.slice(u + 1);
   const answers = new Map(after.flatMap((m) => (m.role === 'tool' ? [[m.tool_call_id, m.content] as const] : [])));
@@ -458,7 +482,7 @@ function readTurn(messages: readonly ChatMessage[]): { request: string; done: Do
       done.push({ name: c.name, args: isObj(args) ? args : {}, result: isObj(result) ? result : { error: { code: 'invalid-answer', message: 'Not a JSON object' } } });
     }
   }
-  return { request: messages[u]?.content ?? '', done, step: after.filter((m) => m.role === 'assistant').length + 1 };
+  return { request: messages[u]?.content ?? '', earlier: messages.slice(0, Math.max(0, u)), done, step: after.filter((m) => m.role === 'assistant').length + 1 };
 }
 
 /** The longest word-boundary prefix of `text` of at most `budget` tokens. */
@@ -488,12 +512,17 @@ export class BuiltinProvider implements Provider {
     return countTokens(text);
   }
 
+  /** What a step reads: the conversation (user, assistant and tool messages), not the system message or the tool definitions. */
+  promptTokens(messages: readonly ChatMessage[]): number {
+    return countPromptTokens(messages.filter((m) => m.role !== 'system'));
+  }
+
   async *complete(req: CompletionRequest): AsyncIterable<ProviderEvent> {
     await loadTokenizer();
     if (req.signal.aborted) return;
-    const input_tokens = countPromptTokens(req.messages, req.tools);
-    const { request, done, step: n } = readTurn(req.messages);
-    const step = decide(understand(request), done);
+    const input_tokens = this.promptTokens(req.messages);
+    const { request, earlier, done, step: n } = readTurn(req.messages);
+    const step = decide(understand(request, earlier), done);
     const offered = new Set(req.tools.map((t) => t.name));
     let text = step.text;
     let calls: ToolCall[] = step.calls.map((c, i) => ({ id: `call_${n}_${i + 1}`, name: c.name, arguments: JSON.stringify(c.args) }));

@@ -63,6 +63,13 @@ export interface Provider {
   complete(req: CompletionRequest): AsyncIterable<ProviderEvent>;
   /** Tokens of a text in this provider's tokenizer (billing of steps that report no usage). */
   countTokens(text: string): number;
+  /**
+   * The input tokens of one step's prompt as this provider reads it (docs/assistant.md,
+   * "Money"): a language model reads everything it is sent, tool definitions included; the
+   * builtin planner reads the conversation only. The runner bounds a turn and counts a stopped
+   * step with it, and the turn estimate quotes it.
+   */
+  promptTokens(messages: readonly ChatMessage[], tools: readonly ToolSpec[]): number;
 }
 
 /** The model could not be reached or refused the request; `status` is the HTTP status when there was one. */

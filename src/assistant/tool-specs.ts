@@ -96,8 +96,18 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
     description: 'The cost and runtime of a workflow run with its inputs, without running it.',
     parameters: obj(workflowSource),
   },
-  { name: 'list_jobs', description: "The user's recent jobs.", parameters: obj({ status: { type: 'string' }, limit: limit(50) }) },
+  {
+    name: 'list_jobs',
+    description: "The user's recent jobs, newest first; job_type filters them (conformers, docking, ...).",
+    parameters: obj({ status: { type: 'string' }, job_type: { type: 'string' }, limit: limit(50) }),
+  },
   { name: 'get_job', description: 'One of the user\u2019s jobs.', parameters: obj({ process_id: { type: 'string' } }, ['process_id']) },
+  {
+    name: 'get_job_result',
+    description:
+      "One of the user's jobs with its stored result (energies, conformers, poses and scores; structures left out). Use it to answer questions about existing results instead of proposing new work.",
+    parameters: obj({ process_id: { type: 'string' } }, ['process_id']),
+  },
   { name: 'list_runs', description: "The user's recent workflow runs.", parameters: obj({ status: { type: 'string' }, limit: limit(50) }) },
   { name: 'get_run', description: 'One of the user\u2019s workflow runs with its steps.', parameters: obj({ run_id: { type: 'string' } }, ['run_id']) },
   {
@@ -157,6 +167,28 @@ export interface ListedArtifact {
   created_at: string;
 }
 
+/**
+ * What get_job_result answers: the job, the SMILES it was given (molblocks as "(molblock)"), and
+ * its result document once completed (null before, or when it ended otherwise), shortened for a
+ * prompt: long strings (molblocks, SVGs) dropped, lists cut to their first entries with
+ * `<key>_total` beside them (docs/assistant.md, "Questions about results").
+ */
+export interface JobResultSummary {
+  process_id: string;
+  job_name: string;
+  job_type: string;
+  status: string;
+  progress: number;
+  message: string | null;
+  created_at: string;
+  finished_at: string | null;
+  charged_usd: number | null;
+  workflow_run_id: string | null;
+  molecules: string[] | null;
+  input_artifact_id: string | null;
+  result: Record<string, unknown> | null;
+}
+
 /** What estimate_workflow answers to the model (and propose_plan inside its card). */
 export interface WorkflowQuote {
   cost_usd: number;
@@ -190,6 +222,7 @@ export interface ToolResults {
   estimate_workflow: WorkflowQuote;
   list_jobs: { jobs: { process_id: string; job_type: string; status: string; created_at: string; charged_usd: number | null }[]; total: number };
   get_job: { process_id: string; job_type: string; status: string; progress: number; message: string | null; created_at: string; charged_usd: number | null };
+  get_job_result: JobResultSummary;
   list_runs: { runs: { run_id: string; name: string; status: string; created_at: string }[]; total: number };
   get_run: { run_id: string; name: string; status: string; steps: { step_id: string; state: string }[] };
   list_artifacts: { artifacts: ListedArtifact[]; total: number };

@@ -440,13 +440,16 @@ describe('builtin provider: behaviour of a model', () => {
     assert.ok(c.steps[0]!.usage!.input_tokens > a.steps[0]!.usage!.input_tokens);
   });
 
-  it('reports usage: the prompt it saw and what it wrote', async () => {
+  it('reports usage: the conversation it read (not the system message or the tool definitions) and what it wrote', async () => {
     const fed = () => ({ total: 0, jobs: [] });
     const { steps } = await turn('show my running jobs', fed);
     assert.equal(steps.length, 2);
     for (const s of steps) {
       const written = countTokens(s.text) + s.calls.reduce((n, c) => n + countTokens(c.name) + countTokens(c.arguments), 0);
-      assert.deepEqual(s.usage, { input_tokens: countPromptTokens(s.seen, tools), output_tokens: written });
+      const read = s.seen.filter((m) => m.role !== 'system');
+      assert.deepEqual(s.usage, { input_tokens: countPromptTokens(read), output_tokens: written });
+      assert.equal(provider.promptTokens(s.seen), s.usage!.input_tokens, 'what the runner bounds the turn with');
+      assert.ok(s.usage!.input_tokens < countPromptTokens([], tools) / 10, 'the tool definitions are not billed');
       assert.equal(s.events.at(-1)!.type, 'usage', 'usage ends the step');
     }
     assert.equal(steps[0]!.usage!.output_tokens, countTokens('list_jobs') + countTokens('{"status":"running","limit":10}'));
@@ -489,7 +492,7 @@ describe('builtin provider: behaviour of a model', () => {
     assert.equal(tiny.calls.length, 0);
     assert.ok(tiny.usage!.output_tokens <= 5);
     const zero = await step([{ role: 'user', content: 'help' }], { maxTokens: 0 });
-    assert.deepEqual(zero.events, [{ type: 'usage', usage: { input_tokens: countPromptTokens([{ role: 'user', content: 'help' }], tools), output_tokens: 0 } }]);
+    assert.deepEqual(zero.events, [{ type: 'usage', usage: { input_tokens: countPromptTokens([{ role: 'user', content: 'help' }]), output_tokens: 0 } }]);
   });
 
   it('calls only the tools it is offered', async () => {

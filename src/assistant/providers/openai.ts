@@ -8,7 +8,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { ProviderError, type ChatMessage, type CompletionRequest, type Provider, type ProviderEvent, type ToolCall, type ToolSpec } from '../provider.js';
-import { countTokens } from '../tokens.js';
+import { countPromptTokens, countTokens } from '../tokens.js';
 
 export interface OpenAIProviderOptions {
   /** The server's API root, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`. */
@@ -98,6 +98,11 @@ export class OpenAIProvider implements Provider {
 
   countTokens(text: string): number {
     return countTokens(text);
+  }
+
+  /** A model reads all it is sent: the system message, the conversation and the tool definitions. */
+  promptTokens(messages: readonly ChatMessage[], tools: readonly ToolSpec[]): number {
+    return countPromptTokens(messages, tools);
   }
 
   /** Any failure of a step as a ProviderError naming the server (the key masked should the server echo it). */

@@ -9,7 +9,7 @@ import { isUniqueViolation } from '../../db/database.js';
 import { AppError, invalid, notFound } from '../../errors.js';
 import type { ChatMessage } from '../../assistant/provider.js';
 import { countPromptTokens, countTokens, loadTokenizer } from '../../assistant/tokens.js';
-import { TOOL_SPECS, type WorkflowQuote } from '../../assistant/tool-specs.js';
+import type { WorkflowQuote } from '../../assistant/tool-specs.js';
 import { usd } from '../../api/schemas.js';
 import { isUuid } from '../../validation.js';
 import type { WalletService } from '../wallet/service.js';
@@ -189,7 +189,7 @@ export class AssistantService {
     this.checkMessage(message);
     const c = this.d.config;
     const history = await this.history(s.id);
-    const prompt = countPromptTokens([{ role: 'system', content: SYSTEM_PROMPT }, ...history, { role: 'user', content: message }], TOOL_SPECS);
+    const prompt = this.runner.promptTokens([{ role: 'system', content: SYSTEM_PROMPT }, ...history, { role: 'user', content: message }]);
     return {
       model: c.model,
       message_tokens: countTokens(message),

@@ -15,6 +15,7 @@ import { depictMolecules } from '../depict/service.js';
 import { describeMolecules } from '../describe/service.js';
 import type { RunStartBody } from '../workflows/runs.js';
 import { EngineJobArgumentError, quoteEngineJob } from './engine-jobs.js';
+import { jobResultSummary } from './job-results.js';
 
 export interface ToolContext {
   who: Principal;
@@ -124,7 +125,11 @@ async function call(s: Deps, ctx: ToolContext, name: string, a: Args): Promise<T
     case 'estimate_workflow':
       return same(await quote(s, who, runBody(a)));
     case 'list_jobs': {
-      const page = await s.jobs.list(who.userId, { limit: optInt(a, 'limit', 50) ?? 10, ...(a.status !== undefined ? { status: str(a, 'status') } : {}) });
+      const page = await s.jobs.list(who.userId, {
+        limit: optInt(a, 'limit', 50) ?? 10,
+        ...(a.status !== undefined ? { status: str(a, 'status') } : {}),
+        ...(a.job_type !== undefined ? { job_type: str(a, 'job_type').slice(0, 100) } : {}),
+      });
       return same({
         jobs: page.rows.map((j) => ({ process_id: j.id, job_type: j.job_type, status: j.status, created_at: iso(j.created_at), charged_usd: usd(j.charged_micros) })),
         total: page.total,
@@ -142,6 +147,8 @@ async function call(s: Deps, ctx: ToolContext, name: string, a: Args): Promise<T
         charged_usd: usd(j.charged_micros),
       });
     }
+    case 'get_job_result':
+      return same(await jobResultSummary(s, who, str(a, 'process_id')));
     case 'list_runs': {
       const page = await s.workflowRuns.list(who.userId, { limit: optInt(a, 'limit', 50) ?? 10, ...(a.status !== undefined ? { status: str(a, 'status') } : {}) });
       return same({ runs: page.runs.map((r) => ({ run_id: r.run_id, name: r.name, status: r.status, created_at: r.created_at })), total: page.total });
