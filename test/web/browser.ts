@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { BACKENDS } from '../helpers/backends.js';
 
 export const CHROMIUM = process.env.CRUCIBLE_CHROMIUM ?? '/usr/bin/chromium';
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -24,12 +25,14 @@ export const VIEWPORTS = [
 export type Viewport = (typeof VIEWPORTS)[number];
 
 /**
- * The screen sizes a flow runs at on a database: the desktop on every database, the phone on the
- * first (PGlite) only. The layout does not depend on the database, and each run of a browser flow
- * costs a minute of CI.
+ * The screen sizes a flow runs at on a database: with PostgreSQL configured, the phone on PGlite
+ * and the desktop on PostgreSQL, so each flow runs once per database and once per size; without
+ * it, both sizes on PGlite. The layout does not depend on the database, and each run of a browser
+ * flow costs a minute of CI (docs/console.md "Tests").
  */
 export function viewportsFor(backend: { name: string }): readonly Viewport[] {
-  return backend.name === 'pglite' ? VIEWPORTS : [VIEWPORTS[0]];
+  if (backend.name !== 'pglite') return [VIEWPORTS[0]];
+  return BACKENDS.length === 1 ? VIEWPORTS : [VIEWPORTS[1]];
 }
 
 /** Where screenshots go: CRUCIBLE_SCREENSHOTS, or one temp dir per process (printed at launch). */
