@@ -3,6 +3,7 @@
 import type { Queryable } from '../../db/database.js';
 import { invalid } from '../../errors.js';
 import { parseMolecules, type ParsedMolecule } from '../../chem/formats/molecules.js';
+import { fitRecordId } from '../../record-ids.js';
 import type { ManifestRecord } from './manifest.js';
 import { readBundle } from './bundle.js';
 import { artifactsStore } from './store.js';
@@ -55,8 +56,21 @@ export async function chooseMoleculePort(db: Queryable, artifactId: string, port
   return chosen;
 }
 
-/** The molecules of port `p` of the artifact (`summary`), in archive order (see ArtifactService.readMolecules). */
+/**
+ * The molecules of port `p` of the artifact (`summary`), in archive order (see
+ * ArtifactService.readMolecules). An id longer than the rule allows (an upload from before it)
+ * comes shortened as fitRecordId makes it, so that a job's results can store it.
+ */
 export async function* readMoleculeSet(
+  deps: MoleculeSetDeps,
+  artifactId: string,
+  summary: { id: string; storage_key: string; size_bytes: number },
+  p: MoleculePortRow,
+): AsyncGenerator<MoleculeItem> {
+  for await (const m of readMoleculeRecords(deps, artifactId, summary, p)) yield { ...m, id: fitRecordId(m.id) };
+}
+
+async function* readMoleculeRecords(
   deps: MoleculeSetDeps,
   artifactId: string,
   summary: { id: string; storage_key: string; size_bytes: number },
