@@ -4,7 +4,9 @@
 // when a job reads the set. Unparseable entries become warnings, never a failed upload,
 // unless nothing at all is usable or the file itself is unusable (no `smiles` column).
 
+import { listFew } from '../../errors.js';
 import { recordIdProblem } from '../../record-ids.js';
+import { molblockCoordinateProblem } from './coordinates.js';
 import { smilesCore, smilesShapeError } from './smiles-shape.js';
 
 type MoleculeFormat = 'smi' | 'csv' | 'tsv' | 'sdf';
@@ -369,10 +371,11 @@ async function* parseDelimited(input: Source, delimiter: string | null, opts: Pa
       const lower = header.map((h) => h.toLowerCase());
       smilesCol = lower.indexOf('smiles');
       if (smilesCol < 0) {
-        const cols = header.map((h) => JSON.stringify(h)).join(', ');
-        throw new MoleculeFileError(
-          `the ${delim === '\t' ? 'TSV' : 'CSV'} header (line ${rec.line}) has no "smiles" column (matched case-insensitively); its columns are ${cols.length > 500 ? `${cols.slice(0, 500)}…` : cols}`,
+        const cols = listFew(
+          header.map((h) => JSON.stringify(h.slice(0, 100))),
+          10,
         );
+        throw new MoleculeFileError(`the ${delim === '\t' ? 'TSV' : 'CSV'} header (line ${rec.line}) has no "smiles" column (matched case-insensitively); its columns are ${cols}`);
       }
       idCol = lower.findIndex((h, i) => i !== smilesCol && ID_COLUMNS.includes(h));
       nameCol = lower.findIndex((h, i) => i !== smilesCol && i !== idCol && NAME_COLUMNS.includes(h));
@@ -423,6 +426,8 @@ function checkMolblock(rec: string[]): SdfCheck {
   if (/V3000/.test(counts)) {
     if (!rec.some((l) => /^M {2}V30 BEGIN CTAB/.test(l))) return { error: 'V3000 molblock without "M  V30 BEGIN CTAB"', molblockEnd: -1 };
     if (end < 0) return { error: 'no "M  END" line', molblockEnd: -1 };
+    const coords = molblockCoordinateProblem(rec.slice(0, end + 1));
+    if (coords) return { error: coords, molblockEnd: -1 };
     return { error: null, molblockEnd: end };
   }
   const atoms = Number(counts.slice(0, 3));
