@@ -126,3 +126,28 @@ export async function within<T>(prefix: Loc, fn: () => Promise<T>): Promise<T> {
     throw err instanceof AppError ? err.at(...prefix) : err;
   }
 }
+
+/** Items of a list an error message names at most (docs/api-decisions.md, "Errors"). */
+export const LISTED_IN_MESSAGES = 5;
+
+/**
+ * The first few items of a list for an error message, and how many more there are:
+ * "STI, GOL, SO4, NAG, EDO and 19,995 more". Every message that lists what the caller sent
+ * (hetero groups, columns, ports, names) goes through it, so a detail stays short however
+ * long the input.
+ */
+export function listFew(items: Iterable<string>, max = LISTED_IN_MESSAGES, sep = ', '): string {
+  const all = [...items];
+  if (all.length <= max) return all.join(sep);
+  return `${all.slice(0, max).join(sep)} and ${(all.length - max).toLocaleString('en-US')} more`;
+}
+
+/** The longest problem detail or issue message rendered (longer ones are cut, saying so). */
+export const MAX_MESSAGE_CHARS = 2_000;
+
+/** A message cut to MAX_MESSAGE_CHARS, saying how much was cut (never half of a surrogate pair). */
+export function clipMessage(msg: string): string {
+  if (msg.length <= MAX_MESSAGE_CHARS) return msg;
+  const head = msg.slice(0, MAX_MESSAGE_CHARS).replace(/[\ud800-\udbff]$/, '');
+  return `${head}... (${(msg.length - head.length).toLocaleString('en-US')} more characters cut)`;
+}

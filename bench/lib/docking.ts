@@ -114,7 +114,10 @@ export async function dockingFigure(
         runEngine({ path: engines[engine].path!, args, cwd, threads: r.threads ?? 1, memoryBytes: 4 * 1024 ** 3, timeoutMs: 3_600_000, signal: new AbortController().signal }),
     };
     const info = readReceptor(receptorText, []);
-    await prepareReceptor({ sha256: sha256(receptorText), info, input: preparationInput(info), keep: [], ph: 7.4 }, tools, dir, engines.obabel.version ?? '');
+    await prepareReceptor({ sha256: sha256(receptorText), info, input: preparationInput(info), keep: [], ph: 7.4 }, tools, dir, engines.obabel.version ?? '', {
+      dir: path.join(dir, 'cache'),
+      userId: 'bench',
+    });
     const read = (await inst.services.chem.runItems('structure_info', [smiles], {}, 1))[0];
     if (!read?.ok) throw new Error('RDKit cannot read the ligand');
     const structure = { index: 0, id: '0', input: smiles, info: read.value };

@@ -4,6 +4,7 @@
 // evaluates itself. Nothing is ever passed to eval or Function: only numbers, true/false, the
 // known property names, comparisons, arithmetic and the three logical words are accepted.
 import jsep from 'jsep';
+import { listFew } from '../errors.js';
 
 jsep.addBinaryOp('and', 2); // the precedences of && and ||
 jsep.addBinaryOp('or', 1);
@@ -198,7 +199,9 @@ export function compileExpression(text: string, names: Readonly<Record<string, V
   checkShape(tree);
   const unknown = unknownNames(tree, names);
   if (unknown.length)
-    throw new ExpressionError(`unknown name${unknown.length > 1 ? 's' : ''} ${unknown.map((x) => `"${x}"`).join(', ')}; the names are ${Object.keys(names).join(', ')}`);
+    throw new ExpressionError(
+      `unknown name${unknown.length > 1 ? 's' : ''} ${listFew(unknown.map((x) => `"${x.slice(0, 100)}"`))}; the names are ${Object.keys(names).join(', ')}`,
+    );
   const c = compileNode(tree, names);
   if (c.type !== 'boolean') throw new ExpressionError('the expression must be true or false for each molecule (a comparison, e.g. mw <= 500)');
   return (env) => c.run(env) === true;

@@ -95,6 +95,8 @@ export interface JobDeps {
   engines?: Engines;
   /** RCSB PDB files (docking receptors given as pdb_id). */
   pdb?: JobPdbFiles;
+  /** The instance's cache directory (under its data directory): docking's prepared receptors. */
+  cacheDir?: string;
 }
 
 /**

@@ -2,7 +2,7 @@
 // a code, a message, issues with locations relative to its input); fromAppError gives each
 // code its status, title and retry hint and roots the locations in the request. HTTP-only
 // failures (auth hook, idempotency, edge errors) build ApiErrors here directly.
-import { AppError, type ErrorCode, type GenericCode, type Issue, type Loc, type RetryHint, type SpecificCode } from '../errors.js';
+import { AppError, clipMessage, type ErrorCode, type GenericCode, type Issue, type Loc, type RetryHint, type SpecificCode } from '../errors.js';
 import { redactIssueInput } from './redact.js';
 
 export type { RetryHint };
@@ -195,11 +195,13 @@ export function problemBody(err: ApiError, instance: string, requestId: string):
     type: err.type,
     title: err.title,
     status: err.status,
-    detail: err.message,
+    // Every detail and message is bounded here, where every problem is rendered (lists in
+    // messages are cut where they are made, errors.listFew).
+    detail: clipMessage(err.message),
     instance,
     request_id: requestId,
     retry: err.retry,
     // Inputs are redacted here, where every problem is rendered: no secret goes back out.
-    ...(err.errors ? { errors: err.errors.map((e) => ({ ...e, input: redactIssueInput(e.type, e.loc, e.input) })) } : {}),
+    ...(err.errors ? { errors: err.errors.map((e) => ({ ...e, msg: clipMessage(e.msg), input: redactIssueInput(e.type, e.loc, e.input) })) } : {}),
   };
 }

@@ -9,7 +9,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import { after, before, describe, it } from 'node:test';
-import { receptorCacheDir } from '../../src/compute/types/engine/receptor.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { scratchRoot } from '../../src/compute/engines/scratch.js';
@@ -24,7 +23,6 @@ for (const backend of BACKENDS) {
   describe(`docking [${backend.name}]`, () => {
     let h: Harness;
     before(async () => {
-      fs.rmSync(receptorCacheDir(), { recursive: true, force: true });
       h = await startHarness(backend, {}, { workers: 1 });
     });
     after(() => h?.close());

@@ -4,6 +4,9 @@
 // when a job reads the set. Unparseable entries become warnings, never a failed upload,
 // unless nothing at all is usable or the file itself is unusable (no `smiles` column).
 
+import { listFew } from '../../errors.js';
+import { recordIdProblem } from '../../record-ids.js';
+import { molblockCoordinateProblem } from './coordinates.js';
 import { smilesCore, smilesShapeError } from './smiles-shape.js';
 
 type MoleculeFormat = 'smi' | 'csv' | 'tsv' | 'sdf';
@@ -145,8 +148,19 @@ interface ParseOptions {
 
 class IdBook {
   private readonly seen = new Set<string>();
-  /** The id to use, or null (and a warning) when it repeats. */
+  /** `row` or `record`: how a message names an entry. */
+  constructor(private readonly entryWord: string) {}
+  /**
+   * The id to use, or null (and a warning) when it repeats. An id the rule refuses
+   * (src/record-ids.ts: too long, control characters) fails the upload naming its entry: a
+   * job's results would not store it.
+   */
   take(id: string, entry: number, line: number, opts: ParseOptions): string | null {
+    const problem = recordIdProblem(id);
+    if (problem !== null) {
+      const shown = id.length > 40 ? `${JSON.stringify(head(id, 40))}...` : JSON.stringify(id);
+      throw new MoleculeFileError(`${this.entryWord} ${entry} (line ${line}) has the id ${shown}: ${problem}`);
+    }
     if (this.seen.has(id)) {
       opts.warn({ type: 'duplicate_id', line, entry, msg: `id "${id}" repeats an earlier entry; this entry is skipped`, input: id });
       return null;
@@ -155,6 +169,9 @@ class IdBook {
     return id;
   }
 }
+
+/** The first `n` UTF-16 code units of `s`, never half of a surrogate pair. */
+const head = (s: string, n: number) => s.slice(0, n).replace(/[\ud800-\udbff]$/, '');
 
 // A warning quotes at most 200 characters of its input, NUL shown as U+FFFD (the warning is stored as JSON in the database).
 const clipInput = (s: string) => {
@@ -176,7 +193,7 @@ export function parseMolecules(input: Source, format: MoleculeFormat, opts: Pars
 
 /** SMILES files: `SMILES[<whitespace>name]` per line; `#` comments, blank lines and a `smiles ...` header line are skipped. */
 async function* parseSmi(input: Source, opts: ParseOptions): AsyncGenerator<ParsedMolecule> {
-  const ids = new IdBook();
+  const ids = new IdBook('line');
   let entry = 0;
   let sawContent = false;
   for await (const line of lines(input)) {
@@ -343,7 +360,7 @@ async function* parseDelimited(input: Source, delimiter: string | null, opts: Pa
   let idCol = -1;
   let nameCol = -1;
   let metricCols: [number, string][] = [];
-  const ids = new IdBook();
+  const ids = new IdBook('row');
   let entry = 0;
   let delim = delimiter ?? ',';
   for await (const rec of csvRecords(input, delimiter, (d) => (delim = d))) {
@@ -354,10 +371,11 @@ async function* parseDelimited(input: Source, delimiter: string | null, opts: Pa
       const lower = header.map((h) => h.toLowerCase());
       smilesCol = lower.indexOf('smiles');
       if (smilesCol < 0) {
-        const cols = header.map((h) => JSON.stringify(h)).join(', ');
-        throw new MoleculeFileError(
-          `the ${delim === '\t' ? 'TSV' : 'CSV'} header (line ${rec.line}) has no "smiles" column (matched case-insensitively); its columns are ${cols.length > 500 ? `${cols.slice(0, 500)}…` : cols}`,
+        const cols = listFew(
+          header.map((h) => JSON.stringify(h.slice(0, 100))),
+          10,
         );
+        throw new MoleculeFileError(`the ${delim === '\t' ? 'TSV' : 'CSV'} header (line ${rec.line}) has no "smiles" column (matched case-insensitively); its columns are ${cols}`);
       }
       idCol = lower.findIndex((h, i) => i !== smilesCol && ID_COLUMNS.includes(h));
       nameCol = lower.findIndex((h, i) => i !== smilesCol && i !== idCol && NAME_COLUMNS.includes(h));
@@ -408,6 +426,8 @@ function checkMolblock(rec: string[]): SdfCheck {
   if (/V3000/.test(counts)) {
     if (!rec.some((l) => /^M {2}V30 BEGIN CTAB/.test(l))) return { error: 'V3000 molblock without "M  V30 BEGIN CTAB"', molblockEnd: -1 };
     if (end < 0) return { error: 'no "M  END" line', molblockEnd: -1 };
+    const coords = molblockCoordinateProblem(rec.slice(0, end + 1));
+    if (coords) return { error: coords, molblockEnd: -1 };
     return { error: null, molblockEnd: end };
   }
   const atoms = Number(counts.slice(0, 3));
@@ -436,7 +456,7 @@ function checkMolblock(rec: string[]): SdfCheck {
 
 /** SDF: records separated by `$$$$`; data fields `> <NAME>` after `M  END`. */
 async function* parseSdf(input: Source, opts: ParseOptions): AsyncGenerator<ParsedMolecule> {
-  const ids = new IdBook();
+  const ids = new IdBook('record');
   let rec: string[] = [];
   let recLine = 1;
   let recSize = 0;

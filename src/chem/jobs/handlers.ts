@@ -2,6 +2,7 @@
 // molecules read as SMILES or molblocks, Morgan fingerprints and Tanimoto similarity,
 // substructure matching, and the two Butina passes. Every RDKit object is deleted in a
 // finally block (WASM objects are not garbage-collected).
+import { molblockCoordinateProblem } from '../formats/coordinates.js';
 import type { Mol } from '@rdkit/rdkit';
 import { parseSmiles, tooManyAtoms, type RDKitModule } from '../depict.js';
 import { MAX_INPUT_CHARS, tooLargeToParse } from '../limits.js';
@@ -48,6 +49,8 @@ function readMolecule(rdkit: RDKitModule, input: string): Read {
   if (!molblock && tooLargeToParse(input) !== null) return { mol: null, error: 'too_large' };
   let mol: Mol | null;
   if (molblock) {
+    // NaN, Infinity or absurd coordinates (RDKit takes them in V3000): never on to the engines.
+    if (molblockCoordinateProblem(input) !== null) return { mol: null, error: 'unparseable' };
     mol = rdkit.get_mol(input);
     if (mol && (!mol.is_valid() || mol.get_num_atoms() === 0)) {
       mol.delete();

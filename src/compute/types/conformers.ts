@@ -18,6 +18,7 @@ import { checkStructure, ItemFailure, loadStructures, prepare, readMolblockAtoms
 import { qmMethods } from './optimize.js';
 import { runXtb } from './engine/xtb.js';
 import { ConformersResult } from './engine/results.js';
+import { suffixedRecordId } from '../../record-ids.js';
 
 const Payload = Type.Object(
   {
@@ -366,7 +367,7 @@ export const conformersJob: JobType<Payload> = {
     run.items.forEach((it, k) => {
       (run.outputs[k]?.structures ?? []).forEach((_, j) => {
         const r = records[at++]!;
-        all.push({ ...r, id: `${it.id}-${j + 1}` });
+        all.push({ ...r, id: suffixedRecordId(it.id, `-${j + 1}`) });
         if (j === 0) lowest.push({ ...r, id: it.id });
       });
     });

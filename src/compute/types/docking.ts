@@ -163,6 +163,7 @@ export const dockingJob: JobType<Payload> = {
         toolsFor(ctx, receptorLogs, 0, PER_CALL_MS),
         dir,
         ctx.deps.engines?.obabel.version ?? '',
+        { dir: ctx.deps.cacheDir, userId: ctx.userId },
       ).catch((err: unknown) => {
         throw err instanceof ReceptorProblem ? new JobInputError(err.message) : err;
       });

@@ -13,6 +13,7 @@ import type { ChemPool, ItemOutcome } from '../../chem/pool.js';
 import type { KindInput, KindOptions, KindOutput, TaskKind } from '../../chem/kinds.js';
 import { isMolblock } from '../../chem/jobs/handlers.js';
 import { AppError, invalid } from '../../errors.js';
+import { suffixedRecordId } from '../../record-ids.js';
 import { JobAborted, JobInputError, type EstimateContext, type RunContext } from '../job-type.js';
 
 /** Molecules per job at most, inline or from an uploaded set. */
@@ -258,7 +259,7 @@ export async function loadLibrary(ctx: RunContext<LibraryPayload>, pool: ChemPoo
     let index = 0;
     for await (const m of ctx.readMolecules(p.input_artifact_id!, p.port)) {
       let id = m.id || String(index);
-      for (let k = 2; ids.has(id); k++) id = `${(m.id || String(index)).slice(0, 190)}~${k}`;
+      for (let k = 2; ids.has(id); k++) id = suffixedRecordId(m.id || String(index), `~${k}`);
       ids.add(id);
       const item: LibraryItem = { index: index++, id, smiles: m.smiles, ...(m.name ? { name: m.name } : {}) };
       if (isMolblock(m.smiles)) {

@@ -148,6 +148,9 @@ async function buildMoleculeArtifact(deps: IngestDeps, u: UploadInput) {
       manifest,
     );
   } finally {
+    // Writes still buffered when the file is refused part-way (an id the rule refuses) fail
+    // with the destroyed stream: expected, and never an uncaught error.
+    scratch.on('error', () => undefined);
     scratch.destroy();
     await fsp.unlink(scratchPath).catch(() => undefined);
   }

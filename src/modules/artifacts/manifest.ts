@@ -1,12 +1,12 @@
 // The artifact manifest (manifest.json at the root of every artifact zip) and its rules.
 import { type Issue } from '../../errors.js';
+import { MAX_RECORD_ID, recordIdProblem } from '../../record-ids.js';
 
 export const MANIFEST_NAME = 'manifest.json';
 export const MANIFEST_VERSION = 1;
 /** Port names: what a query string and a zip path can carry without escaping surprises. */
 export const PORT_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
 export const MAX_PORTS = 100;
-export const MAX_RECORD_ID = 200;
 /** The largest manifest.json read from an uploaded archive. */
 export const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
 
@@ -100,7 +100,8 @@ export function safeMemberName(name: string, fallback = 'file'): string {
     .replace(/[\p{C}]/gu, '')
     .replace(/^\.+/, '')
     .trim()
-    .slice(0, 120);
+    .slice(0, 120)
+    .replace(/[\ud800-\udbff]$/, ''); // never half of a surrogate pair
   return cleaned || fallback;
 }
 
@@ -196,12 +197,13 @@ export function validateManifest(raw: unknown, hasMember: (name: string) => bool
         issues.add(rat, 'a record must be an object with id and files', rec, 'dict_type');
         return;
       }
-      if (typeof rec.id !== 'string' || rec.id.length < 1 || rec.id.length > MAX_RECORD_ID) {
+      const idProblem = recordIdProblem(rec.id);
+      if (idProblem !== null || typeof rec.id !== 'string') {
         issues.add(
           [...rat, 'id'],
-          rec.id === undefined ? 'Field required: id' : `id must be a string of 1 to ${MAX_RECORD_ID} characters`,
+          rec.id === undefined ? 'Field required: id' : (idProblem ?? 'a record id must be a string'),
           rec.id ?? null,
-          rec.id === undefined ? 'missing' : 'string_type',
+          rec.id === undefined ? 'missing' : typeof rec.id !== 'string' ? 'string_type' : rec.id.length > MAX_RECORD_ID ? 'string_too_long' : 'value_error',
         );
       } else if (seen.has(rec.id)) {
         issues.add([...rat, 'id'], `record id "${rec.id}" repeats within port "${name}"`, rec.id);

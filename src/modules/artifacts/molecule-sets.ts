@@ -1,8 +1,9 @@
 // Reading molecule sets (the job engine's inputs): choosing an artifact's molecule port, and
 // streaming its molecules from the bundle, else one archive member per record.
 import type { Queryable } from '../../db/database.js';
-import { invalid } from '../../errors.js';
+import { invalid, listFew } from '../../errors.js';
 import { parseMolecules, type ParsedMolecule } from '../../chem/formats/molecules.js';
+import { fitRecordId } from '../../record-ids.js';
 import type { ManifestRecord } from './manifest.js';
 import { readBundle } from './bundle.js';
 import { artifactsStore } from './store.js';
@@ -35,18 +36,18 @@ export async function chooseMoleculePort(db: Queryable, artifactId: string, port
   let chosen: MoleculePortRow | undefined;
   if (port !== undefined) {
     chosen = ports.find((p) => p.port === port);
-    if (!chosen) throw invalid(PORT_LOC, `artifact ${artifactId} has no port "${port}" (its ports: ${ports.map((p) => p.port).join(', ')})`, port);
+    if (!chosen) throw invalid(PORT_LOC, `artifact ${artifactId} has no port "${port}" (its ports: ${listFew(ports.map((p) => p.port))})`, port);
     if (chosen.data_kind !== 'molecules') throw invalid(PORT_LOC, `port "${port}" of artifact ${artifactId} is not a molecule set (its kind is "${chosen.data_kind}")`, port);
   } else {
     const [only, ...others] = ports.filter((p) => p.data_kind === 'molecules');
     if (!only)
       throw invalid(
         INPUT_LOC,
-        `artifact ${artifactId} holds no molecule set (its ports: ${ports.map((p) => `${p.port} (${p.data_kind})`).join(', ')}); upload one with mode=molecules`,
+        `artifact ${artifactId} holds no molecule set (its ports: ${listFew(ports.map((p) => `${p.port} (${p.data_kind})`))}); upload one with mode=molecules`,
         artifactId,
       );
     if (others.length > 0)
-      throw invalid(PORT_LOC, `artifact ${artifactId} has several molecule sets (${[only, ...others].map((p) => p.port).join(', ')}): name one with port`, null, 'missing');
+      throw invalid(PORT_LOC, `artifact ${artifactId} has several molecule sets (${listFew([only, ...others].map((p) => p.port))}): name one with port`, null, 'missing');
     chosen = only;
   }
   if (!isMoleculeFormat(chosen.data_format)) {
@@ -55,8 +56,21 @@ export async function chooseMoleculePort(db: Queryable, artifactId: string, port
   return chosen;
 }
 
-/** The molecules of port `p` of the artifact (`summary`), in archive order (see ArtifactService.readMolecules). */
+/**
+ * The molecules of port `p` of the artifact (`summary`), in archive order (see
+ * ArtifactService.readMolecules). An id longer than the rule allows (an upload from before it)
+ * comes shortened as fitRecordId makes it, so that a job's results can store it.
+ */
 export async function* readMoleculeSet(
+  deps: MoleculeSetDeps,
+  artifactId: string,
+  summary: { id: string; storage_key: string; size_bytes: number },
+  p: MoleculePortRow,
+): AsyncGenerator<MoleculeItem> {
+  for await (const m of readMoleculeRecords(deps, artifactId, summary, p)) yield { ...m, id: fitRecordId(m.id) };
+}
+
+async function* readMoleculeRecords(
   deps: MoleculeSetDeps,
   artifactId: string,
   summary: { id: string; storage_key: string; size_bytes: number },

@@ -6,13 +6,13 @@ import {
   MANIFEST_NAME,
   MANIFEST_VERSION,
   PORT_NAME_RE,
-  MAX_RECORD_ID,
   safeMemberName,
   worthCompressing,
   type Manifest,
   type ManifestPort,
   type ManifestRecord,
 } from './manifest.js';
+import { recordIdProblem } from '../../record-ids.js';
 import type { ArtifactRecordInput, CreateFromRecordsInput } from './types.js';
 import { ZipBuilder } from './zip.js';
 
@@ -29,8 +29,8 @@ export async function writeRecordsArchive(storage: ArtifactStorage, input: Creat
       let i = 0;
       for await (const rec of p.records as AsyncIterable<ArtifactRecordInput>) {
         i++;
-        if (typeof rec.id !== 'string' || rec.id.length === 0 || rec.id.length > MAX_RECORD_ID)
-          throw new Error(`createFromRecords: port ${name} record ${i}: id must be 1 to ${MAX_RECORD_ID} characters`);
+        const idProblem = recordIdProblem(rec.id);
+        if (idProblem !== null) throw new Error(`createFromRecords: port ${name} record ${i}: ${idProblem}`);
         if (ids.has(rec.id)) throw new Error(`createFromRecords: port ${name}: record id "${rec.id}" repeats`);
         ids.add(rec.id);
         records.push(await addRecord(zip, name, i, rec));

@@ -17,7 +17,7 @@
 import path from 'node:path';
 import { TIER_NAMES, type Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/database.js';
-import { AppError, invalid, notFound } from '../../errors.js';
+import { AppError, invalid, listFew, notFound } from '../../errors.js';
 import { iso } from '../../api/schemas.js';
 import { StorageError, type ArtifactStorage, type PutResult } from '../../storage/storage.js';
 import { memberMediaType, referencedMembers, type Manifest, type ManifestRecord } from './manifest.js';
@@ -122,12 +122,12 @@ export class ArtifactService {
     const [hit, ...others] = hits;
     if (!hit) {
       const ports = (await artifactsStore.ports(this.db, row.id)).map((p) => p.port);
-      if (port !== undefined && !ports.includes(port)) throw notFound(`port "${port}" in artifact ${row.id} (its ports: ${ports.join(', ')})`);
+      if (port !== undefined && !ports.includes(port)) throw notFound(`port "${port}" in artifact ${row.id} (its ports: ${listFew(ports)})`);
       throw notFound(`record "${recordId}" in ${port !== undefined ? `port "${port}" of ` : ''}artifact ${row.id}`);
     }
     if (others.length > 0) {
       const all = (await artifactsStore.ports(this.db, row.id)).map((p) => p.port);
-      throw invalid(['port'], `record "${recordId}" exists in more than one port of artifact ${row.id} (its ports: ${all.join(', ')}): send port to choose`, null, 'missing');
+      throw invalid(['port'], `record "${recordId}" exists in more than one port of artifact ${row.id} (its ports: ${listFew(all)}): send port to choose`, null, 'missing');
     }
     const { port: name, record } = hit;
     return { port: name, record, member: record.files.primary };
@@ -139,7 +139,7 @@ export class ArtifactService {
     if (q.record === undefined && q.port !== undefined) {
       const { manifest } = await this.row(userId, id);
       const port = Object.hasOwn(manifest.ports, q.port) ? manifest.ports[q.port]! : null;
-      if (!port) throw notFound(`port "${q.port}" in artifact ${row.id} (its ports: ${Object.keys(manifest.ports).join(', ')})`);
+      if (!port) throw notFound(`port "${q.port}" in artifact ${row.id} (its ports: ${listFew(Object.keys(manifest.ports))})`);
       if (port.records.length === 1) return this.download(userId, id, { record: port.records[0]!.id, port: q.port });
       const reader = await this.openZip(row);
       try {

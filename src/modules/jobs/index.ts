@@ -1,5 +1,6 @@
 // Jobs: the compute engine (src/compute) wired to the wallet, the events feed and the artifact
 // store through its ports (and the workflow run engine, which step jobs' ends move), and its routes.
+import path from 'node:path';
 import type { Module } from '../../api/module.js';
 import type { ComputePorts } from '../../compute/ports.js';
 import { JobRuntime, type RuntimeOptions } from '../../compute/runtime.js';
@@ -48,7 +49,7 @@ export const jobsModule: Module = {
           runtimeGraceSec: config.runtimeGraceSec,
           ...opts,
           slots,
-          deps: { chem, models: ports.models, pdb },
+          deps: { chem, models: ports.models, pdb, cacheDir: path.join(config.dataDir, 'cache') },
           scheduler,
         }),
     };

@@ -2,6 +2,7 @@
 // ligand's pose, or around a hetero group of the receptor, named by its residue name or found as
 // "its ligand" (box_site "ligand"). Pure functions of text and coordinates; the reference
 // ligand's file is read in the receptor reader's thread (receptor-reader.ts).
+import { listFew } from '../../../errors.js';
 import { atomsInBox, extentOf, type Box, type ReceptorInfo } from './receptor.js';
 
 /** A box side may be at most this long (AutoDock's grid limit the contract keeps). */
@@ -108,7 +109,9 @@ function heteroGroups(info: Pick<ReceptorInfo, 'sites'>): { name: string; heavy:
     .sort((a, b) => b.heavy - a.heavy || a.name.localeCompare(b.name));
 }
 
-const listed = (groups: { name: string; heavy: number }[]) => groups.map((g) => `${g.name} (${g.heavy} heavy atom${g.heavy === 1 ? '' : 's'})`).join(', ');
+const named = (g: { name: string; heavy: number }) => `${g.name} (${g.heavy} heavy atom${g.heavy === 1 ? '' : 's'})`;
+/** The first few groups and how many more (errors.listFew: a receptor may hold 20,000). */
+const listed = (groups: { name: string; heavy: number }[]) => listFew(groups.map(named));
 
 /**
  * "Its ligand": the one hetero group of the receptor, by residue name, that is neither water, nor
@@ -135,7 +138,11 @@ export function itsLigand(info: Pick<ReceptorInfo, 'sites' | 'kept'>): { site: s
     };
   return {
     problem: groups.length
-      ? `the receptor has no ligand to dock around: its hetero groups are ${groups.map((g) => `${listed([g])}, ${why(g)}`).join('; ')}; give box_site as a residue name, or a box`
+      ? `the receptor has no ligand to dock around: its hetero groups are ${listFew(
+          groups.map((g) => `${named(g)}, ${why(g)}`),
+          undefined,
+          '; ',
+        )}; give box_site as a residue name, or a box`
       : 'the receptor has no hetero group, so no ligand to dock around; give a box, or reference_ligand_artifact_id',
   };
 }
@@ -151,7 +158,7 @@ export function siteBox(info: Pick<ReceptorInfo, 'sites' | 'kept'>, site: string
   const coords = info.sites.get(name);
   if (!coords?.length) {
     const names = [...info.sites.keys()].filter((n) => n !== 'HOH');
-    return `the receptor has no hetero group ${name} (${names.length ? `its hetero groups: ${names.join(', ')}` : 'it has no hetero groups'})`;
+    return `the receptor has no hetero group ${name} (${names.length ? `its hetero groups: ${listFew(names)}` : 'it has no hetero groups'})`;
   }
   const box = boundedBox(coords, padding, name);
   return typeof box === 'string' ? box : { box, site: name };

@@ -3,6 +3,8 @@
 // multiplicity, and the rules a JSON schema cannot say.
 import { Type } from '@sinclair/typebox';
 import { invalid } from '../../../errors.js';
+import { isMolblock } from '../../../chem/jobs/handlers.js';
+import { molblockCoordinateProblem } from '../../../chem/formats/coordinates.js';
 import type { EngineName } from '../../engines/catalog.js';
 import type { EstimateContext } from '../../job-type.js';
 
@@ -122,6 +124,10 @@ export function checkStructures(p: StructurePayload): void {
   if (p.molecules !== undefined && p.input_artifact_id !== undefined)
     throw invalid(['input_artifact_id'], 'Give either molecules or input_artifact_id, not both', p.input_artifact_id);
   if (p.port !== undefined && p.input_artifact_id === undefined) throw invalid(['port'], 'port applies to input_artifact_id only', p.port);
+  p.molecules?.forEach((m, i) => {
+    const problem = isMolblock(m) ? molblockCoordinateProblem(m) : null;
+    if (problem) throw invalid(['molecules', i], `structure ${i}: ${problem}; coordinates are finite numbers of Å`, m.slice(0, 200), 'value_error');
+  });
 }
 
 /** How many structures a job will read (an uploaded set counted without reading it). */
@@ -141,12 +147,21 @@ export async function countStructures(p: StructurePayload, ctx: EstimateContext)
 }
 
 /**
- * The multiplicity a structure gets, and whether it fits its electrons: an even count of
- * electrons needs an odd multiplicity and the other way round, with at most as many unpaired
+ * The multiplicity a structure gets, and whether it fits its electrons: a system needs at least
+ * one electron (a bare proton, or methane at charge +10, has nothing to compute), an even count
+ * of electrons needs an odd multiplicity and the other way round, with at most as many unpaired
  * electrons as electrons.
  */
-export function spinOf(electrons: number, multiplicity: number | undefined): { multiplicity: number; ok: boolean } {
+export function spinOf(electrons: number, multiplicity: number | undefined): { multiplicity: number; ok: boolean; noElectrons: boolean } {
   const m = multiplicity ?? (electrons % 2 === 0 ? 1 : 2);
   const unpaired = m - 1;
-  return { multiplicity: m, ok: electrons >= 0 && unpaired <= electrons && (electrons - unpaired) % 2 === 0 };
+  const noElectrons = electrons <= 0;
+  return { multiplicity: m, ok: !noElectrons && unpaired <= electrons && (electrons - unpaired) % 2 === 0, noElectrons };
+}
+
+/** Why a structure's electrons do not fit its charge and multiplicity (spinOf not ok), in words: "<subject> has N electrons with charge C, ...". */
+export function spinProblem(subject: string, electrons: number, charge: number, spin: { multiplicity: number; noElectrons: boolean }): string {
+  const has = `${subject} has ${electrons} electrons with charge ${charge}`;
+  if (spin.noElectrons) return `${has}: a calculation needs at least one electron`;
+  return `${has}, which multiplicity ${spin.multiplicity} does not fit (an even count needs an odd multiplicity)`;
 }

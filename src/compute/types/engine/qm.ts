@@ -5,7 +5,7 @@ import { invalid } from '../../../errors.js';
 import type { EstimateContext, RunContext } from '../../job-type.js';
 import { engineEstimate, type EngineTask } from './calibration.js';
 import { runMopac } from './mopac.js';
-import { countStructures, maxAtoms, spinOf, XTB_METHODS, type QmMethod, type QmPayload } from './payload.js';
+import { countStructures, maxAtoms, spinOf, spinProblem, XTB_METHODS, type QmMethod, type QmPayload } from './payload.js';
 import type { EngineTools } from './run.js';
 import type { Prepared, Structure } from './structures.js';
 import { ItemFailure } from './structures.js';
@@ -39,7 +39,7 @@ export function chargeAndSpin(p: QmPayload, s: Structure): { charge: number; mul
   const charge = p.charge ?? s.info.formalCharge;
   const electrons = s.info.electrons + s.info.formalCharge - charge;
   const spin = spinOf(electrons, p.multiplicity);
-  if (!spin.ok) throw new ItemFailure('charge_multiplicity', `charge ${charge} leaves ${electrons} electrons, which multiplicity ${spin.multiplicity} does not fit`);
+  if (!spin.ok) throw new ItemFailure('charge_multiplicity', spinProblem('the structure', electrons, charge, spin));
   return { charge, multiplicity: spin.multiplicity };
 }
 
@@ -60,14 +60,17 @@ export async function qmEstimate(p: QmPayload, ctx: EstimateContext, task: Engin
     infos.forEach((info, i) => {
       if (info.error) return;
       const charge = p.charge ?? info.formalCharge;
-      const spin = spinOf(info.electrons + info.formalCharge - charge, p.multiplicity);
-      if (!spin.ok)
-        throw invalid(
-          [p.multiplicity !== undefined ? 'multiplicity' : 'charge'],
-          `structure ${i} has ${info.electrons + info.formalCharge - charge} electrons with charge ${charge}, which multiplicity ${spin.multiplicity} does not fit (an even count needs an odd multiplicity)`,
-          p.multiplicity ?? p.charge ?? null,
-          'charge_multiplicity',
-        );
+      const electrons = info.electrons + info.formalCharge - charge;
+      const spin = spinOf(electrons, p.multiplicity);
+      if (spin.ok) return;
+      // No electrons: the charge given, else the structure itself (a bare proton) is the mistake.
+      const at = spin.noElectrons ? (p.charge !== undefined ? ['charge'] : ['molecules', i]) : [p.multiplicity !== undefined ? 'multiplicity' : 'charge'];
+      throw invalid(
+        at,
+        spinProblem(`structure ${i}`, electrons, charge, spin),
+        at[0] === 'molecules' ? p.molecules![i]! : (p.multiplicity ?? p.charge ?? null),
+        'charge_multiplicity',
+      );
     });
     atoms = infos.map((i) => (i.error ? 0 : Math.min(i.atoms, maxAtoms(method))));
   }

@@ -10,6 +10,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { listFew } from '../../../errors.js';
 import type { EngineTools } from './run.js';
 import { lastLines } from './structures.js';
 
@@ -108,6 +109,11 @@ export function readReceptor(text: string, keep: readonly string[] = []): Recept
     const y = num(line.slice(38, 46));
     const z = num(line.slice(46, 54));
     if (![x, y, z].every(Number.isFinite)) throw new ReceptorProblem(`line ${lineNo} is an atom record without valid coordinates (columns 31-54): "${line.slice(0, 60)}"`);
+    // What the PDB format's 8.3 columns can hold; beyond it (1e8 fits the columns as text) Vina fails after the charge.
+    if (![x, y, z].every((v) => v >= -999.999 && v <= 9999.999))
+      throw new ReceptorProblem(
+        `line ${lineNo} places an atom at (${x}, ${y}, ${z}) A, beyond what the PDB format holds (-999.999 to 9999.999 A in columns 31-54): "${line.slice(0, 60)}"`,
+      );
     let l = line;
     if (isHet && resName === 'MSE') {
       // Selenomethionine is methionine with Se for S: read as the protein residue it is.
@@ -155,7 +161,7 @@ export function readReceptor(text: string, keep: readonly string[] = []): Recept
   if (residues.size === 0) throw new ReceptorProblem('the receptor file has ATOM records but no amino-acid or nucleotide residue: it is not a protein structure');
   if (unsupported.size)
     throw new ReceptorProblem(
-      `the receptor holds atoms AutoDock Vina has no type for: ${[...unsupported].map(([e, r]) => `${e || '(no element)'} (${r})`).join(', ')}; leave their groups out of keep_hetero, or give elements in columns 77-78`,
+      `the receptor holds atoms AutoDock Vina has no type for: ${listFew([...unsupported].map(([e, r]) => `${e || '(no element)'} (${r})`))}; leave their groups out of keep_hetero, or give elements in columns 77-78`,
     );
   out.push('END');
   return {
@@ -205,8 +211,12 @@ const PREPARATION_VERSION = 1;
 const CACHE_FILES = 64;
 const CACHE_BYTES = 2 * 1024 ** 3;
 
-export function receptorCacheDir(): string {
-  return path.join(os.tmpdir(), 'crucible-receptors');
+/**
+ * Where prepared receptors are cached: `<data dir>/cache/receptors` (the instance's cache
+ * directory, JobDeps.cacheDir), never a folder that other instances on the machine share.
+ */
+export function receptorCacheDir(cacheDir: string | undefined): string {
+  return path.join(cacheDir ?? path.join(os.tmpdir(), `crucible-${process.pid}`), 'receptors');
 }
 
 /** Whether a receptor comes with its hydrogens (a prepared structure): at least one per four heavy atoms. */
@@ -233,6 +243,7 @@ export interface PreparedReceptor {
   hydrogens: 'kept' | 'added';
   /** Atoms in the PDBQT (polar hydrogens kept, the others merged as AutoDock wants). */
   atoms: number;
+  /** Prepared before for the same user (the cache is each user's own). */
   cached: boolean;
   key: string;
 }
@@ -259,11 +270,13 @@ export async function prepareReceptor(
   tools: EngineTools,
   dir: string,
   obabelVersion: string,
+  cache: { dir: string | undefined; userId: string },
 ): Promise<PreparedReceptor> {
   const keepH = hasHydrogens(r.info);
   const hydrogens: PreparedReceptor['hydrogens'] = keepH ? 'kept' : 'added';
-  const key = sha256(JSON.stringify([PREPARATION_VERSION, obabelVersion, r.sha256, [...r.keep].map((k) => k.toUpperCase()).sort(), keepH ? 'kept' : r.ph]));
-  const cached = path.join(receptorCacheDir(), `${key}.pdbqt`);
+  // Keyed by the user too: prepared_from_cache must never tell whether someone else docked the same file.
+  const key = sha256(JSON.stringify([PREPARATION_VERSION, obabelVersion, cache.userId, r.sha256, [...r.keep].map((k) => k.toUpperCase()).sort(), keepH ? 'kept' : r.ph]));
+  const cached = path.join(receptorCacheDir(cache.dir), `${key}.pdbqt`);
   const output = path.join(dir, 'receptor.pdbqt');
   const fromCache = async (): Promise<PreparedReceptor | null> => {
     try {

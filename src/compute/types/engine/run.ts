@@ -10,6 +10,7 @@ import { runEngine, type EngineResult } from '../../engines/process.js';
 import { makeScratch, removeScratch } from '../../engines/scratch.js';
 import { checkAborted } from '../molecule-jobs.js';
 import { ItemFailure, titled, type Structure } from './structures.js';
+import { suffixedRecordId } from '../../../record-ids.js';
 
 /** Address space an engine process may use per thread of the resource (and at least 2 GiB). */
 const MEMORY_PER_THREAD = 1.5 * 1024 ** 3;
@@ -164,7 +165,7 @@ export function engineOutput(
   run.outputs.forEach((o, k) => {
     const it = run.items[k]!;
     (o?.structures ?? []).forEach((st, j) => {
-      const id = o!.structures.length > 1 ? `${it.id}-${j + 1}` : it.id;
+      const id = o!.structures.length > 1 ? suffixedRecordId(it.id, `-${j + 1}`) : it.id;
       structureRecords.push({
         id,
         files: { primary: { name: 'structure.sdf', content: sdfRecord(st.molblock, it.name ?? id, { index: it.index, ...st.props }), contentType: 'chemical/x-mdl-sdfile' } },

@@ -49,6 +49,25 @@ function lastFigure(text: string, label: RegExp): number | null {
   return found;
 }
 
+/** Lines of a crash report that say nothing to a chemist: gfortran's backtrace and notes. */
+const NOISE = /^(#\d+\s|at \S|Backtrace for this error|Error termination\. Backtrace|Note: The following floating-point|normal termination|abnormal termination|-+$|#+$)/;
+
+/**
+ * One line of xtb's own words for a failed run (an item's detail; the whole output stays in
+ * the logs port, docs/engines.md): the first message of its error block (`-N- where: what`,
+ * then any `-N- what`), else the first line of its error output that is not part of a crash
+ * backtrace (e.g. "Program received signal SIGSEGV: ..."), at most 300 characters.
+ */
+export function xtbFailure(text: string, stderr: string): string {
+  const line =
+    /-\d+- \S+: (.+)/.exec(text)?.[1] ??
+    /^-\d+- (.+)$/m.exec(text)?.[1] ??
+    [...stderr.split('\n'), ...text.split('\n')].map((l) => l.trim()).find((l) => l !== '' && !NOISE.test(l)) ??
+    'it stopped without saying why';
+  const one = line.trim();
+  return one.length > 300 ? `${one.slice(0, 300)}...` : one;
+}
+
 /** Runs xtb on `s` in `dir`; an SCF that does not converge, or a failed run, is an ItemFailure with xtb's own words. */
 export async function runXtb(tools: EngineTools, dir: string, s: Prepared, o: XtbOptions): Promise<XtbResult> {
   const input = path.join(dir, 'structure.sdf');
@@ -73,9 +92,9 @@ export async function runXtb(tools: EngineTools, dir: string, s: Prepared, o: Xt
   const optFile = path.join(dir, 'xtbopt.sdf');
   const last = fs.existsSync(optFile) ? withCoords(s.molblock, readMolblockAtoms(fs.readFileSync(optFile, 'utf8')).coords) : null;
   if (r.code !== 0) {
-    const why = /-\d+- \S+: (.+)/.exec(text)?.[1] ?? lastLines(r.stderr || r.stdout);
+    const why = xtbFailure(text, r.stderr);
     const code = /did not converge|not converge/i.test(why) ? 'scf_not_converged' : 'engine_failed';
-    throw new ItemFailure(code, `xtb: ${why.trim()}`, last);
+    throw new ItemFailure(code, `xtb: ${why} (its whole output is in the logs port)`, last);
   }
   const energy = lastFigure(r.stdout, /\|\s*TOTAL ENERGY/);
   if (energy === null) throw new ItemFailure('engine_failed', `xtb gave no total energy: ${lastLines(r.stdout)}`, last);
