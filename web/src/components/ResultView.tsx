@@ -193,7 +193,7 @@ export function ResultView({ result, artifactId = null }: { result: Row; artifac
             {rows.map(([k, v]) => (
               <tr key={k}>
                 <th scope="row">{fieldLabel(k)}</th>
-                <td>{plain(v) ? formatValue(k, v) : <JsonBox value={v} name={k} />}</td>
+                <td>{plain(v) ? formatValue(k, v) : numbers(v) && v.length <= 12 ? v.join(', ') : <JsonBox value={v} name={k} />}</td>
               </tr>
             ))}
           </tbody>
