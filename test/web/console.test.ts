@@ -239,21 +239,24 @@ describe('web console', { skip: skipBrowser }, () => {
             assert.deepEqual(await axe(page), [], 'library page');
             await snap(page, `${prefix}-7-library`);
 
-            // Jobs: the properties form generated from /openapi.json. No job name: the server's 422 at
-            // that field. Then estimated (cost and runtime), submitted, followed live to its result.
+            // Jobs: the properties form generated from /openapi.json. The job name has a default (the type
+            // and the molecules); cleared, the server's 422 at that field. Then estimated (cost and
+            // runtime), submitted, followed live to its result.
             await page.getByRole('link', { name: 'Jobs' }).click();
             await page.getByRole('heading', { name: 'Jobs', level: 1 }).waitFor();
             // The form appears once /openapi.json is read.
-            const smilesBox = page.getByLabel('Smiles', { exact: true });
+            const smilesBox = page.getByLabel('SMILES', { exact: true });
             await smilesBox.waitFor();
             assert.equal(await page.getByLabel('Job type').inputValue(), 'properties');
             await smilesBox.fill('CCO\nc1ccccc1O\nCC(=O)Oc1ccccc1C(=O)O');
+            assert.equal(await page.getByLabel('Job name').inputValue(), 'properties of CCO and 2 more');
+            await page.getByLabel('Job name').fill('');
             await page.getByRole('button', { name: 'Estimate' }).click();
             const estimate = page.getByRole('status').filter({ hasText: 'Estimate:' });
             await estimate.waitFor();
             assert.match(await estimate.innerText(), /Estimate: \$\d+\.\d{4} reserved, about \d+\.\d s on default/);
             await snap(page, `${prefix}-8-jobs-estimate`);
-            // Submitted without a name: the server's 422 at the job name field.
+            // Submitted with the name cleared: the server's 422 at the job name field.
             await page.getByRole('button', { name: 'Submit' }).click();
             const nameError = page.locator('#f-body-job_name-error');
             await nameError.waitFor();
@@ -281,7 +284,7 @@ describe('web console', { skip: skipBrowser }, () => {
             assert.match(rows[3]!, /C9H8O4[\s\S]*180\.159/);
             await table.getByRole('img', { name: 'Structure of CCO' }).waitFor();
             assert.match(await page.locator('.charge').innerText(), /Charged \$\d+\.\d{4} for \d+\.\d\d s/);
-            assert.match(await page.locator('.result').innerText(), /described\s+3/);
+            assert.match(await page.locator('.result').innerText(), /Described\s+3/);
             // The result artifact downloads as its zip (the browser sends the token, not a link).
             const [zip] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the result (zip)' }).click()]);
             assert.match(zip.suggestedFilename(), /\.zip$/);
@@ -292,7 +295,7 @@ describe('web console', { skip: skipBrowser }, () => {
 
             // The same job on the library's set, chosen from the form's list of molecule sets.
             await smilesBox.fill('');
-            await page.getByLabel('Input artifact id').selectOption({ label: 'three molecules (3 molecules)' });
+            await page.getByLabel('Input (from the library)').selectOption({ label: 'three molecules (3 molecules)' });
             await page.getByLabel('Job name').fill('library properties');
             await page.getByRole('button', { name: 'Estimate' }).click();
             await estimate.waitFor();
@@ -336,9 +339,13 @@ describe('web console', { skip: skipBrowser }, () => {
             assert.deepEqual(await axe(page), [], 'jobs page with a cancelled job');
             await snap(page, `${prefix}-11-jobs-recent`);
 
-            // Library again: the uploaded set deleted (after a confirmation), its row gone.
+            // Library again: the jobs' results named after the jobs (issue 32), the uploaded set deleted
+            // (after a confirmation), its row gone.
             page.on('dialog', (d) => void d.accept());
             await page.getByRole('link', { name: 'Library', exact: true }).click();
+            const jobRow = page.getByRole('row').filter({ hasText: 'three properties (properties · table)' });
+            await jobRow.waitFor();
+            assert.match(await jobRow.innerText(), /table \/ csv\s+1\s/);
             const setRow = page.getByRole('row').filter({ hasText: 'three molecules' });
             await setRow.getByRole('button', { name: /^Delete/ }).click();
             await setRow.waitFor({ state: 'detached' });

@@ -107,7 +107,7 @@ describe('web console: engine jobs in 3D', { skip }, () => {
             // The Jobs page: the conformers form from /openapi.json; still no 3Dmol until a result has 3D structures.
             await page.getByRole('link', { name: 'Jobs' }).click();
             await page.getByRole('heading', { name: 'Jobs', level: 1 }).waitFor();
-            await page.getByLabel('Smiles', { exact: true }).waitFor();
+            await page.getByLabel('SMILES', { exact: true }).waitFor();
             assert.deepEqual(
               scripts.filter((s) => CHUNK_3DMOL.test(s)),
               [],
@@ -176,14 +176,20 @@ describe('web console: engine jobs in 3D', { skip }, () => {
             assert.equal(await page.getByRole('button', { name: 'Spin' }).getAttribute('aria-pressed'), 'true');
             await page.getByRole('button', { name: 'Spin' }).click();
 
-            // Nested values: the conformer list in its row as a JSON box (molblocks left to the 3D view).
-            const rows = page.getByRole('region', { name: 'Result rows' });
-            const box = rows.locator('details').filter({ hasText: `${conformers.length} items` });
-            await box.first().locator('summary').click();
-            const json = await box.first().locator('pre').innerText();
-            assert.ok(json.includes(String(conformers[0]!.energy_hartree)), json.slice(0, 300));
-            assert.match(json, /"molblock": "\(in the 3D view\)"/);
-            assert.deepEqual(await axe(page), [], 'jobs page with a JSON box open');
+            // The conformer list as its own table (issue 32: not a collapsed "N items"), each energy in Eh to
+            // 6 decimals and kcal/mol to 2, the molblocks left to the 3D view.
+            assert.match(await page.getByRole('region', { name: 'Result rows' }).innerText(), new RegExp(`${conformers.length} \\(table below\\)`));
+            const table = page.getByRole('region', { name: 'Conformers of molecule 1' });
+            const header = await table.getByRole('row').first().innerText();
+            assert.match(header, /Energy \(Eh\)[\s\S]*Relative energy \(kcal\/mol\)/);
+            const shown = (await table.getByRole('row').allInnerTexts()).slice(1);
+            assert.equal(shown.length, conformers.length);
+            conformers.forEach((c, k) => {
+              assert.ok(shown[k]!.includes(c.energy_hartree.toFixed(6)), `${shown[k]} has ${c.energy_hartree.toFixed(6)}`);
+              assert.ok(shown[k]!.includes(c.relative_kcal.toFixed(2)), `${shown[k]} has ${c.relative_kcal.toFixed(2)}`);
+            });
+            assert.doesNotMatch(await table.innerText(), /M {2}END/);
+            assert.deepEqual(await axe(page), [], 'jobs page with the conformers table');
             await snap(page, `${prefix}-2-conformer-2`);
             assert.deepEqual(scriptErrors(), [], 'no script error or CSP violation');
           } finally {
@@ -191,6 +197,137 @@ describe('web console: engine jobs in 3D', { skip }, () => {
           }
         });
       }
+
+      it('frequencies of ethanol and a scan of butane from the form: selects, human labels, a default name, energies to 6 decimals, the modes as a table, the IR spectrum and the scan profile shown (issue 32)', async () => {
+        const user = await h.user();
+        await h.credit(user.userId, 5);
+        const { context, page, scriptErrors } = await openConsole(browser, VIEWPORTS[0]);
+        try {
+          const prefix = `engines-${backend.name}-frequencies`;
+          await page.goto(`${h.base}/app/#/jobs`);
+          await signIn(page, user.email, user.password);
+          await page.getByLabel('SMILES', { exact: true }).waitFor();
+          await page.getByLabel('Job type').selectOption('frequencies');
+
+          // The form: the solvent (an anyOf of an enum and null in the schema) and the method are selects;
+          // the empty choice says what null means; the temperature is labelled with its unit.
+          const solvent = page.getByLabel('Solvent', { exact: true });
+          assert.equal(await solvent.evaluate((e) => (e as unknown as { nodeName: string }).nodeName), 'SELECT');
+          const choices = await solvent.locator('option').allInnerTexts();
+          assert.equal(choices[0], 'gas phase (default)');
+          assert.ok(choices.includes('water') && choices.includes('methanol') && choices.length > 20, choices.join(', '));
+          assert.equal(await page.getByLabel('Method', { exact: true }).evaluate((e) => (e as unknown as { nodeName: string }).nodeName), 'SELECT');
+          const temperature = page.getByLabel('Temperature (K)');
+          assert.equal(await temperature.getAttribute('type'), 'number');
+          assert.equal(await temperature.getAttribute('placeholder'), 'default 298.15');
+
+          // The job name has a default, from the job type and the molecule.
+          const jobName = page.getByLabel('Job name');
+          assert.match(await jobName.inputValue(), /^frequencies \d{4}-\d\d-\d\d \d\d:\d\d$/, 'before a molecule: the type and the time');
+          await page.getByLabel('Molecules', { exact: true }).fill('CCO');
+          assert.equal(await jobName.inputValue(), 'frequencies of CCO');
+          await solvent.selectOption('water');
+          await temperature.fill('300');
+          await snap(page, `${prefix}-1-form`);
+          assert.deepEqual(await axe(page), [], 'the frequencies form');
+          await page.getByRole('button', { name: 'Estimate' }).click();
+          await page.getByRole('status').filter({ hasText: 'Estimate:' }).waitFor();
+          await page.getByRole('button', { name: 'Submit' }).click();
+          await page
+            .locator('.job-status')
+            .filter({ hasText: /^(completed|error|cancelled)/ })
+            .waitFor({ timeout: 120_000 });
+          assert.match(await page.locator('.job-status').innerText(), /^completed/);
+          const pid = decodeURIComponent(/#\/jobs\/([^/?]+)/.exec(page.url())![1]!);
+          const info = await h.req('GET', `/api/v1/jobs/info?process_id=${encodeURIComponent(pid)}`, { token: user.token });
+          assert.equal(info.body.info.job_name, 'frequencies of CCO', 'submitted with the default name');
+          assert.equal(info.body.info.payload.solvent, 'water', 'the value of the select reached the payload');
+          assert.equal(info.body.info.payload.temperature_k, 300);
+          const res = await h.req('GET', `/api/v1/jobs/result?process_id=${encodeURIComponent(pid)}`, { token: user.token });
+          assert.equal(res.status, 200, res.text);
+          const item = (res.body as { items: { energy_hartree: number; gibbs_hartree: number; frequencies_cm1: number[]; ir_intensities_km_mol: number[]; solvent?: string }[] })
+            .items[0]!;
+
+          // The page scrolled to the result: its heading is on screen.
+          const heading = page.locator('.result h3').first();
+          await heading.waitFor();
+          await page.waitForTimeout(300);
+          const top = await heading.evaluate((e) => (e as unknown as { getBoundingClientRect(): { top: number } }).getBoundingClientRect().top);
+          assert.ok(top > -2 && top < VIEWPORTS[0].height, `the result heading at ${top} px is on screen`);
+
+          // Energies in Eh to 6 decimals, in a column named with its unit.
+          const rows = page.getByRole('region', { name: 'Result rows' });
+          const rowText = await rows.innerText();
+          assert.match(rowText, /Energy \(Eh\)/);
+          assert.ok(rowText.includes(item.energy_hartree.toFixed(6)), `${item.energy_hartree.toFixed(6)} in ${rowText}`);
+          assert.ok(rowText.includes(item.gibbs_hartree.toFixed(6)), `${item.gibbs_hartree.toFixed(6)} in ${rowText}`);
+          assert.match(rowText, new RegExp(`${item.frequencies_cm1.length} \\(table below\\)`));
+
+          // The modes as a table: one row per mode, the wavenumber to 0.1 cm-1 and the intensity beside it.
+          const modes = page.getByRole('region', { name: 'Frequencies of molecule 1' });
+          const modeRows = await modes.getByRole('row').allInnerTexts();
+          assert.equal(modeRows.length, item.frequencies_cm1.length + 1, modeRows.slice(0, 3).join('\n'));
+          assert.equal(item.frequencies_cm1.length, 21, 'ethanol: 3N-6 = 21 modes');
+          assert.match(modeRows[0]!, /#\s+Frequencies \(cm⁻¹\)\s+IR intensities \(km\/mol\)/);
+          item.frequencies_cm1.forEach((f, k) => {
+            assert.deepEqual(modeRows[k + 1]!.split('\t'), [String(k + 1), f.toFixed(1), item.ir_intensities_km_mol[k]!.toFixed(2)]);
+          });
+
+          // The IR spectrum the job wrote (its plot port), shown as an image with ink on it.
+          const spectrum = page.getByRole('img', { name: 'IR spectrum of molecule 1' });
+          await spectrum.waitFor();
+          assert.ok((await spectrum.evaluate((e) => (e as unknown as { naturalWidth: number }).naturalWidth)) > 500, 'the spectrum loaded');
+          const ink = await pixels(page, spectrum);
+          assert.ok(ink.inked > 0.02 && ink.colours > 3, `the spectrum is drawn: ${ink.colours} colours, ${(ink.inked * 100).toFixed(1)} % inked`);
+          await spectrum.screenshot({ path: path.join(shots, `${prefix}-2-spectrum.png`) });
+          assert.deepEqual(await axe(page), [], 'jobs page with a spectrum and the modes table');
+          await snap(page, `${prefix}-2-result`);
+
+          // A torsion scan: the dihedral as numbers, the angles labelled in degrees; the profile and the points.
+          await page.getByLabel('Job type').selectOption('scan');
+          await page.getByLabel('Molecules', { exact: true }).fill('CCCC');
+          await page.getByLabel('Method', { exact: true }).selectOption('gfnff');
+          await page.getByLabel(/^Dihedral/).fill('0 1 2 3');
+          await page.getByLabel(/^Start \(°\)/).fill('-180');
+          await page.getByLabel(/^End \(°\)/).fill('180');
+          await page.getByLabel(/^Steps/).fill('7');
+          assert.equal(await jobName.inputValue(), 'scan of CCCC');
+          await page.getByRole('button', { name: 'Estimate' }).click();
+          await page.getByRole('status').filter({ hasText: 'Estimate:' }).waitFor();
+          await page.getByRole('button', { name: 'Submit' }).click();
+          await page.locator('#job-title').filter({ hasNotText: pid }).waitFor();
+          await page
+            .locator('.job-status')
+            .filter({ hasText: /^(completed|error|cancelled)/ })
+            .waitFor({ timeout: 120_000 });
+          assert.match(await page.locator('.job-status').innerText(), /^completed/);
+          const scanPid = decodeURIComponent(/#\/jobs\/([^/?]+)/.exec(page.url())![1]!);
+          const scan = await h.req('GET', `/api/v1/jobs/result?process_id=${encodeURIComponent(scanPid)}`, { token: user.token });
+          const points = (scan.body as { items: { points: { angle_deg: number; energy_hartree: number; relative_kcal: number }[] }[] }).items[0]!.points;
+          assert.equal(points.length, 7);
+          const profile = page.getByRole('img', { name: 'Scan profile of molecule 1' });
+          await profile.waitFor();
+          assert.ok((await pixels(page, profile)).inked > 0.02, 'the scan profile is drawn');
+          const pointRows = (await page.getByRole('region', { name: 'Points of molecule 1' }).getByRole('row').allInnerTexts()).slice(1);
+          assert.deepEqual(
+            pointRows.map((r) => r.split('\t').slice(1)),
+            points.map((p) => [p.angle_deg.toFixed(1), p.energy_hartree.toFixed(6), p.relative_kcal.toFixed(2)]),
+          );
+          await snap(page, `${prefix}-3-scan`);
+
+          // The library names the jobs' results after the jobs.
+          await page.getByRole('link', { name: 'Library', exact: true }).click();
+          const named = page.getByRole('row').filter({ hasText: 'frequencies of CCO' });
+          await named.first().waitFor();
+          assert.match(await named.filter({ hasText: 'plot' }).innerText(), /frequencies of CCO \(frequencies · plot\)/);
+          await page.getByRole('row').filter({ hasText: 'scan of CCCC (scan · plot)' }).waitFor();
+          assert.deepEqual(await axe(page), [], 'library with job results');
+          await snap(page, `${prefix}-4-library`);
+          assert.deepEqual(scriptErrors(), [], 'no script error or CSP violation');
+        } finally {
+          await context.close();
+        }
+      });
 
       it('a docking job: phenol into 1IEP (uploaded receptor), the receptor and the pose in 3D with the API scores', async () => {
         const user = await h.user();
@@ -206,13 +343,17 @@ describe('web console: engine jobs in 3D', { skip }, () => {
           await page.goto(`${h.base}/app/#/jobs`);
           await signIn(page, user.email, user.password);
           await page.getByRole('heading', { name: 'Jobs', level: 1 }).waitFor();
-          await page.getByLabel('Smiles', { exact: true }).waitFor();
+          await page.getByLabel('SMILES', { exact: true }).waitFor();
           await page.getByLabel('Job type').selectOption('docking');
           await page.getByLabel('Molecules', { exact: true }).fill('Oc1ccccc1');
-          await page.getByLabel('Receptor artifact id').fill(receptor);
-          await page.getByLabel('Box', { exact: true }).fill(JSON.stringify(boxOf('1iep')));
+          await page.getByLabel('Receptor (from the library)').fill(receptor);
+          // The box is a group of its own fields (numbers separated by spaces), not a JSON box.
+          const box = boxOf('1iep');
+          const boxGroup = page.getByRole('group', { name: 'Box' });
+          await boxGroup.getByLabel('Center (Å)').fill(box.center.join(' '));
+          await boxGroup.getByLabel('Size (Å)').fill(box.size.join(', '));
           await page.getByLabel('Exhaustiveness').fill('1');
-          await page.getByLabel('Num modes').fill('3');
+          await page.getByLabel('Poses per ligand').fill('3');
           await page.getByLabel('Job name').fill('phenol in 1IEP');
           await page.getByRole('button', { name: 'Estimate' }).click();
           await page.getByRole('status').filter({ hasText: 'Estimate:' }).waitFor();
@@ -250,13 +391,13 @@ describe('web console: engine jobs in 3D', { skip }, () => {
           const summary = page.locator('.result .props');
           await summary
             .locator('tr')
-            .filter({ hasText: /^receptor/ })
+            .filter({ hasText: /^Receptor/ })
             .locator('summary')
             .click();
           assert.match(
             await summary
               .locator('tr')
-              .filter({ hasText: /^receptor/ })
+              .filter({ hasText: /^Receptor/ })
               .locator('pre')
               .innerText(),
             new RegExp(`"artifact_id": "${receptor}"`),

@@ -163,7 +163,7 @@ describe('web console: workflows', { skip: skipBrowser }, () => {
             await page.getByRole('heading', { name: 'Outputs' }).waitFor();
             const kept = page.getByRole('region', { name: 'Kept', exact: true });
             await kept.getByRole('region', { name: 'Kept rows' }).waitFor();
-            assert.match(await kept.locator('.wf-summary').innerText(), /molecules\s+5\s+kept\s+3\s+dropped\s+2/);
+            assert.match(await kept.locator('.wf-summary').innerText(), /Molecules\s+5\s+Kept\s+3\s+Dropped\s+2/);
             const keptRows = await rowsOf(page, 'Kept rows');
             assert.equal(keptRows.length, 4, keptRows.join('\n'));
             assert.deepEqual(
@@ -177,7 +177,7 @@ describe('web console: workflows', { skip: skipBrowser }, () => {
               /C9H8O4\s+180\.159/,
             );
             await page.getByRole('region', { name: 'Drawings rows' }).getByRole('img', { name: 'Structure of aspirin' }).waitFor();
-            assert.match(await page.getByRole('region', { name: 'Clusters', exact: true }).locator('.wf-summary').innerText(), /clusters\s+\d/);
+            assert.match(await page.getByRole('region', { name: 'Clusters', exact: true }).locator('.wf-summary').innerText(), /Clusters\s+\d/);
             const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download properties' }).click()]);
             assert.equal(csv.suggestedFilename(), 'properties.csv');
             const text = fs.readFileSync((await csv.path())!, 'utf8');

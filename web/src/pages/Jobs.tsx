@@ -4,13 +4,15 @@
 // then follow it live: GET /jobs/status for progress and a long poll on GET /events for the end
 // (docs/events.md), the result as a table with depictions (GET /jobs/result), the charge
 // (GET /jobs/info), cancel (DELETE /jobs/cancel).
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { components } from '../../../clients/typescript/src/generated/openapi.ts';
 import { api, ok, saveDownload } from '../api/client.ts';
 import { isNetworkFailure } from '../api/network.ts';
 import { issuesAt, toProblem, type Problem } from '../api/problem.ts';
 import { FieldError, ProblemView } from '../components/ProblemView.tsx';
 import { ResultView } from '../components/ResultView.tsx';
+import { artifactName, defaultJobName } from '../lib/names.ts';
+import { usd } from '../lib/units.ts';
 import { href } from '../router.ts';
 import { SchemaForm, valuesToObject, type Schema, type Values } from '../components/SchemaForm.tsx';
 
@@ -45,7 +47,6 @@ function jobTypes(): Promise<JobType[]> {
   return typesOnce;
 }
 
-const usd = (n: number | null | undefined) => (n == null ? '–' : `$${n.toFixed(4)}`);
 const FIELDS = [
   ['body', 'job_name'],
   ['body', 'resource'],
@@ -55,7 +56,8 @@ const FIELDS = [
 export default function Jobs({ rest = [] }: { rest?: string[] }) {
   const [types, setTypes] = useState<JobType[]>([]);
   const [type, setType] = useState('properties');
-  const [name, setName] = useState('');
+  // null: the default name (lib/names.ts), until the user writes one.
+  const [name, setName] = useState<string | null>(null);
   const [resource, setResource] = useState('default');
   const [values, setValues] = useState<Values>({});
   const [local, setLocal] = useState<Record<string, string>>({});
@@ -66,7 +68,7 @@ export default function Jobs({ rest = [] }: { rest?: string[] }) {
   const [listed, setListed] = useState(0);
   const [busy, setBusy] = useState(false);
 
-  const [sets, setSets] = useState<{ value: string; label: string }[]>([]);
+  const [sets, setSets] = useState<{ value: string; label: string; name: string }[]>([]);
 
   useEffect(() => {
     jobTypes().then(setTypes, (err: unknown) => setProblem(toProblem(err)));
@@ -77,20 +79,23 @@ export default function Jobs({ rest = [] }: { rest?: string[] }) {
         setSets(
           r.items
             .filter((i) => !seen.has(i.artifact_id) && seen.add(i.artifact_id))
-            .map((i) => ({ value: i.artifact_id, label: `${i.name} (${i.record_count.toLocaleString()} molecules)` })),
+            .map((i) => ({ value: i.artifact_id, name: artifactName(i), label: `${artifactName(i)} (${i.record_count.toLocaleString()} molecules)` })),
         );
       },
       () => setSets([]),
     );
   }, []);
   const current = types.find((t) => t.name === type);
+  const molecules = [values.molecules, values.smiles].find((v): v is string => typeof v === 'string' && v.trim() !== '') ?? '';
+  const chosenSet = sets.find((x) => x.value === values.input_artifact_id)?.name ?? null;
+  const jobName = name ?? defaultJobName(type, molecules.split('\n'), chosenSet);
 
   function body(): Body | null {
     if (!current) return null;
     const { value, errors } = valuesToObject(current.payload, values);
     setLocal(errors);
     if (Object.keys(errors).length) return null;
-    return { job_name: name, job_type: type, resource, payload: value } as Body;
+    return { job_name: jobName, job_type: type, resource, payload: value } as Body;
   }
 
   async function run(e: FormEvent, submit: boolean) {
@@ -162,7 +167,7 @@ export default function Jobs({ rest = [] }: { rest?: string[] }) {
             <label htmlFor="f-body-job_name">Job name</label>
             <input
               id="f-body-job_name"
-              value={name}
+              value={jobName}
               onChange={(e) => {
                 setName(e.target.value);
                 changed();
@@ -215,6 +220,14 @@ function JobView({ id, onEnded }: { id: string; onEnded: () => void }) {
   const [result, setResult] = useState<Record<string, unknown> | null>(null);
   const [charge, setCharge] = useState<{ charged: number | null; runtime: number | null } | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
+  const card = useRef<HTMLElement>(null);
+  const resultRef = useRef<HTMLDivElement>(null);
+
+  // The page scrolls to the result when it arrives (the form above may fill the screen), or to the card when the job ends without one.
+  useEffect(() => {
+    if (result) resultRef.current?.scrollIntoView({ block: 'start' });
+    else if (ended && status?.status !== 'completed') card.current?.scrollIntoView({ block: 'start' });
+  }, [result, ended]);
 
   useEffect(() => {
     const stop = new AbortController();
@@ -276,7 +289,7 @@ function JobView({ id, onEnded }: { id: string; onEnded: () => void }) {
   // Full only when completed: a cancelled or failed job keeps the fraction it reached.
   const fraction = status?.status === 'completed' ? 1 : (status?.progress?.fraction ?? 0);
   return (
-    <article className="card job" aria-labelledby="job-title">
+    <article className="card job" aria-labelledby="job-title" ref={card}>
       <h2 id="job-title">
         Job <span className="mono small">{id}</span>
       </h2>
@@ -296,7 +309,7 @@ function JobView({ id, onEnded }: { id: string; onEnded: () => void }) {
       </div>
       {charge && (
         <p className="charge">
-          Charged <strong>{charge.charged == null ? '–' : `$${charge.charged.toFixed(4)}`}</strong>
+          Charged <strong>{usd(charge.charged)}</strong>
           {charge.runtime != null && ` for ${charge.runtime.toFixed(2)} s`}.{' '}
           {status?.result_artifact_id && (
             <button
@@ -311,7 +324,11 @@ function JobView({ id, onEnded }: { id: string; onEnded: () => void }) {
           )}
         </p>
       )}
-      {result && <ResultView result={result} artifactId={status?.result_artifact_id ?? null} />}
+      {result && (
+        <div ref={resultRef} className="result-anchor">
+          <ResultView result={result} artifactId={status?.result_artifact_id ?? null} />
+        </div>
+      )}
     </article>
   );
 }

@@ -7,6 +7,7 @@ import type { components } from '../../../clients/typescript/src/generated/opena
 import { api, ok, saveDownload, uploadArtifact as upload } from '../api/client.ts';
 import { issuesAt, localProblem, toProblem, type Problem } from '../api/problem.ts';
 import { FieldError, ProblemView } from '../components/ProblemView.tsx';
+import { artifactDetail, artifactName } from '../lib/names.ts';
 import { bytes } from './Account.tsx';
 
 type Item = components['schemas']['ArtifactListItem'];
@@ -44,7 +45,7 @@ export default function Library() {
   }
 
   async function remove(item: Item) {
-    if (!window.confirm(`Delete ${item.name}? Its file is removed for good.`)) return;
+    if (!window.confirm(`Delete ${artifactName(item)}? Its file is removed for good.`)) return;
     setProblem(null);
     try {
       await ok(api.DELETE('/api/v1/artifacts/{artifact_id}', { params: { path: { artifact_id: item.artifact_id } } }));
@@ -97,8 +98,8 @@ export default function Library() {
             {items.map((i) => (
               <tr key={`${i.artifact_id}/${i.port}`}>
                 <td>
-                  {i.name}
-                  {i.origin === 'job' && <span className="muted small"> ({i.port})</span>}
+                  {artifactName(i)}
+                  {i.origin === 'job' && <span className="muted small"> ({artifactDetail(i)})</span>}
                 </td>
                 <td>
                   {i.data_kind} / {i.data_format}
@@ -107,10 +108,10 @@ export default function Library() {
                 <td>{bytes(i.size_bytes)}</td>
                 <td>{i.created_at ? new Date(i.created_at).toLocaleString() : '–'}</td>
                 <td>
-                  <button type="button" className="secondary" onClick={() => void download(i)} aria-label={`Download ${i.name} ${i.port}`}>
+                  <button type="button" className="secondary" onClick={() => void download(i)} aria-label={`Download ${artifactName(i)} ${i.port}`}>
                     Download
                   </button>{' '}
-                  <button type="button" className="danger" onClick={() => void remove(i)} aria-label={`Delete ${i.name} ${i.port}`}>
+                  <button type="button" className="danger" onClick={() => void remove(i)} aria-label={`Delete ${artifactName(i)} ${i.port}`}>
                     Delete
                   </button>
                 </td>

@@ -46,6 +46,12 @@ function single(item: Row, jobType: string): string {
 
 const list = (v: unknown): Row[] => (Array.isArray(v) ? v.filter((x): x is Row => !!x && typeof x === 'object' && isMolblock((x as Row).molblock)) : []);
 
+/** An item's name, else its id (an uploaded set's record), else "molecule <position + 1>" (inline molecules have no name and their position as id). */
+export function itemName(item: Row, n: number): string {
+  const index = typeof item.index === 'number' ? item.index : n;
+  return typeof item.name === 'string' && item.name ? item.name : typeof item.id === 'string' && item.id && item.id !== String(index) ? item.id : `molecule ${index + 1}`;
+}
+
 /** The structures of each item that has some, in item order. */
 export function itemStructures(result: Row): ItemStructures[] {
   const items = Array.isArray(result.items) ? (result.items as Row[]) : [];
@@ -54,8 +60,7 @@ export function itemStructures(result: Row): ItemStructures[] {
   items.forEach((item, n) => {
     if (!item || typeof item !== 'object') return;
     const index = typeof item.index === 'number' ? item.index : n;
-    // Inline molecules have no name and their position as id: "molecule 1".
-    const name = typeof item.name === 'string' && item.name ? item.name : typeof item.id === 'string' && item.id && item.id !== String(index) ? item.id : `molecule ${index + 1}`;
+    const name = itemName(item, n);
     const conformers = list(item.conformers);
     const poses = list(item.poses);
     const points = list(item.points);

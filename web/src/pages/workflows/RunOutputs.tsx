@@ -7,8 +7,11 @@
 import { useEffect, useState } from 'react';
 import { api, ok, saveDownload } from '../../api/client.ts';
 import { toProblem, type Problem } from '../../api/problem.ts';
+import { Plots } from '../../components/Plots.tsx';
 import { ProblemView } from '../../components/ProblemView.tsx';
-import { flatten, humanize, rowsOf, show, summaryOf, svgUrl, type Row, type Run, type RunOutputs as Outputs } from './format.ts';
+import { itemName } from '../../components/viewer3d/structures.ts';
+import { fieldLabel, formatValue } from '../../lib/units.ts';
+import { flatten, humanize, rowsOf, summaryOf, svgUrl, type Row, type Run, type RunOutputs as Outputs } from './format.ts';
 
 const MAX_ROWS = 100;
 
@@ -39,6 +42,13 @@ export function RunOutputs({ run }: { run: Run }) {
 
   if (!outputs && !problem) return <p className="muted">Reading the outputs…</p>;
   const entries = Object.entries(outputs ?? {});
+  // Each step's result artifact once (its plots: a frequencies step's IR spectra, a scan's profiles).
+  const stepArtifacts = [...new Map(entries.filter(([, o]) => o.ready && o.artifact_id).map(([, o]) => [o.step_id, o.artifact_id!])).entries()];
+  const nameIn = (stepId: string) => (index: number | null, id: string) => {
+    const items = Array.isArray(results[stepId]?.items) ? (results[stepId]!.items as Row[]) : [];
+    const n = items.findIndex((item, k) => (index !== null ? (typeof item.index === 'number' ? item.index : k) === index : item.id === id));
+    return n >= 0 ? itemName(items[n]!, n) : id;
+  };
   return (
     <section className="wf-outputs" aria-labelledby="outputs-title">
       <h3 id="outputs-title" className="wf-h3">
@@ -72,6 +82,9 @@ export function RunOutputs({ run }: { run: Run }) {
           {out.ready && results[out.step_id] && <OutputTable name={name} result={results[out.step_id]!} port={out.port} />}
         </section>
       ))}
+      {stepArtifacts.map(([stepId, artifactId]) => (
+        <Plots key={artifactId} artifactId={artifactId} nameOf={nameIn(stepId)} heading={`Plots of step ${stepId}`} />
+      ))}
     </section>
   );
 }
@@ -89,8 +102,8 @@ function OutputTable({ name, result, port }: { name: string; result: Row; port: 
         <dl className="wf-summary">
           {summary.map(([k, v]) => (
             <div key={k}>
-              <dt>{k.replace(/_/g, ' ')}</dt>
-              <dd>{show(v)}</dd>
+              <dt>{fieldLabel(k)}</dt>
+              <dd>{formatValue(k, v)}</dd>
             </div>
           ))}
         </dl>
@@ -104,7 +117,7 @@ function OutputTable({ name, result, port }: { name: string; result: Row; port: 
                 {pictures && <th scope="col">Structure</th>}
                 {columns.map((c) => (
                   <th scope="col" key={c}>
-                    {c.replace(/_/g, ' ')}
+                    {fieldLabel(c)}
                   </th>
                 ))}
               </tr>
@@ -115,7 +128,7 @@ function OutputTable({ name, result, port }: { name: string; result: Row; port: 
                   {pictures && <td>{r.svg && <img src={svgUrl(r.svg)} alt={`Structure of ${String(r.cells.name ?? r.cells.smiles ?? n + 1)}`} width={150} height={110} />}</td>}
                   {columns.map((c) => (
                     <td key={c} className={c === 'smiles' ? 'mono' : undefined}>
-                      {show(r.cells[c])}
+                      {formatValue(c, r.cells[c])}
                     </td>
                   ))}
                 </tr>

@@ -8,6 +8,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { api, ok } from '../../api/client.ts';
 import { issuesAt, toProblem, type Problem } from '../../api/problem.ts';
 import { FieldError, ProblemView } from '../../components/ProblemView.tsx';
+import { artifactName } from '../../lib/names.ts';
 import { criticalPath, humanize, idempotencyKey, secs, usd, type Estimate, type Template } from './format.ts';
 
 type Input = NonNullable<Template['spec']['inputs']>[string];
@@ -54,7 +55,7 @@ export function StartForm({ template, onStarted }: { template: Template; onStart
         setSets(
           r.items
             .filter((i) => !seen.has(i.artifact_id) && seen.add(i.artifact_id))
-            .map((i) => ({ value: i.artifact_id, label: `${i.name} (${i.record_count.toLocaleString()} molecules)` })),
+            .map((i) => ({ value: i.artifact_id, label: `${artifactName(i)} (${i.record_count.toLocaleString()} molecules)` })),
         );
       },
       () => setSets([]),

@@ -13,9 +13,10 @@ export type RunOutputs = components['schemas']['WorkflowRunOutputs'];
 
 export const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
-export const usd = (n: number | null | undefined) => (n == null ? '–' : `$${n.toFixed(4)}`);
+export { usd } from '../../lib/units.ts';
 export const secs = (n: number | null | undefined) => (n == null ? '–' : `${n.toFixed(1)} s`);
-export const humanize = (name: string) => name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+/** A name's words and unit, as the job form labels fields (lib/units.ts): "temperature_k" -> "Temperature (K)". */
+export { fieldLabel as humanize } from '../../lib/units.ts';
 
 /** The steps a step reads from (`$steps.<id>.outputs.<port>` among its inputs and params). */
 function parents(step: Spec['steps'][number]): string[] {
@@ -57,9 +58,6 @@ export function criticalPath(spec: Spec, estimate: Estimate): string[] {
 export type Cell = string | number | boolean | null;
 export type Row = Record<string, unknown>;
 const plain = (v: unknown): v is Cell => v === null || ['string', 'number', 'boolean'].includes(typeof v);
-
-/** A table cell's text: whole numbers as they are, others to 3 decimals. */
-export const show = (v: unknown) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(3)) : typeof v === 'string' || typeof v === 'boolean' ? String(v) : '–');
 
 /** The rows of a step's result that an output port holds: the port's own list, else `items`, `kept` or `assignments`. */
 export function rowsOf(result: Row, port: string): Row[] {

@@ -1,0 +1,87 @@
+// The console's rule for numbers and labels (web/src/lib/units.ts; docs/console.md, "Numbers and
+// labels") and its names for jobs and library items (web/src/lib/names.ts): plain functions, tested
+// without a browser. Issue 32: a Hartree energy read -39.623 (every decimal was rounded to 3).
+// Run: node --import tsx --test test/web/units.test.ts
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { artifactDetail, artifactName, defaultJobName } from '../../web/src/lib/names.js';
+import { fieldLabel, formatNumber, formatValue, unitOf, usd } from '../../web/src/lib/units.js';
+
+describe('console numbers: the precision of each unit', () => {
+  it('energies in Eh to 6 decimals', () => {
+    assert.equal(formatNumber('energy_hartree', -39.62345678), '-39.623457');
+    assert.equal(formatNumber('gibbs_hartree', -5.0704), '-5.070400');
+    assert.equal(formatNumber('lowest_energy_eh', -1.5), '-1.500000');
+  });
+  it('kcal/mol to 2 decimals, whatever the spelling of the suffix', () => {
+    assert.equal(formatNumber('relative_kcal', 0.6087), '0.61');
+    assert.equal(formatNumber('relative_kcal', 0), '0.00');
+    assert.equal(formatNumber('score_kcal_mol', -6.1234), '-6.12');
+    assert.equal(formatNumber('heat_of_formation_kcal_mol', -56.789), '-56.79');
+  });
+  it('money in dollars to 4 decimals, as elsewhere in the console', () => {
+    assert.equal(formatNumber('cost_usd', 0.00042), '$0.0004');
+    assert.equal(formatNumber('charged_amount', 1.5), '$1.5000');
+    assert.equal(usd(null), '–');
+  });
+  it('wavenumbers, intensities, angles, temperatures, entropies', () => {
+    assert.equal(formatNumber('frequencies_cm1', 1652.4567), '1652.5');
+    assert.equal(formatNumber('lowest_frequency_cm1', -3.04), '-3.0');
+    assert.equal(formatNumber('ir_intensities_km_mol', 12.3456), '12.35');
+    assert.equal(formatNumber('angle_deg', 70), '70.0');
+    assert.equal(formatNumber('temperature_k', 298.15), '298.15');
+    assert.equal(formatNumber('entropy_cal_mol_k', 64.1234), '64.12');
+    assert.equal(formatNumber('rmsd_lb', 1.23456), '1.23');
+  });
+  it('fields without a unit: integers as they are, others to 3 decimals', () => {
+    assert.equal(formatNumber('mw', 180.15894), '180.159');
+    assert.equal(formatNumber('n_imaginary', 2), '2');
+    assert.equal(formatNumber('top_k', 5), '5', 'top_k is not a temperature');
+    assert.equal(unitOf('top_k'), null);
+    assert.equal(formatValue('name', 'aspirin'), 'aspirin');
+    assert.equal(formatValue('converged', true), 'true');
+    assert.equal(formatValue('energy_hartree', null), '–');
+  });
+});
+
+describe('console labels: words and units from the field name', () => {
+  it('a unit suffix becomes the unit in brackets', () => {
+    assert.equal(fieldLabel('temperature_k'), 'Temperature (K)');
+    assert.equal(fieldLabel('energy_window_kcal'), 'Energy window (kcal/mol)');
+    assert.equal(fieldLabel('energy_hartree'), 'Energy (Eh)');
+    assert.equal(fieldLabel('frequencies_cm1'), 'Frequencies (cm⁻¹)');
+    assert.equal(fieldLabel('ir_intensities_km_mol'), 'IR intensities (km/mol)');
+    assert.equal(fieldLabel('start_deg'), 'Start (°)');
+    assert.equal(fieldLabel('rmsd_threshold'), 'RMSD threshold (Å)');
+    assert.equal(fieldLabel('homo_lumo_gap_ev'), 'HOMO LUMO gap (eV)');
+  });
+  it('words written their own way, and whole labels', () => {
+    assert.equal(fieldLabel('ph'), 'pH');
+    assert.equal(fieldLabel('pdb_id'), 'PDB ID');
+    assert.equal(fieldLabel('smiles'), 'SMILES');
+    assert.equal(fieldLabel('max_conformers'), 'Max conformers');
+    assert.equal(fieldLabel('input_artifact_id'), 'Input (from the library)');
+    assert.equal(fieldLabel('num_modes'), 'Poses per ligand');
+    assert.equal(fieldLabel('cost_usd'), 'Cost', 'money is shown with its $ sign, not a unit');
+  });
+});
+
+describe('console names', () => {
+  it("a job's default name: its type and its first molecule, or its set, or the time", () => {
+    assert.equal(defaultJobName('frequencies', ['CCO'], null), 'frequencies of CCO');
+    assert.equal(defaultJobName('properties', ['CCO', 'c1ccccc1O', ''], null), 'properties of CCO and 1 more');
+    assert.equal(defaultJobName('optimize', ['CCO ethanol'], null), 'optimize of ethanol');
+    assert.equal(defaultJobName('docking', [], 'three molecules'), 'docking of three molecules');
+    assert.equal(defaultJobName('wait', [''], null, new Date(2026, 10, 29, 8, 5)), 'wait 2026-11-29 08:05');
+    assert.ok([...defaultJobName('scan', ['C'.repeat(500)], null)].length < 80);
+  });
+  it('a library item made by a job is named after the job; an upload by its own name', () => {
+    const job = { name: 'frequencies: plot, structures, table', origin: 'job', job_name: 'water frequencies', job_type: 'frequencies', port: 'plot' };
+    assert.equal(artifactName(job), 'water frequencies');
+    assert.equal(artifactDetail(job), 'frequencies · plot');
+    assert.equal(artifactName({ ...job, job_name: null }), 'frequencies: plot, structures, table', 'the job was deleted');
+    const upload = { name: 'three molecules', origin: 'upload', job_name: null, job_type: 'upload', port: 'molecules' };
+    assert.equal(artifactName(upload), 'three molecules');
+    assert.equal(artifactDetail(upload), '');
+  });
+});
