@@ -100,14 +100,9 @@ function issueFor(e: ErrorObject, prefix: Loc, data: unknown): Issue | null {
     case 'exclusiveMaximum':
       return { type: 'less_than', loc: at(), msg: `Input should be less than ${String(p.limit)}`, input: valueAt(data, path) };
     case 'enum':
-      return {
-        type: 'enum',
-        loc: at(),
-        msg: `Input should be ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
-        input: valueAt(data, path),
-      };
+      return { type: 'enum', loc: at(), msg: allowedMessage(p.allowedValues as unknown[], valueAt(data, path)), input: valueAt(data, path) };
     case 'const':
-      return { type: 'enum', loc: at(), msg: `Input should be ${JSON.stringify(p.allowedValue)}`, input: valueAt(data, path) };
+      return { type: 'enum', loc: at(), msg: allowedMessage([p.allowedValue], valueAt(data, path)), input: valueAt(data, path) };
     case 'format':
       return { type: `${String(p.format).replace(/-/g, '')}_parsing`, loc: at(), msg: `Input should be a valid ${String(p.format)}`, input: valueAt(data, path) };
     case 'pattern':
@@ -127,6 +122,80 @@ function issueFor(e: ErrorObject, prefix: Loc, data: unknown): Issue | null {
     default:
       return { type: 'value_error', loc: at(), msg: e.message ?? 'Invalid value', input: valueAt(data, path) };
   }
+}
+
+/** Allowed values named in full up to this many; a longer list names the closest ones. */
+const ALLOWED_NAMED = 30;
+const CLOSEST_NAMED = 6;
+
+/** Edit distance (Levenshtein) of two short strings, for the closest allowed values. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/**
+ * "Input should be "a", "b" or "c"": every allowed value (docs/api-decisions.md, "Errors"), or,
+ * for a long list, the ones closest to the input and where the whole list is.
+ */
+export function allowedMessage(values: unknown[], input: unknown): string {
+  const join = (vs: unknown[]) => {
+    const t = vs.map((v) => JSON.stringify(v));
+    return t.length > 1 ? `${t.slice(0, -1).join(', ')} or ${t.at(-1)}` : (t[0] ?? '');
+  };
+  if (values.length <= ALLOWED_NAMED) return `Input should be ${join(values)}`;
+  const key = typeof input === 'string' ? input.toLowerCase() : JSON.stringify(input ?? null);
+  const closest = values
+    .map((v, i) => ({ v, i, d: distance(key, typeof v === 'string' ? v.toLowerCase() : JSON.stringify(v)) }))
+    .sort((a, b) => a.d - b.d || a.i - b.i)
+    .slice(0, CLOSEST_NAMED)
+    .map((x) => x.v);
+  return `Input should be one of ${values.length} allowed values, the closest being ${join(closest)} (the field's schema in the API reference, /openapi.json or /docs, lists them all)`;
+}
+
+/**
+ * A choice among fixed values (anyOf/oneOf of consts, as TypeBox writes a union of literals,
+ * maybe with null) fails with one error per branch: Ajv's `const` errors would each name one
+ * value, and only the first would be kept. They become one `enum` error naming every value of
+ * the outermost such union at the same location (null included when it is a branch).
+ */
+function mergeConstUnions(errors: ErrorObject[]): ErrorObject[] {
+  const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  if (unions.length === 0) return errors;
+  const groups = new Map<ErrorObject, ErrorObject[]>();
+  for (const e of errors) {
+    const choice = e.keyword === 'const' || e.keyword === 'enum' || (e.keyword === 'type' && (e.params as { type?: unknown }).type === 'null');
+    if (!choice) continue;
+    const outer = unions
+      .filter((u) => u.instancePath === e.instancePath && e.schemaPath.startsWith(`${u.schemaPath}/`))
+      .sort((a, b) => a.schemaPath.length - b.schemaPath.length)[0];
+    if (outer) groups.set(outer, [...(groups.get(outer) ?? []), e]);
+  }
+  const replaced = new Map<ErrorObject, ErrorObject | null>();
+  for (const members of groups.values()) {
+    if (!members.some((e) => e.keyword !== 'type')) continue;
+    const values: unknown[] = [];
+    for (const e of members) {
+      const p = e.params as { allowedValue?: unknown; allowedValues?: unknown[] };
+      const add = e.keyword === 'const' ? [p.allowedValue] : e.keyword === 'enum' ? (p.allowedValues ?? []) : [null];
+      for (const v of add) if (!values.some((w) => JSON.stringify(w) === JSON.stringify(v))) values.push(v);
+    }
+    const first = members[0]!;
+    replaced.set(first, { ...first, keyword: 'enum', params: { allowedValues: values } });
+    for (const e of members.slice(1)) replaced.set(e, null);
+    // A literal's own type check ({type: 'string', const: ...}) says nothing the list does not.
+    const literals = new Set(members.filter((e) => e.keyword === 'const').map((e) => e.schemaPath.replace(/\/const$/, '')));
+    for (const e of errors) if (e.keyword === 'type' && e.instancePath === first.instancePath && literals.has(e.schemaPath.replace(/\/type$/, ''))) replaced.set(e, null);
+  }
+  return errors.flatMap((e) => {
+    const r = replaced.get(e);
+    return r === undefined ? [e] : r === null ? [] : [r];
+  });
 }
 
 /**
@@ -149,7 +218,7 @@ function withoutNullBranches(errors: ErrorObject[]): ErrorObject[] {
 export function validationIssues(errors: ErrorObject[], prefix: Loc, data: unknown): Issue[] {
   const seen = new Set<string>();
   const issues: Issue[] = [];
-  for (const e of withoutNullBranches(errors)) {
+  for (const e of withoutNullBranches(mergeConstUnions(errors))) {
     const issue = issueFor(e, prefix, data);
     if (!issue) continue;
     const key = `${issue.type}|${JSON.stringify(issue.loc)}`;

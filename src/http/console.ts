@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { addPageHeaders } from './page-headers.js';
 
 export const CONSOLE_PREFIX = '/app';
 
@@ -37,6 +38,7 @@ const notBuilt = `<!doctype html><html lang="en"><head><meta charset="utf-8"><ti
 
 export async function registerConsole(app: FastifyInstance, dir = CONSOLE_DIR): Promise<void> {
   await app.register(async (scope) => {
+    addPageHeaders(scope, CSP);
     // Before the first build (or when web/dist was removed): say how to build it, not a bare 404.
     scope.addHook('onRequest', async (request, reply) => {
       if (request.method !== 'GET' || request.url.split('?')[0] !== `${CONSOLE_PREFIX}/`) return;
@@ -57,8 +59,6 @@ export async function registerConsole(app: FastifyInstance, dir = CONSOLE_DIR): 
       setHeaders(res, file) {
         if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
         else res.setHeader('cache-control', 'no-cache');
-        // A pre-compressed file's path ends in .gz.
-        if (/\.html(\.gz)?$/.test(file)) res.setHeader('content-security-policy', CSP);
       },
       // The build writes .gz files beside the assets (web/vite.config.ts): served to clients that accept gzip.
       preCompressed: true,

@@ -8,6 +8,26 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import { requiredScope, type AuthMode } from '../api/route.js';
 import { readLicense } from '../version.js';
 import { finishDocument, problemResponse, TAGS } from './openapi-document.js';
+import { addPageHeaders } from './page-headers.js';
+
+/**
+ * The reference page at /docs (Swagger UI) loads only its own files (no inline script: its
+ * initializer is a file; @fastify/swagger-ui leaves validatorUrl null, so no call to
+ * validator.swagger.io), reads /docs/json, and "Try it out" calls this origin. Its icons are
+ * data: URIs; it inserts a <style> element, hence 'unsafe-inline' for styles, never for scripts.
+ */
+export const DOCS_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "frame-ancestors 'none'",
+  "form-action 'self'",
+].join('; ');
 
 function securityFor(mode: AuthMode): Record<string, string[]>[] {
   if (mode === 'none') return [];
@@ -81,5 +101,9 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
     },
     transformObject: (documentObject) => finishDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject),
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  // In a scope of its own: the page headers go on /docs only (swagger-ui's routes are in the scope).
+  await app.register(async (scope) => {
+    addPageHeaders(scope, DOCS_CSP);
+    await scope.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  });
 }

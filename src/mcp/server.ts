@@ -13,6 +13,7 @@ import {
   ReadResourceRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { safeParse, type AnyObjectSchema, type SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Principal, Scope } from '../api/route.js';
@@ -83,13 +84,14 @@ export function createMcpServer(deps: McpDeps, catalog: ToolCatalog, caller: Cal
     { name: 'crucible', title: 'Crucible', version: deps.version },
     { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
   );
+  const on = paramsChecked(server);
   const api = new CallerApi(deps.app, caller.credentials, caller.ip);
   const entries = catalog.all();
   const allowed = new Map(entries.filter((e) => caller.principal.scopes.has(e.scope)).map((e) => [e.def.name, e]));
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...allowed.values()].map((e) => e.tool) }));
+  on(ListToolsRequestSchema, async () => ({ tools: [...allowed.values()].map((e) => e.tool) }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  on(CallToolRequestSchema, async (request, extra) => {
     const name = request.params.name;
     const entry = allowed.get(name);
     if (!entry) {
@@ -123,13 +125,34 @@ export function createMcpServer(deps: McpDeps, catalog: ToolCatalog, caller: Cal
     }
   });
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await asMcp(() => listResources(api)) }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => readResource(api, request.params.uri));
+  on(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+  on(ListResourcesRequestSchema, async () => ({ resources: await asMcp(() => listResources(api)) }));
+  on(ReadResourceRequestSchema, async (request) => readResource(api, request.params.uri));
 
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: PROMPTS }));
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => getPrompt(api, request.params.name, request.params.arguments ?? {}));
+  on(ListPromptsRequestSchema, async () => ({ prompts: PROMPTS }));
+  on(GetPromptRequestSchema, async (request) => getPrompt(api, request.params.name, request.params.arguments ?? {}));
   return server;
+}
+
+/**
+ * server.setRequestHandler, but a request whose params do not match the method's schema is
+ * answered -32602 (Invalid params) naming the field, as JSON-RPC says: the SDK parses them before
+ * the handler and answers its parse error as -32603 (Internal error). The SDK gets a schema that
+ * checks only the method; the handler's wrapper checks the whole request (docs/mcp.md, "Errors").
+ */
+function paramsChecked(server: Server): Server['setRequestHandler'] {
+  return <T extends AnyObjectSchema>(schema: T, handler: Parameters<Server['setRequestHandler']>[1]) => {
+    const methodOnly = (schema as unknown as { pick(keys: { method: true }): { loose(): T } }).pick({ method: true }).loose();
+    server.setRequestHandler(methodOnly, (request, extra) => {
+      const parsed = safeParse(schema, request);
+      if (!parsed.success) {
+        const issues = (parsed.error as { issues?: { path: PropertyKey[]; message: string }[] }).issues ?? [];
+        const what = issues.map((i) => `${i.path.map(String).join('.') || 'request'}: ${i.message}`).join('; ') || String(parsed.error);
+        throw new RpcError(ErrorCode.InvalidParams, `invalid params for ${String((request as { method?: unknown }).method)}: ${what}`);
+      }
+      return handler(parsed.data as SchemaOutput<T>, extra);
+    });
+  };
 }
 
 /** An API problem outside a tool call (a list) as an MCP error. */

@@ -4,8 +4,8 @@
 // so the tools, their checks and the database are the server's: one implementation, one set of
 // checks. stdout carries protocol messages only; everything else goes to stderr.
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { isJSONRPCRequest, isJSONRPCResultResponse, JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:8000';
 
@@ -18,6 +18,52 @@ const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
 
 const say = (line: string) => process.stderr.write(`crucible mcp: ${line}\n`);
+
+/** The longest line (one JSON-RPC message) read from stdin: the MCP SDK's own limit for stdio. */
+export const MAX_LINE_BYTES = 10 * 1024 * 1024;
+
+/**
+ * stdin as lines of at most MAX_LINE_BYTES. A longer line is reported once, when it passes the
+ * limit, and skipped to its end; the lines after it are read as usual. (The SDK's stdio
+ * transport, over its limit, stops reading and the process ends: docs/mcp.md, "Errors".)
+ */
+export class LineReader {
+  private parts: Buffer[] = [];
+  private size = 0;
+  /** Bytes of the line being skipped, or -1. */
+  private skipped = -1;
+
+  constructor(
+    private readonly onLine: (line: string) => void,
+    private readonly onTooLong: () => void,
+  ) {}
+
+  push(chunk: Buffer): void {
+    for (let start = 0; start <= chunk.length;) {
+      const nl = chunk.indexOf(10, start);
+      const piece = chunk.subarray(start, nl === -1 ? chunk.length : nl);
+      if (this.skipped >= 0) this.skipped += piece.length;
+      else if (this.size + piece.length > MAX_LINE_BYTES) {
+        this.skipped = this.size + piece.length;
+        this.parts = [];
+        this.size = 0;
+        this.onTooLong();
+      } else if (piece.length) {
+        this.parts.push(piece);
+        this.size += piece.length;
+      }
+      if (nl === -1) return;
+      if (this.skipped >= 0) this.skipped = -1;
+      else {
+        const line = Buffer.concat(this.parts).toString('utf8').replace(/\r$/, '');
+        this.parts = [];
+        this.size = 0;
+        if (line.trim()) this.onLine(line);
+      }
+      start = nl + 1;
+    }
+  }
+}
 
 /** What went wrong on the way to the server, in one line a user can act on. */
 export function relayError(err: unknown, endpoint: string): { code: number; message: string } {
@@ -50,7 +96,6 @@ export async function runStdioRelay(env: NodeJS.ProcessEnv = process.env): Promi
     throw new McpSetupError(`CRUCIBLE_URL is not a URL: ${base}`);
   }
 
-  const stdio = new StdioServerTransport();
   const http = new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: { 'x-api-key': key } } });
   /** Requests relayed and not yet answered: stdin's end waits for them. */
   const pending = new Set<RequestId>();
@@ -67,21 +112,25 @@ export async function runStdioRelay(env: NodeJS.ProcessEnv = process.env): Promi
       if (message.id === initializeId && isJSONRPCResultResponse(message)) http.setProtocolVersion(String(message.result.protocolVersion));
       settle(message.id);
     }
-    void stdio.send(message);
+    void send(message);
   };
   let stopping = false;
   // Closing aborts the answers' streams still open: those errors are expected, not reported.
   http.onerror = (err) => {
     if (!stopping) say(relayError(err, endpoint.href).message);
   };
-  stdio.onerror = (err) => {
-    say(`unreadable input: ${err.message}`);
-    // A line that is not JSON, or not a JSON-RPC message: answered as JSON-RPC says (id unknown).
-    const code = err instanceof SyntaxError ? PARSE_ERROR : err.name === 'ZodError' ? INVALID_REQUEST : null;
-    if (code !== null)
-      void stdio.send({ jsonrpc: '2.0', id: null, error: { code, message: code === PARSE_ERROR ? 'parse error: a line that is not JSON' : 'not a JSON-RPC message' } } as never);
+  /** Writes one message on stdout, waiting for it to drain when its buffer is full. */
+  const send = (message: JSONRPCMessage) =>
+    new Promise<void>((resolve) => {
+      if (process.stdout.write(serializeMessage(message))) resolve();
+      else process.stdout.once('drain', resolve);
+    });
+  /** An input that is not a message: answered as JSON-RPC says (id unknown), with a line on stderr. */
+  const refuse = (code: number, message: string) => {
+    say(`unreadable input: ${message}`);
+    void send({ jsonrpc: '2.0', id: null, error: { code, message } } as never);
   };
-  stdio.onmessage = (message: JSONRPCMessage) => {
+  const relay = (message: JSONRPCMessage) => {
     const request = isJSONRPCRequest(message) ? message : null;
     if (request) {
       pending.add(request.id);
@@ -90,13 +139,28 @@ export async function runStdioRelay(env: NodeJS.ProcessEnv = process.env): Promi
     http.send(message).catch((err: unknown) => {
       const { code, message: text } = relayError(err, endpoint.href);
       if (!request) return;
-      void stdio.send({ jsonrpc: '2.0', id: request.id, error: { code, message: text } });
+      void send({ jsonrpc: '2.0', id: request.id, error: { code, message: text } });
       settle(request.id);
     });
   };
+  const lines = new LineReader(
+    (line) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        return refuse(PARSE_ERROR, 'parse error: a line that is not JSON');
+      }
+      const message = JSONRPCMessageSchema.safeParse(value);
+      if (!message.success) return refuse(INVALID_REQUEST, 'not a JSON-RPC message');
+      relay(message.data);
+    },
+    () => refuse(INVALID_REQUEST, `a line over ${MAX_LINE_BYTES / 1024 / 1024} MiB: not read (one message per line, at most ${MAX_LINE_BYTES} bytes)`),
+  );
 
   await http.start();
-  await stdio.start();
+  process.stdin.on('data', (chunk: Buffer) => lines.push(chunk));
+  process.stdin.on('error', (err) => say(`stdin: ${err.message}`));
   say(`relaying MCP between stdio and ${endpoint.href}`);
 
   const stop = async (code: number) => {

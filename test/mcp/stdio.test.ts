@@ -4,13 +4,15 @@
 // another user's job not found, a tool error answered without a crash; and, reading its raw
 // output, that stdout carries nothing but JSON-RPC messages (its own messages go to stderr), that
 // it answers what was asked before it ends at the end of its input, and that a server it cannot
-// reach or a refused key is a JSON-RPC error, not a crash.
+// reach or a refused key is a JSON-RPC error, not a crash, and so is a line over 10 MiB (the
+// lines after it are served).
 // Run: node --import tsx --test test/mcp/stdio.test.ts
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { MAX_LINE_BYTES } from '../../src/mcp/stdio.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { httpClient, jsonOf, MCP_COMMAND, mcpEnv, pngSize, ROOT, stdioClient, toolErrorOf, WRITE_TOOLS, type StdioClient } from './helpers.js';
@@ -141,6 +143,26 @@ for (const backend of BACKENDS) {
         ],
       );
       assert.match(answers[0]!.error.message, /answered HTTP 401: .*check CRUCIBLE_API_KEY/);
+    });
+
+    it('answers a line over 10 MiB with a JSON-RPC error and goes on serving', async () => {
+      const key = (await h.key(owner.token)).secret;
+      const huge = `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"describe_molecules","arguments":{"smiles":["${'C'.repeat(MAX_LINE_BYTES + 1024)}"]}}}`;
+      const r = await runRaw(mcpEnv(h.base, key), [INIT, INITIALIZED, huge, DESCRIBE]);
+      assert.equal(r.code, 0, r.err);
+      const messages = assertProtocolOnly(r.out);
+      assert.deepEqual(
+        messages.map((m) => [m.id, m.error?.code ?? null]).sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+        [
+          [1, null],
+          [2, null],
+          [null, -32600],
+        ],
+      );
+      const refused = messages.find((m) => m.id === null)!;
+      assert.match(refused.error.message, /a line over 10 MiB/);
+      assert.equal(JSON.parse(messages.find((m) => m.id === 2)!.result.content[0].text).items[0].properties.formula, 'C6H6', 'the next request is answered');
+      assert.match(r.err, /unreadable input: a line over 10 MiB/);
     });
   });
 }
