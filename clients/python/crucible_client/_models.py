@@ -5138,10 +5138,12 @@ class WorkflowValidateRequest(TypedDict):
 
 
 class WorkflowEstimateRequest(TypedDict):
-    "WorkflowEstimateRequest"
+    "Exactly one of spec and template_id, and the inputs of the run if known"
 
-    #: A workflow spec; validated here, every problem reported at once
-    spec: WorkflowSpecParam | WorkflowSpec
+    #: A workflow spec; validated here, every problem reported at once. Exactly one of spec and template_id
+    spec: NotRequired[WorkflowSpecParam | WorkflowSpec]
+    #: A built-in template (GET /workflows/templates), priced as POST /workflows/runs with this template_id would reserve. Exactly one of spec and template_id
+    template_id: NotRequired[str]
     #: Values of the workflow's inputs (a molecules input: an artifact id or a list of SMILES); defaults fill the rest. The estimate reads them as a run start does (a molecule set is counted); without them a bound set is assumed to hold 1,000 molecules
     inputs: NotRequired[dict[str, Any]]
 

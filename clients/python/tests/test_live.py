@@ -91,6 +91,11 @@ def test_a_workflow_run(key_client: cc.Client) -> None:
     run = key_client.start_workflow_run({"template_id": "library-triage", "inputs": {"library": ["CCO", "c1ccccc1O", "CC(=O)Oc1ccccc1C(=O)O"]}})
     status = key_client.wait_for_run(run.run_id, timeout=180)
     assert status.status == "completed", status
+    # The charge comes with the run: what the wallet paid, the sum of its steps' costs, within the reservation.
+    assert isinstance(status, cc.WorkflowRun) and status.run_id == run.run_id
+    assert 0 < status.charged_usd <= status.reserved_usd
+    assert status.charged_usd == pytest.approx(sum(s.cost_usd for s in status.steps), abs=1e-6)
+    assert status.charged_usd == key_client.get_workflow_run(run.run_id).charged_usd
     assert {s.step_id: s.state for s in status.steps} == {s.id: "completed" for s in templates["library-triage"].spec.steps}
     outputs = key_client.get_workflow_run_outputs(run.run_id)
     assert outputs.outputs and all(o.ready and o.artifact_id for o in outputs.outputs.values())

@@ -972,7 +972,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Estimate a workflow run (charges nothing): total and per-step cost and runtime, with the run’s inputs if given; 422 with every problem of an invalid spec */
+        /** Estimate a workflow run of a spec or a built-in template (charges nothing): total and per-step cost and runtime, with the run’s inputs if given; 422 with every problem of an invalid spec */
         post: operations["estimateWorkflow"];
         delete?: never;
         options?: never;
@@ -5610,9 +5610,12 @@ export interface components {
             /** @description A workflow spec; validated here, every problem reported at once */
             spec: components["schemas"]["WorkflowSpec"];
         };
+        /** @description Exactly one of spec and template_id, and the inputs of the run if known */
         WorkflowEstimateRequest: {
-            /** @description A workflow spec; validated here, every problem reported at once */
-            spec: components["schemas"]["WorkflowSpec"];
+            /** @description A workflow spec; validated here, every problem reported at once. Exactly one of spec and template_id */
+            spec?: components["schemas"]["WorkflowSpec"];
+            /** @description A built-in template (GET /workflows/templates), priced as POST /workflows/runs with this template_id would reserve. Exactly one of spec and template_id */
+            template_id?: string;
             /** @description Values of the workflow's inputs (a molecules input: an artifact id or a list of SMILES); defaults fill the rest. The estimate reads them as a run start does (a molecule set is counted); without them a bound set is assumed to hold 1,000 molecules */
             inputs?: {
                 [key: string]: unknown;
