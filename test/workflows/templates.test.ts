@@ -286,13 +286,13 @@ for (const backend of BACKENDS) {
       const dl = (o: { artifact_id: string; port: string }) =>
         fetch(`${h.base}/api/v1/artifacts/${o.artifact_id}/download?port=${o.port}`, { headers: { authorization: `Bearer ${u.token}` } });
       const table = (await (await dl(done.outputs.table)).text()).trim().split('\n');
-      assert.equal(table[0], 'index,id,name,error,energy_hartree,homo_lumo_gap_ev,dipole_debye,iterations');
+      assert.equal(table[0], 'index,id,name,smiles,error,energy_hartree,homo_lumo_gap_ev,dipole_debye,iterations');
       const rows = table.slice(1).map((l) => l.split(','));
       assert.deepEqual(
-        rows.map((r) => [r[2], Number(r[4]), Number(r[5]), Number(r[6])]),
+        rows.map((r) => [r[2], Number(r[5]), Number(r[6]), Number(r[7])]),
         opt.items.map((i: any) => [i.name, i.energy_hartree, i.homo_lumo_gap_ev, i.dipole_debye]),
       );
-      for (const r of rows) assert.ok(Number(r[5]) > 5 && Number(r[6]) > 1, r.join(','));
+      for (const r of rows) assert.ok(r[3] && Number(r[6]) > 5 && Number(r[7]) > 1, r.join(','));
       const structures = await h.req('GET', `/api/v1/artifacts/${done.outputs.structures.artifact_id}`, { token: u.token });
       assert.equal(structures.body.manifest.ports.structures.record_count, 3, structures.text.slice(0, 400));
     });

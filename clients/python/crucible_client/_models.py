@@ -1407,6 +1407,8 @@ class FrequenciesPayload(TypedDict):
     max_iterations: NotRequired[int]
     #: Temperature of the thermochemistry, K (MOPAC tabulates whole kelvins: the nearest is used and reported)
     temperature_k: NotRequired[float]
+    #: Frequency scale factor (e.g. a method's published one): multiplies the reported frequencies and the IR spectrum; the thermochemistry (ZPVE, H, S, G) is the engine's, from unscaled frequencies. Stated in the result
+    scale_factor: NotRequired[float]
 
 
 class ScanJobEstimateRequest(TypedDict):
@@ -2670,6 +2672,8 @@ class FrequenciesResult(Tabular):
 
     job_type: Literal["frequencies"]
     method: str
+    scale_factor: float
+    "The frequency scale factor applied to frequencies_cm1 and the IR spectrum (payload scale_factor; 1: the engine's frequencies); the thermochemistry is from the unscaled ones"
     summary: FrequenciesResultSummary
     items: list[FrequenciesResultItemsItem]
     "One per input structure, in input order"

@@ -2438,6 +2438,11 @@ export interface components {
              * @default 298.15
              */
             temperature_k?: number;
+            /**
+             * @description Frequency scale factor (e.g. a method's published one): multiplies the reported frequencies and the IR spectrum; the thermochemistry (ZPVE, H, S, G) is the engine's, from unscaled frequencies. Stated in the result
+             * @default 1
+             */
+            scale_factor?: number;
         };
         /**
          * scan payload
@@ -3178,6 +3183,8 @@ export interface components {
              */
             job_type: "frequencies";
             method: string;
+            /** @description The frequency scale factor applied to frequencies_cm1 and the IR spectrum (payload scale_factor; 1: the engine's frequencies); the thermochemistry is from the unscaled ones */
+            scale_factor: number;
             summary: {
                 structures: number;
                 completed: number;
