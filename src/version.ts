@@ -12,7 +12,7 @@ export function readVersion(): string {
   return readPackage().version;
 }
 
-/** package.json's `license`: an SPDX identifier, or UNLICENSED (no licence granted to others). */
+/** package.json's `license`: an SPDX identifier (Apache-2.0; LICENSE and NOTICE at the root). */
 export function readLicense(): string {
-  return readPackage().license ?? 'UNLICENSED';
+  return readPackage().license ?? 'Apache-2.0';
 }

@@ -35,10 +35,10 @@ function securityFor(mode: AuthMode): Record<string, string[]>[] {
   return [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
 }
 
-/** package.json's licence as the document's: an SPDX identifier, or UNLICENSED (no licence granted). */
-function license(): { name: string; identifier?: string } {
+/** package.json's licence (an SPDX identifier, Apache-2.0) as the document's: its name and SPDX identifier (docs/api-decisions.md). */
+function license(): { name: string; identifier: string } {
   const id = readLicense();
-  return id === 'UNLICENSED' ? { name: 'UNLICENSED: proprietary, no licence is granted to use, copy or change Crucible' } : { name: id, identifier: id };
+  return { name: id, identifier: id };
 }
 
 /** onRoute hook: the browsable reference at /docs is public, like /openapi.json. */

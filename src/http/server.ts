@@ -35,14 +35,18 @@ export async function startServer(config: Config, out: (line: string) => void = 
   let app: FastifyInstance | null = null;
   let closeSocket: (() => Promise<void>) | null = null;
   let runtime: JobRuntime | null = null;
+  // The first start's admin login is printed last, set apart, after the listening line (and
+  // after whatever the build and start-up wrote), or before the error when the start fails
+  // after creating the account (port in use): the only admin credential is never lost, nor
+  // buried in other output (docs/api-decisions.md, "First start").
+  let adminLogin: (() => void) | null = null;
   try {
-    // Printed as soon as the account exists: a start that fails later (port in use) must not
-    // lose the only admin credential.
     const admin = await bootstrapAdmin(services);
-    if (admin) {
-      out(`First start: created the admin account ${admin.email} (tier ${config.admin.tier}).`);
-      if (admin.generatedPassword) out(`Admin password (shown only this once): ${admin.generatedPassword}`);
-    }
+    if (admin)
+      adminLogin = () => {
+        adminLogin = null;
+        out(adminBanner(admin.email, config.admin.tier, admin.generatedPassword));
+      };
     // Serializers compiled and the OpenAPI document built before listening: neither is then a
     // one-off stall of a request in service (docs/reliability.md, "No request stalls the server").
     app = await buildApp(services, { eagerSerializers: true });
@@ -60,6 +64,7 @@ export async function startServer(config: Config, out: (line: string) => void = 
     out(
       `Crucible listening on ${url} (web console at ${url}/app/, API under ${url}/api/v1, reference at ${url}/docs; database: ${services.db.kind === 'pglite' ? `embedded, ${config.dataDir}` : 'PostgreSQL'})`,
     );
+    adminLogin?.();
     let stopping: Promise<void> | null = null;
     let step = 'nothing (running)';
     const stop = () =>
@@ -86,12 +91,22 @@ export async function startServer(config: Config, out: (line: string) => void = 
       })());
     return { app, services, url, runtime, stop, pending: () => step, log: app.log };
   } catch (err) {
+    adminLogin?.();
     await runtime?.stop().catch(() => undefined);
     await app?.close().catch(() => undefined);
     await closeSocket?.().catch(() => undefined);
     await closeServices(services).catch(() => undefined);
     throw err;
   }
+}
+
+const RULE = '='.repeat(72);
+
+/** The first start's admin login, between blank lines and rules (the password line as the README shows it). */
+export function adminBanner(email: string, tier: string, password: string | null | undefined): string {
+  const lines = [`First start: created the admin account ${email} (tier ${tier}).`];
+  if (password) lines.push(`Admin password (shown only this once): ${password}`, `Sign in to the web console (/app/) or the API with ${email} and this password.`);
+  return ['', RULE, ...lines, RULE, ''].join('\n');
 }
 
 /** `crucible worker`: compute workers only, sharing the database (and artifact store) with the API. */

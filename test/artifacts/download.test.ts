@@ -161,6 +161,37 @@ for (const backend of BACKENDS) {
       assert.equal((await download(h, owner, twoPorts, '?port=constructor')).status, 404);
     });
 
+    it('an SDF port downloads as one multi-record SDF, each record with its title and data fields, not a zip (issue 32 point 8)', async () => {
+      const mol = (title: string, symbol: string, field: string) =>
+        `${title}\n  test\n\n  1  0  0  0  0  0  0  0  0  0999 V2000\n    0.0000    0.0000    0.0000 ${symbol.padEnd(3)} 0  0  0  0  0  0  0  0  0  0  0  0\nM  END\n>  <label>\n${field}\n\n$$$$\n`;
+      const sdf = mol('water', 'O', 'first') + mol('methane', 'C', 'second') + mol('ammonia', 'N', 'third');
+      const up = await upload(h, { token: owner.token }, { mode: 'molecules', file: { name: 'three.sdf', content: sdf } });
+      assert.equal(up.status, 201, JSON.stringify(up.body));
+      assert.equal(up.body.manifest.ports.molecules.format, 'sdf');
+      const r = await download(h, owner, up.body.id, '?port=molecules');
+      assert.equal(r.status, 200);
+      assert.equal(r.headers.get('content-type'), 'chemical/x-mdl-sdfile');
+      assert.match(r.headers.get('content-disposition') ?? '', new RegExp(`filename="${up.body.id}-molecules\\.sdf"`));
+      const text = r.body.toString('utf8');
+      const records = text.split('$$$$\n').filter((x) => x.trim());
+      assert.equal(records.length, 3, text);
+      assert.ok(text.endsWith('$$$$\n'));
+      assert.deepEqual(
+        records.map((x) => x.trim().split('\n')[0]),
+        ['water', 'methane', 'ammonia'],
+      );
+      assert.deepEqual(
+        records.map((x) => /> {2}<label>\n(\w+)/.exec(x)?.[1]),
+        ['first', 'second', 'third'],
+      );
+      assert.equal(Number(r.headers.get('content-length')), r.body.length);
+      // The same bytes every time (ETag), and ranges of them.
+      const again = await download(h, owner, up.body.id, '?port=molecules', { range: 'bytes=0-4' });
+      assert.equal(again.status, 206);
+      assert.equal(again.body.toString(), 'water');
+      assert.equal(again.headers.get('etag'), r.headers.get('etag'));
+    });
+
     it("another user's artifact is 404 (get, download, delete), never 403, and stays intact", async () => {
       const other = await h.user();
       const id = fileArtifact;

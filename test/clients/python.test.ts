@@ -1,6 +1,6 @@
 // The Python SDK (clients/python, issue 26 point 3; docs/api-decisions.md "Python SDK
 // compatibility"): its generated files match what the served /openapi.json generates, it installs
-// offline with pip from Debian's packages (scripts/setup-python.sh), and its pytest suite, README
+// offline with pip (its own build backend) over Debian's packages (scripts/setup-python.sh), and its pytest suite, README
 // walk-through included, passes against a live server on each database.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -24,7 +24,7 @@ const CI = process.env.CI === 'true' || process.env.CI === '1';
 function findPython(): string | null {
   const candidates = [process.env.CRUCIBLE_PYTHON, '/usr/bin/python3', 'python3'].filter((c): c is string => !!c);
   for (const python of candidates) {
-    const probe = spawnSync(python, ['-c', 'import httpx, pytest, pandas, mypy, setuptools, venv'], { encoding: 'utf8' });
+    const probe = spawnSync(python, ['-c', 'import httpx, pytest, pandas, mypy, venv'], { encoding: 'utf8' });
     if (probe.status === 0) return python;
   }
   return null;
@@ -48,7 +48,7 @@ function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.Proce
 }
 
 const python = findPython();
-const skip = python || CI ? false : 'needs python3 with httpx, pytest, pandas, mypy and setuptools: bash scripts/setup-python.sh';
+const skip = python || CI ? false : 'needs python3 with httpx, pytest, pandas and mypy: bash scripts/setup-python.sh';
 
 describe('the Python SDK', { skip }, () => {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-python-'));
@@ -56,17 +56,18 @@ describe('the Python SDK', { skip }, () => {
   after(() => fs.rmSync(work, { recursive: true, force: true }));
 
   before(() => {
-    assert.ok(python, 'a python3 with httpx, pytest, pandas, mypy and setuptools (bash scripts/setup-python.sh installs them)');
+    assert.ok(python, 'a python3 with httpx, pytest, pandas and mypy (bash scripts/setup-python.sh installs them)');
     // A venv that sees Debian's packages, and the package installed into it offline from a copy
     // (a build writes build/ and *.egg-info beside its sources).
     const venv = spawnSync(python, ['-m', 'venv', '--system-site-packages', '--without-pip', path.join(work, 'venv')], { encoding: 'utf8' });
     assert.equal(venv.status, 0, venv.stderr);
     fs.cpSync(PACKAGE, path.join(work, 'src'), { recursive: true, filter: (p) => !/(__pycache__|\.egg-info|build)$/.test(p) });
-    const pip = spawnSync(venvPython, ['-m', 'pip', 'install', '--no-build-isolation', '--no-index', '--disable-pip-version-check', path.join(work, 'src')], {
+    // pip's isolated build needs nothing: the package's own build backend (test/clients/python-install.test.ts).
+    const pip = spawnSync(venvPython, ['-m', 'pip', 'install', '--no-index', '--disable-pip-version-check', path.join(work, 'src')], {
       encoding: 'utf8',
       env: { ...process.env, PIP_NO_INPUT: '1' },
     });
-    assert.equal(pip.status, 0, `pip install --no-build-isolation --no-index (offline) failed:\n${pip.stdout}\n${pip.stderr}`);
+    assert.equal(pip.status, 0, `pip install --no-index (offline) failed:\n${pip.stdout}\n${pip.stderr}`);
   });
 
   it('is installed from the package, not imported from the source tree', () => {

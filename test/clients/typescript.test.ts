@@ -173,7 +173,11 @@ for (const backend of BACKENDS) {
         done.steps.map(() => 'completed'),
       );
       assert.equal(done.steps_done, done.steps_total);
+      // The charge comes with the run (issue 32 point 12): what the wallet paid, the sum of its steps' costs.
       assert.ok(done.charged_usd > 0 && done.charged_usd <= done.reserved_usd);
+      assert.ok(Math.abs(done.charged_usd - done.steps.reduce((a, s) => a + s.cost_usd, 0)) < 1e-6, `${done.charged_usd} = the steps' costs`);
+      const ledger = await client.get('/api/v1/workflows/runs/{run_id}', { params: { path: { run_id: run.run_id } } });
+      assert.equal(done.charged_usd, ledger.charged_usd);
     });
 
     it('predicts with a public model', async () => {

@@ -155,9 +155,13 @@ for (const backend of BACKENDS) {
       const sdf = (await h.req('GET', `/api/v1/artifacts/${done.result_artifact_id}/download?port=lowest&record=0`, { token: u.token })).text;
       assert.match(sdf, /> {2}<relative_kcal>\n0\n/);
       const csv = (await h.req('GET', `/api/v1/artifacts/${done.result_artifact_id}/download?port=table&record=table`, { token: u.token })).text.trim().split('\n');
-      assert.equal(csv[0], 'index,id,name,error,conformer,energy_hartree,relative_kcal,boltzmann_weight');
+      assert.equal(csv[0], 'index,id,name,smiles,error,conformer,energy_hartree,relative_kcal,boltzmann_weight');
+      assert.ok(
+        csv.slice(1, 4).every((l) => l.startsWith('0,0,,CCCCC,,')),
+        csv.slice(1, 4).join('\n'),
+      );
       assert.equal(csv.length, 1 + total + 1, 'a row per conformer and one for the failed structure');
-      assert.match(csv[csv.length - 1]!, /^2,2,,too_large,,,,$/);
+      assert.match(csv[csv.length - 1]!, /^2,2,,C{110},too_large,,,,$/);
 
       // conformers -> optimize of each structure's lowest conformer.
       const opt = await h.req('POST', '/api/v1/jobs/submit', {

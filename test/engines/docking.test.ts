@@ -128,9 +128,9 @@ for (const backend of BACKENDS) {
       assert.match(sdf, /> {2}<rmsd_ub>\n0/);
       const table = await download(h, u.token, first.artifact, 'table');
       const [header, row0, row1] = table.trim().split('\n');
-      assert.deepEqual(header!.split(','), ['index', 'id', 'name', 'error', 'best_score_kcal_mol', 'poses', 'torsions']);
-      assert.equal(row0, `0,0,,,${scores[0]},${scores.length},${p59.torsions}`);
-      assert.equal(row1, '1,1,,preparation_failed,,,');
+      assert.deepEqual(header!.split(','), ['index', 'id', 'name', 'smiles', 'error', 'best_score_kcal_mol', 'poses', 'torsions']);
+      assert.equal(row0, `0,0,,${P59_SMILES},,${scores[0]},${scores.length},${p59.torsions}`);
+      assert.equal(row1, '1,1,,N->[Pt],preparation_failed,,,');
       const receptorLog = await download(h, u.token, first.artifact, 'logs', 'receptor');
       assert.match(receptorLog, /\$ obabel receptor\.pdb -xr -O receptor\.pdbqt/, 'a receptor with hydrogens keeps them');
       const ligandLog = await download(h, u.token, first.artifact, 'logs', '0');

@@ -123,4 +123,39 @@ describe('start-up failures', () => {
       await new Promise((r) => first.once('exit', r));
     }
   });
+
+  it('first start: the admin login is the last thing printed, after the listening line, set apart by blank lines and rules', async () => {
+    const dataDir = tmp();
+    // stdout and stderr into one file, in the order they were written, with the logs at info.
+    const file = path.join(dataDir, 'out.txt');
+    const fd = fs.openSync(file, 'w');
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'info', DATABASE_URL: '', PORT: '0', CRUCIBLE_DATA_DIR: path.join(dataDir, 'data') },
+      stdio: ['ignore', fd, fd],
+    });
+    fs.closeSync(fd);
+    try {
+      const deadline = Date.now() + 240_000; // a first start migrates a new database: slow on a loaded machine
+      while (!/Crucible listening on/.test(fs.readFileSync(file, 'utf8')) || !/Admin password/.test(fs.readFileSync(file, 'utf8'))) {
+        assert.ok(Date.now() < deadline && child.exitCode === null, `no start:\n${fs.readFileSync(file, 'utf8')}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await new Promise((r) => setTimeout(r, 1500)); // whatever start-up still writes
+      const text = fs.readFileSync(file, 'utf8');
+      const lines = text.replace(/\n+$/, '').split('\n');
+      const rule = '='.repeat(72);
+      const last = lines.slice(-6);
+      assert.equal(last[0], '', `a blank line first:\n${text.slice(-1500)}`);
+      assert.equal(last[1], rule);
+      assert.equal(last[2], 'First start: created the admin account admin@crucible.local (tier pro).');
+      assert.match(last[3]!, /^Admin password \(shown only this once\): \S{16,}$/);
+      assert.match(last[4]!, /^Sign in to the web console/);
+      assert.equal(last[5], rule, 'the rule is the last line printed');
+      assert.ok(text.indexOf('Crucible listening on') < text.indexOf('First start'), 'after the listening line');
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+  });
 });

@@ -4,6 +4,10 @@
 // registered type and tool present), WorkflowSpec wherever a spec goes, the run-start forms,
 // required fields, enums and the problem responses shared once per status.
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { Ajv } from 'ajv';
 import { JOB_TYPE_NAMES } from '../../src/compute/registry.js';
@@ -13,6 +17,7 @@ import { TOOL_NAMES } from '../../src/chem/utilities/schemas.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pascal = (name: string) => name.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase());
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
@@ -56,8 +61,26 @@ describe('the OpenAPI document for generated clients', () => {
       ['loginWithEmail', 'POST /api/v1/auth/login-email'],
     ] as const)
       assert.equal(ids.get(opId), route);
-    assert.ok(doc.info.license?.name, 'info.license');
-    assert.match(doc.info.license.name, /UNLICENSED/, "package.json's licence");
+    // Apache-2.0 (LICENSE, NOTICE): the SPDX identifier, as package.json says (issue 32 point 6).
+    assert.deepEqual(doc.info.license, { name: 'Apache-2.0', identifier: 'Apache-2.0' }, 'info.license');
+    const pkg = (file: string) => (JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) as { license?: string }).license;
+    for (const file of ['package.json', 'web/package.json', 'clients/typescript/package.json']) assert.equal(pkg(file), 'Apache-2.0', `${file} license`);
+    const text = fs.readFileSync(path.join(ROOT, 'LICENSE'), 'utf8');
+    assert.equal(
+      crypto.createHash('sha256').update(text).digest('hex'),
+      'cfc7749b96f63bd31c3c42b5c471bf756814053e847c10f3eb003417bc523d30',
+      'LICENSE is the unmodified Apache License 2.0 text',
+    );
+    const notice = fs.readFileSync(path.join(ROOT, 'NOTICE'), 'utf8');
+    for (const [engine, licence] of [
+      ['xtb', 'LGPL-3.0'],
+      ['MOPAC', 'Apache-2.0'],
+      ['Open Babel', 'GPL-2.0'],
+      ['AutoDock Vina', 'Apache-2.0'],
+      ['RDKit', 'BSD-3-Clause'],
+    ])
+      assert.match(notice, new RegExp(`^\\s*${engine}\\s+.*${licence}`, 'm'), `NOTICE: ${engine} ${licence}`);
+    assert.match(fs.readFileSync(path.join(ROOT, 'clients/python/pyproject.toml'), 'utf8'), /^license = \{ text = "Apache-2\.0" \}$/m, 'the Python SDK');
   });
 
   it('types job submit and estimate bodies per job type: a oneOf discriminated by job_type over every registered type', () => {

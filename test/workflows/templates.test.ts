@@ -210,6 +210,41 @@ for (const backend of BACKENDS) {
       assert.equal((await estimate({ library: theirs })).status, 404);
     });
 
+    it('POST /workflows/estimate with template_id: the template priced as a run from it reserves (issue 32 point 12)', async () => {
+      const spec = TEMPLATES.find((t) => t.template_id === 'library-triage')!.spec;
+      const estimate = (body: unknown) => h.req('POST', '/api/v1/workflows/estimate', { token: u.token, body });
+      const inputs = { library: LIBRARY.slice(0, 5), cutoff: 0.5 };
+      const byTemplate = await estimate({ template_id: 'library-triage', inputs });
+      assert.equal(byTemplate.status, 200, byTemplate.text);
+      const bySpec = await estimate({ spec, inputs });
+      assert.deepEqual(byTemplate.body, bySpec.body, 'the same answer as the template spec');
+      assert.deepEqual(
+        byTemplate.body.steps.map((x: any) => x.step_id),
+        spec.steps.map((x) => x.id),
+      );
+      assert.ok(byTemplate.body.cost > 0);
+      const run = await startRun(h, u.token, { template_id: 'library-triage', inputs });
+      assert.equal(run.reserved_usd, byTemplate.body.cost, 'a run from the template reserves the estimate');
+      await waitForRun(h, u.token, run.run_id);
+      // The run start's inputs rules apply; exactly one of spec and template_id; an unknown template.
+      const bad = await estimate({ template_id: 'library-triage', inputs: { ...inputs, cutoff: 'x' } });
+      assert.equal(bad.status, 422, bad.text);
+      assert.deepEqual(
+        bad.body.errors.map((e: any) => e.loc),
+        [['body', 'inputs', 'cutoff']],
+      );
+      const both = await estimate({ spec, template_id: 'library-triage' });
+      assert.equal(both.status, 422, both.text);
+      assert.deepEqual(both.body.errors[0].loc, ['body', 'template_id']);
+      assert.match(both.body.errors[0].msg, /exactly one of spec and template_id/);
+      const neither = await estimate({ inputs });
+      assert.equal(neither.status, 422, neither.text);
+      assert.deepEqual(neither.body.errors[0].loc, ['body', 'spec']);
+      const unknown = await estimate({ template_id: 'no-such-template' });
+      assert.equal(unknown.status, 422, unknown.text);
+      assert.deepEqual(unknown.body.errors[0].loc, ['body', 'template_id']);
+    });
+
     it('solubility screen on a SMILES list: predictions equal the public model’s own', async () => {
       const smiles = ['CCO', 'c1ccccc1', 'CC(=O)Oc1ccccc1C(=O)O', 'CCCCCCCCCC'];
       const run = await startRun(h, u.token, { template_id: 'solubility-screen', inputs: { library: smiles } });
@@ -251,13 +286,13 @@ for (const backend of BACKENDS) {
       const dl = (o: { artifact_id: string; port: string }) =>
         fetch(`${h.base}/api/v1/artifacts/${o.artifact_id}/download?port=${o.port}`, { headers: { authorization: `Bearer ${u.token}` } });
       const table = (await (await dl(done.outputs.table)).text()).trim().split('\n');
-      assert.equal(table[0], 'index,id,name,error,energy_hartree,homo_lumo_gap_ev,dipole_debye,iterations');
+      assert.equal(table[0], 'index,id,name,smiles,error,energy_hartree,homo_lumo_gap_ev,dipole_debye,iterations');
       const rows = table.slice(1).map((l) => l.split(','));
       assert.deepEqual(
-        rows.map((r) => [r[2], Number(r[4]), Number(r[5]), Number(r[6])]),
+        rows.map((r) => [r[2], Number(r[5]), Number(r[6]), Number(r[7])]),
         opt.items.map((i: any) => [i.name, i.energy_hartree, i.homo_lumo_gap_ev, i.dipole_debye]),
       );
-      for (const r of rows) assert.ok(Number(r[5]) > 5 && Number(r[6]) > 1, r.join(','));
+      for (const r of rows) assert.ok(r[3] && Number(r[6]) > 5 && Number(r[7]) > 1, r.join(','));
       const structures = await h.req('GET', `/api/v1/artifacts/${done.outputs.structures.artifact_id}`, { token: u.token });
       assert.equal(structures.body.manifest.ports.structures.record_count, 3, structures.text.slice(0, 400));
     });

@@ -1407,6 +1407,8 @@ class FrequenciesPayload(TypedDict):
     max_iterations: NotRequired[int]
     #: Temperature of the thermochemistry, K (MOPAC tabulates whole kelvins: the nearest is used and reported)
     temperature_k: NotRequired[float]
+    #: Frequency scale factor (e.g. a method's published one): multiplies the reported frequencies and the IR spectrum; the thermochemistry (ZPVE, H, S, G) is the engine's, from unscaled frequencies. Stated in the result
+    scale_factor: NotRequired[float]
 
 
 class ScanJobEstimateRequest(TypedDict):
@@ -2670,6 +2672,8 @@ class FrequenciesResult(Tabular):
 
     job_type: Literal["frequencies"]
     method: str
+    scale_factor: float
+    "The frequency scale factor applied to frequencies_cm1 and the IR spectrum (payload scale_factor; 1: the engine's frequencies); the thermochemistry is from the unscaled ones"
     summary: FrequenciesResultSummary
     items: list[FrequenciesResultItemsItem]
     "One per input structure, in input order"
@@ -5138,10 +5142,12 @@ class WorkflowValidateRequest(TypedDict):
 
 
 class WorkflowEstimateRequest(TypedDict):
-    "WorkflowEstimateRequest"
+    "Exactly one of spec and template_id, and the inputs of the run if known"
 
-    #: A workflow spec; validated here, every problem reported at once
-    spec: WorkflowSpecParam | WorkflowSpec
+    #: A workflow spec; validated here, every problem reported at once. Exactly one of spec and template_id
+    spec: NotRequired[WorkflowSpecParam | WorkflowSpec]
+    #: A built-in template (GET /workflows/templates), priced as POST /workflows/runs with this template_id would reserve. Exactly one of spec and template_id
+    template_id: NotRequired[str]
     #: Values of the workflow's inputs (a molecules input: an artifact id or a list of SMILES); defaults fill the rest. The estimate reads them as a run start does (a molecule set is counted); without them a bound set is assumed to hold 1,000 molecules
     inputs: NotRequired[dict[str, Any]]
 

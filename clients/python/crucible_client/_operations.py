@@ -911,12 +911,12 @@ class Operations:
         """
         return self._call("validateWorkflow", "POST", "/api/v1/workflows/validate", json={"spec": spec}, body_required=True, replay_safe=True, result="WorkflowValidation")
 
-    def estimate_workflow(self, *, spec: WorkflowSpecParam | WorkflowSpec, inputs: dict[str, Any] | Omit = OMIT) -> WorkflowEstimate:
-        """Estimate a workflow run (charges nothing): total and per-step cost and runtime, with the run’s inputs if given; 422 with every problem of an invalid spec
+    def estimate_workflow(self, *, spec: WorkflowSpecParam | WorkflowSpec | Omit = OMIT, template_id: str | Omit = OMIT, inputs: dict[str, Any] | Omit = OMIT) -> WorkflowEstimate:
+        """Estimate a workflow run of a spec or a built-in template (charges nothing): total and per-step cost and runtime, with the run’s inputs if given; 422 with every problem of an invalid spec
 
         POST /api/v1/workflows/estimate (scope read)
         """
-        return self._call("estimateWorkflow", "POST", "/api/v1/workflows/estimate", json={"spec": spec, "inputs": inputs}, body_required=True, replay_safe=True, result="WorkflowEstimate")
+        return self._call("estimateWorkflow", "POST", "/api/v1/workflows/estimate", json={"spec": spec, "template_id": template_id, "inputs": inputs}, body_required=True, replay_safe=True, result="WorkflowEstimate")
 
     def list_workflow_templates(self) -> WorkflowTemplates:
         """Built-in templates: runnable specs (run with template_id, or fork into a definition)

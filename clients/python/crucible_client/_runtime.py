@@ -72,14 +72,24 @@ class Tabular(Model):
 
     _table: ClassVar[str] = "items"
 
-    def to_dataframe(self) -> Any:
+    def to_dataframe(self, *, explode: bool | str = True) -> Any:
         """The records as a pandas DataFrame, nested fields flattened into dotted columns
-        (``properties.mw``). Needs pandas (Debian: python3-pandas)."""
-        return to_dataframe(getattr(self, self._table) or [])
+        (``properties.mw``), and a record's list of records (a scan's ``points``, a conformer
+        search's ``conformers``, docking's ``poses``) one row per element, its fields as
+        ``points.angle_deg`` columns beside the record's own, repeated (see ``to_dataframe``).
+        Needs pandas (Debian: python3-pandas)."""
+        return to_dataframe(getattr(self, self._table) or [], explode=explode)
 
 
-def to_dataframe(records: typing.Iterable[Any]) -> Any:
-    """A pandas DataFrame of models or dicts (e.g. what a pagination iterator yields)."""
+def to_dataframe(records: typing.Iterable[Any], *, explode: bool | str = True) -> Any:
+    """A pandas DataFrame of models or dicts (e.g. what a pagination iterator yields).
+
+    Nested objects become dotted columns. A field of a record that holds a list of objects is
+    ``exploded``: one row per element, the element's fields as ``<field>.<name>`` columns and
+    the record's other fields repeated on each row (a record whose list is empty keeps one row).
+    ``explode=True`` explodes such a field when a record has exactly one (a record with several
+    keeps them as cells); ``explode="points"`` names the field; ``explode=False`` keeps every
+    list as a cell. Lists of plain values (``frequencies_cm1``) always stay cells."""
     try:
         import pandas
     except ImportError as err:  # pragma: no cover - depends on the environment
@@ -87,8 +97,47 @@ def to_dataframe(records: typing.Iterable[Any]) -> Any:
             "to_dataframe() needs pandas, which is not installed: install it with "
             "`apt install python3-pandas` (Debian, Ubuntu) or `pip install pandas`"
         ) from err
-    rows = [r.to_dict() if isinstance(r, Model) else r for r in records]
-    return pandas.json_normalize(rows)
+    rows: list[dict[str, Any]] = []
+    exploded: set[str] = set()
+    for r in records:
+        rows.extend(_flat_rows(r.to_dict() if isinstance(r, Model) else r, explode, exploded))
+    # A record whose list was empty: no cell of that list beside the exploded columns.
+    rows = [{k: v for k, v in row.items() if not (k in exploded and v == [])} for row in rows]
+    return pandas.DataFrame(rows)
+
+
+def _flat_rows(record: Any, explode: bool | str, exploded: set[str]) -> list[dict[str, Any]]:
+    """One record's rows: its nested objects flattened to dotted keys, its list of records exploded."""
+    if not isinstance(record, dict):
+        return [{"value": record}]
+    flat: dict[str, Any] = {}
+    lists: dict[str, list[Any]] = {}
+
+    def walk(obj: dict[str, Any], prefix: str, top: bool) -> None:
+        for key, value in obj.items():
+            name = f"{prefix}{key}"
+            if isinstance(value, dict) and value:
+                walk(value, f"{name}.", False)
+            elif top and isinstance(value, list) and any(isinstance(e, (dict, Model)) for e in value):
+                lists[name] = value
+                flat[name] = value
+            else:
+                flat[name] = value
+
+    walk(record, "", True)
+    if explode is False:
+        return [flat]
+    target = explode if isinstance(explode, str) else (next(iter(lists)) if len(lists) == 1 else None)
+    if target is None or target not in lists:
+        return [flat]
+    exploded.add(target)
+    parent = {k: v for k, v in flat.items() if k != target}
+    out: list[dict[str, Any]] = []
+    for element in lists[target]:
+        inner = element.to_dict() if isinstance(element, Model) else element
+        for sub in _flat_rows(inner, explode if explode is True else False, set()):
+            out.append({**parent, **{f"{target}.{k}": v for k, v in sub.items()}})
+    return out or [parent]
 
 
 _HINTS: dict[type, dict[str, Any]] = {}

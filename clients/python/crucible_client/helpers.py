@@ -16,7 +16,7 @@ from ._runtime import OMIT, Omit, decode
 from .errors import JobFailedError, ProblemError, WaitTimeout
 
 if TYPE_CHECKING:
-    from ._models import AssistantStreamEvent, JobResult, JobStatusResponse, JobSubmitRequest, RunEvent, WorkflowRunStatus
+    from ._models import AssistantStreamEvent, JobResult, JobStatusResponse, JobSubmitRequest, RunEvent, WorkflowRun
 
 __all__ = ["Helpers", "JOB_TERMINAL", "RUN_TERMINAL"]
 
@@ -33,7 +33,7 @@ class Helpers:
     _send: Callable[..., httpx.Response]
     list_events: Callable[..., Any]
     get_job_status: Callable[..., Any]
-    get_workflow_run_status: Callable[..., Any]
+    get_workflow_run: Callable[..., Any]
     get_job_result: Callable[..., Any]
     submit_job: Callable[..., Any]
     upload_artifact: Callable[..., Any]
@@ -46,9 +46,12 @@ class Helpers:
         polling the job; raises WaitTimeout after ``timeout`` seconds (None: no limit)."""
         return self._wait("job", process_id, lambda: self.get_job_status(process_id=process_id), JOB_TERMINAL, timeout)
 
-    def wait_for_run(self, run_id: str, *, timeout: float | None = None) -> WorkflowRunStatus:
-        """Waits until the workflow run ends (``completed``, ``failed`` or ``cancelled``) and returns its status."""
-        return self._wait("workflow_run", run_id, lambda: self.get_workflow_run_status(run_id), RUN_TERMINAL, timeout)
+    def wait_for_run(self, run_id: str, *, timeout: float | None = None) -> WorkflowRun:
+        """Waits until the workflow run ends (``completed``, ``failed`` or ``cancelled``) and returns
+        the whole run, as TypeScript's ``waitForRun`` does: its status, its steps (each with its
+        ``cost_usd``), its outputs, and what it cost: ``charged_usd`` (what the wallet paid) of
+        ``reserved_usd``."""
+        return self._wait("workflow_run", run_id, lambda: self.get_workflow_run(run_id), RUN_TERMINAL, timeout)
 
     def _wait(self, kind: str, subject: str, read: Callable[[], Any], terminal: frozenset[str], timeout: float | None) -> Any:
         deadline = None if timeout is None else time.monotonic() + timeout

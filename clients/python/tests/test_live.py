@@ -65,6 +65,31 @@ def test_a_job_to_completion(key_client: cc.Client) -> None:
     assert isinstance(key_client.run_job({"job_name": "run", "job_type": "wait", "payload": {"seconds": 1}}, timeout=60), cc.WaitResult)
 
 
+def test_to_dataframe_one_row_per_point_of_a_scan(key_client: cc.Client) -> None:
+    # Ethane's H-C-C-H torsion (atoms: C0, C1, then C0's hydrogens 2-4 and C1's 5-7) at 3 angles, and a structure that fails.
+    body: cc.JobSubmitRequest = {
+        "job_name": "pytest scan",
+        "job_type": "scan",
+        "payload": {"molecules": ["CC", "C1CC"], "method": "gfnff", "dihedral": [2, 0, 1, 5], "start_deg": 0, "end_deg": 120, "steps": 3},
+    }
+    result = key_client.run_job(body, timeout=300)
+    assert isinstance(result, cc.ScanResult) and result.items is not None and len(result.items) == 2
+    frame = result.to_dataframe()
+    ethane = frame[frame["id"] == "0"]
+    # One row per point, the structure's fields repeated on each; the point's fields as points.* columns.
+    assert list(ethane["points.angle_deg"]) == [0, 60, 120]
+    assert list(ethane["index"]) == [0, 0, 0] and ethane["error"].isna().all()
+    assert list(ethane["points.energy_hartree"]) == [p.energy_hartree for p in result.items[0].points or []]
+    assert "points" not in frame.columns and "points.molblock" in frame.columns
+    # A structure without points keeps one row, with its error.
+    other = frame[frame["id"] == "1"]
+    assert len(other) == 1 and other["points.angle_deg"].isna().all() and isinstance(other["error"].iloc[0], str)
+    assert len(frame) == 4
+    # Lists of records kept as cells on request; lists of numbers always stay cells.
+    assert result.to_dataframe(explode=False).shape[0] == 2
+    assert list(cc.to_dataframe([{"id": "a", "charges": [0.1, -0.1]}])["charges"]) == [[0.1, -0.1]]
+
+
 def test_upload_a_molecule_set_and_download_it(key_client: cc.Client, tmp_path: Path) -> None:
     source = tmp_path / "library.smi"
     source.write_text(LIBRARY)
@@ -91,6 +116,11 @@ def test_a_workflow_run(key_client: cc.Client) -> None:
     run = key_client.start_workflow_run({"template_id": "library-triage", "inputs": {"library": ["CCO", "c1ccccc1O", "CC(=O)Oc1ccccc1C(=O)O"]}})
     status = key_client.wait_for_run(run.run_id, timeout=180)
     assert status.status == "completed", status
+    # The charge comes with the run: what the wallet paid, the sum of its steps' costs, within the reservation.
+    assert isinstance(status, cc.WorkflowRun) and status.run_id == run.run_id
+    assert 0 < status.charged_usd <= status.reserved_usd
+    assert status.charged_usd == pytest.approx(sum(s.cost_usd for s in status.steps), abs=1e-6)
+    assert status.charged_usd == key_client.get_workflow_run(run.run_id).charged_usd
     assert {s.step_id: s.state for s in status.steps} == {s.id: "completed" for s in templates["library-triage"].spec.steps}
     outputs = key_client.get_workflow_run_outputs(run.run_id)
     assert outputs.outputs and all(o.ready and o.artifact_id for o in outputs.outputs.values())

@@ -371,12 +371,12 @@ export const conformersJob: JobType<Payload> = {
         if (j === 0) lowest.push({ ...r, id: it.id });
       });
     });
-    const columns = ['index', 'id', 'name', 'error', 'conformer', 'energy_hartree', 'relative_kcal', 'boltzmann_weight'];
+    const columns = ['index', 'id', 'name', 'smiles', 'error', 'conformer', 'energy_hartree', 'relative_kcal', 'boltzmann_weight'];
     const rows: unknown[][] = [];
     run.items.forEach((it) => {
       const cs = (it.fields.conformers as { energy_hartree: number; relative_kcal: number; boltzmann_weight: number }[] | undefined) ?? [];
-      if (!cs.length) rows.push([it.index, it.id, it.name, it.error, null, null, null, null]);
-      cs.forEach((c, j) => rows.push([it.index, it.id, it.name, it.error, j + 1, c.energy_hartree, c.relative_kcal, c.boltzmann_weight]));
+      if (!cs.length) rows.push([it.index, it.id, it.name, it.smiles, it.error, null, null, null, null]);
+      cs.forEach((c, j) => rows.push([it.index, it.id, it.name, it.smiles, it.error, j + 1, c.energy_hartree, c.relative_kcal, c.boltzmann_weight]));
     });
     const table = [columns.join(','), ...rows.map((r) => r.map(csvCell).join(','))].join('\n') + '\n';
     const result = out.result as { ports: Record<string, string> };
@@ -384,7 +384,7 @@ export const conformersJob: JobType<Payload> = {
       structures:
         'every conformer as an SDF record (id <structure id>-<rank>, rank 1 the lowest), with conformer, energy_hartree, relative_kcal and boltzmann_weight as SDF fields',
       lowest: "each structure's lowest conformer as an SDF record (id the structure's id): the input of a frequencies or optimize job",
-      table: 'a CSV table, one row per conformer (one row with the error for a structure that failed)',
+      table: "a CSV table, one row per conformer with its structure's index, id, name and SMILES (one row with the error for a structure that failed)",
       logs: "each structure's engine output (bounded)",
     };
     out.ports!.structures = { format: 'sdf', kind: 'molecules', records: all };

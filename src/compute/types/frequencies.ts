@@ -12,7 +12,7 @@ import { ENGINE_SETS, enginesForMethod, qmFields, structureFields, XTB_METHODS, 
 import { irSpectrumSvg } from './engine/plots.js';
 import { chargeAndSpin, methodOf, qmEstimate, runQm } from './engine/qm.js';
 import { engineOutput, runItems } from './engine/run.js';
-import { checkStructure, loadStructures, prepare, readMolblockAtoms } from './engine/structures.js';
+import { checkStructure, displayName, loadStructures, prepare, readMolblockAtoms } from './engine/structures.js';
 import { chemPool } from './molecule-jobs.js';
 import { qmMethods } from './optimize.js';
 import { FrequenciesResult } from './engine/results.js';
@@ -29,10 +29,19 @@ const Payload = Type.Object(
         description: 'Temperature of the thermochemistry, K (MOPAC tabulates whole kelvins: the nearest is used and reported)',
       }),
     ),
+    scale_factor: Type.Optional(
+      Type.Number({
+        minimum: 0.8,
+        maximum: 1.2,
+        default: 1,
+        description:
+          "Frequency scale factor (e.g. a method's published one): multiplies the reported frequencies and the IR spectrum; the thermochemistry (ZPVE, H, S, G) is the engine's, from unscaled frequencies. Stated in the result",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
-type Payload = Static<typeof Payload> & QmPayload & { temperature_k?: number };
+type Payload = Static<typeof Payload> & QmPayload & { temperature_k?: number; scale_factor?: number };
 
 /** Seconds one engine call may take: the job's runtime limit is the real bound; this stops a single hung call. */
 const PER_CALL_MS = 30 * 60_000;
@@ -61,6 +70,7 @@ export const frequenciesJob: JobType<Payload> = {
     const p = ctx.payload;
     const method = methodOf(p);
     const temperatureK = p.temperature_k ?? 298.15;
+    const scale = p.scale_factor ?? 1;
     const structures = await loadStructures(ctx, chemPool(ctx));
     const plots: OutputRecord[] = [];
     const run = await runItems(ctx, structures, { perCallTimeoutMs: PER_CALL_MS, label: 'frequencies' }, async (s, tools, dir) => {
@@ -75,12 +85,14 @@ export const frequenciesJob: JobType<Payload> = {
         temperatureK,
         energyHartree: opt.energyHartree,
       });
+      // The scale factor multiplies the frequencies reported and drawn (1: the engine's as they are).
+      const frequencies = scale === 1 ? v.frequencies : v.frequencies.map((f) => round(f * scale, 4));
       const fields = {
         molblock: opt.molblock,
         energy_hartree: round(v.energyHartree, 12),
-        frequencies_cm1: v.frequencies,
+        frequencies_cm1: frequencies,
         ir_intensities_km_mol: v.intensities,
-        n_imaginary: v.frequencies.filter((f) => f < 0).length,
+        n_imaginary: frequencies.filter((f) => f < 0).length,
         zpve_hartree: round(v.zpveHartree, 12),
         enthalpy_hartree: round(v.enthalpyHartree, 12),
         entropy_cal_mol_k: v.entropyCalMolK,
@@ -90,7 +102,7 @@ export const frequenciesJob: JobType<Payload> = {
       const scalars = {
         energy_hartree: fields.energy_hartree,
         n_imaginary: fields.n_imaginary,
-        lowest_frequency_cm1: v.frequencies[0] ?? null,
+        lowest_frequency_cm1: frequencies[0] ?? null,
         zpve_hartree: fields.zpve_hartree,
         enthalpy_hartree: fields.enthalpy_hartree,
         entropy_cal_mol_k: fields.entropy_cal_mol_k,
@@ -102,7 +114,7 @@ export const frequenciesJob: JobType<Payload> = {
         files: {
           primary: {
             name: 'ir-spectrum.svg',
-            content: irSpectrumSvg({ title: s.name ?? `structure ${s.index}`, method, frequencies: v.frequencies, intensities: v.intensities }),
+            content: irSpectrumSvg({ title: displayName(s), method, frequencies, intensities: v.intensities, scaleFactor: scale }),
             contentType: 'image/svg+xml',
           },
         },
@@ -110,7 +122,7 @@ export const frequenciesJob: JobType<Payload> = {
       });
       return { fields, structures: [{ molblock: opt.molblock, props: scalars }], row: scalars };
     });
-    const out = engineOutput('frequencies', method, run, { solvent: p.solvent ?? null, temperature_k: temperatureK });
+    const out = engineOutput('frequencies', method, run, { solvent: p.solvent ?? null, temperature_k: temperatureK, scale_factor: scale });
     plots.sort((a, b) => (a.metrics!.index ?? 0) - (b.metrics!.index ?? 0));
     (out.result as { ports: Record<string, string> }).ports.plot = 'an IR spectrum per structure (image/svg+xml; record id = the structure id)';
     out.ports!.plot = { format: 'svg', kind: 'svg', records: plots };

@@ -17,7 +17,7 @@ import { qmFields, structureFields, XTB_METHODS, type QmPayload } from './engine
 import { scanProfileSvg } from './engine/plots.js';
 import { chargeAndSpin, methodOf, qmEstimate } from './engine/qm.js';
 import { engineOutput, runItems } from './engine/run.js';
-import { checkStructure, ItemFailure, loadStructures, prepare, readMolblockAtoms, withCoords, type Prepared } from './engine/structures.js';
+import { checkStructure, displayName, ItemFailure, loadStructures, prepare, readMolblockAtoms, withCoords, type Prepared } from './engine/structures.js';
 import { HARTREE_PER_KCAL, runXtb } from './engine/xtb.js';
 import { chemPool } from './molecule-jobs.js';
 import { qmMethods } from './optimize.js';
@@ -144,7 +144,7 @@ export const scanJob: JobType<Payload> = {
         files: {
           primary: {
             name: 'scan-profile.svg',
-            content: scanProfileSvg({ title: s.name ?? `structure ${s.index}`, method, dihedral: p.dihedral, points: ordered }),
+            content: scanProfileSvg({ title: displayName(s), method, dihedral: p.dihedral, points: ordered }),
             contentType: 'image/svg+xml',
           },
         },
@@ -159,11 +159,15 @@ export const scanJob: JobType<Payload> = {
           lowest_energy_hartree: min.energy_hartree,
           highest_relative_kcal: Math.max(...ordered.map((q) => q.relative_kcal)),
         },
+        // The table: one row per point (docs/engines.md, "Frequencies and scans").
+        rows: ordered.map((q, n) => ({ point: n + 1, angle_deg: q.angle_deg, energy_hartree: q.energy_hartree, relative_kcal: q.relative_kcal })),
       };
     });
     const out = engineOutput('scan', method, run, { solvent: p.solvent ?? null, dihedral: p.dihedral, start_deg: p.start_deg, end_deg: p.end_deg, steps: p.steps });
     plots.sort((a, b) => (a.metrics!.index ?? 0) - (b.metrics!.index ?? 0));
     (out.result as { ports: Record<string, string> }).ports.plot = 'the energy profile of each structure (image/svg+xml; record id = the structure id)';
+    (out.result as { ports: Record<string, string> }).ports.table =
+      "a CSV table, one row per point of each structure's scan (point, angle_deg, energy_hartree, relative_kcal) with the structure's index, id, name and SMILES (one row with the error for a structure that failed)";
     out.ports!.plot = { format: 'svg', kind: 'svg', records: plots };
     return out;
   },

@@ -1,7 +1,9 @@
 // One port of an artifact on its own (GET /artifacts/{id}/download?port=P without record,
-// docs/artifacts.md "Downloads"), when the port holds other than one record: a zip holding a
-// manifest.json with that port alone and the members its records (and its bundle) name, copied
-// from the artifact's archive. It is written to a scratch file first, so that its size is known
+// docs/artifacts.md "Downloads"), when the port holds other than one record: for a port in SDF
+// format, one multi-record SDF file (portSdf: each record's structure in order, each ended by
+// $$$$), which every chemistry program reads; for any other, a zip holding a manifest.json with
+// that port alone and the members its records (and its bundle) name, copied from the
+// artifact's archive. It is written to a scratch file first, so that its size is known
 // (Content-Length, ranges); the file is unlinked as soon as it is opened (or by close), and the
 // orphan sweep removes what a crash leaves in the scratch directory. Its bytes depend only on
 // the artifact and the port (every entry carries the artifact's creation time, members keep
@@ -16,6 +18,61 @@ import { StorageError } from '../../storage/storage.js';
 import { MANIFEST_NAME, type Manifest } from './manifest.js';
 import type { Download } from './types.js';
 import { ZipBuilder, type ZipReader } from './zip.js';
+
+/** Whether a port's records are SDF structures (its format): downloaded as one multi-record SDF. */
+export function isSdfPort(port: { format: string }): boolean {
+  return ['sdf', 'sd'].includes(port.format.toLowerCase());
+}
+
+/**
+ * An SDF port as one multi-record SDF: each record's primary member in the port's order, each
+ * ending with its `$$$$` line (added where a member lacks it), so that a record's data fields
+ * stay its own. Written to a scratch file like the zip (size, ranges, a stable ETag).
+ */
+export async function portSdf(o: { reader: ZipReader; artifactId: string; createdAt: Date; manifest: Manifest; port: string; scratchDir: string }): Promise<Download> {
+  const port = o.manifest.ports[o.port]!;
+  const members = port.records.map((r) => r.files.primary);
+  const entries = await o.reader.find(new Set(members));
+  const missing = members.find((m) => !entries.has(m));
+  if (missing !== undefined) throw new StorageError(`artifact ${o.artifactId}: member ${missing} named by the manifest is missing`, 'ENOENT');
+  await fsp.mkdir(o.scratchDir, { recursive: true });
+  const file = path.join(o.scratchDir, `port-${crypto.randomUUID()}.sdf`);
+  const remove = () => fsp.unlink(file).catch(() => undefined);
+  const hash = crypto.createHash('sha256');
+  const out = fs.createWriteStream(file);
+  const write = (buf: Buffer) =>
+    new Promise<void>((resolve, reject) => {
+      hash.update(buf);
+      out.write(buf, (err) => (err ? reject(err) : resolve()));
+    });
+  try {
+    for (const m of members) {
+      const parts: Buffer[] = [];
+      for await (const chunk of await o.reader.stream(entries.get(m)!)) parts.push(chunk as Buffer);
+      const text = Buffer.concat(parts).toString('utf8').replace(/\r\n/g, '\n').replace(/\s+$/, '');
+      await write(Buffer.from(/(^|\n)\$\$\$\$$/.test(text) ? `${text}\n` : `${text}\n$$$$\n`, 'utf8'));
+    }
+    await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  } catch (err) {
+    out.destroy();
+    await remove();
+    throw err;
+  }
+  const { size } = await fsp.stat(file);
+  return {
+    size,
+    contentType: 'chemical/x-mdl-sdfile',
+    filename: `${o.artifactId}-${o.port}.sdf`,
+    etag: `"${hash.digest('hex')}"`,
+    lastModified: o.createdAt,
+    open: async (range) => {
+      const handle = await fsp.open(file);
+      await remove(); // the open handle keeps the bytes until the stream ends
+      return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+    },
+    close: () => void remove(),
+  };
+}
 
 export async function portArchive(o: { reader: ZipReader; artifactId: string; createdAt: Date; manifest: Manifest; port: string; scratchDir: string }): Promise<Download> {
   const port = o.manifest.ports[o.port]!;

@@ -27,7 +27,7 @@ type ArtifactSummary = Omit<ArtifactRow, 'manifest'>;
 import { ZipReader } from './zip.js';
 import type { PeriodicTask } from '../../scheduler.js';
 import { ingestUpload } from './ingest.js';
-import { portArchive } from './port-archive.js';
+import { isSdfPort, portArchive, portSdf } from './port-archive.js';
 import { chooseMoleculePort, readMoleculeSet } from './molecule-sets.js';
 import { resultName, uploadName } from './names.js';
 import { writeRecordsArchive } from './records.js';
@@ -133,7 +133,7 @@ export class ArtifactService {
     return { port: name, record, member: record.files.primary };
   }
 
-  /** The whole archive, (with `record`) one record's primary member, or (with `port` alone) one port: its record's primary member, or a zip of its records. */
+  /** The whole archive, (with `record`) one record's primary member, or (with `port` alone) one port: its record's primary member, a multi-record SDF of an SDF port, or a zip of its records. */
   async download(userId: string, id: string, q: { record?: string; port?: string }): Promise<Download> {
     const row = await this.summary(userId, id);
     if (q.record === undefined && q.port !== undefined) {
@@ -143,7 +143,8 @@ export class ArtifactService {
       if (port.records.length === 1) return this.download(userId, id, { record: port.records[0]!.id, port: q.port });
       const reader = await this.openZip(row);
       try {
-        return await portArchive({ reader, artifactId: row.id, createdAt: row.created_at, manifest, port: q.port, scratchDir: this.scratchDir });
+        const o = { reader, artifactId: row.id, createdAt: row.created_at, manifest, port: q.port, scratchDir: this.scratchDir };
+        return await (isSdfPort(port) ? portSdf(o) : portArchive(o));
       } finally {
         reader.close();
       }

@@ -5,6 +5,7 @@ import { RESOURCES } from '../../compute/resources.js';
 import { invalid, invalidInput } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { STAND_IN_ARTIFACT, validateSpec, type StepPlan, type WorkflowSpec } from '../../workflows/spec.js';
+import { templateById } from '../../workflows/templates.js';
 import { atInputs, resolveInputs, withValues } from './inputs.js';
 import { ASSUMED_MOLECULES } from './runs.js';
 
@@ -21,6 +22,16 @@ export function validateFor(s: Pick<Services, 'artifacts' | 'models'>, userId: s
       }),
     plans,
   );
+}
+
+/** The spec an estimate prices: the one given, or a built-in template's (exactly one of spec and template_id, as a run start takes them). */
+export function estimatedSpec(body: { spec?: unknown; template_id?: string }): unknown {
+  const given = (['spec', 'template_id'] as const).filter((k) => body[k] !== undefined);
+  if (given.length !== 1) throw invalid(given.length ? ['template_id'] : ['spec'], 'Give exactly one of spec and template_id', null, given.length ? 'value_error' : 'missing');
+  if (body.template_id === undefined) return body.spec;
+  const t = templateById(body.template_id);
+  if (!t) throw invalid(['template_id'], 'unknown template; GET /workflows/templates lists them', body.template_id, 'enum');
+  return t.spec;
 }
 
 /**

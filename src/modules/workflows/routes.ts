@@ -5,7 +5,7 @@ import type { RoutePlugin } from '../../api/module.js';
 import { principalOf } from '../../api/route.js';
 import { MAX_SPEC_BYTES } from '../../workflows/spec.js';
 import { TEMPLATES } from '../../workflows/templates.js';
-import { estimateFor, validateFor } from './check.js';
+import { estimatedSpec, estimateFor, validateFor } from './check.js';
 import {
   EstimateRequest,
   ForkRequest,
@@ -58,14 +58,15 @@ export const definitionRoutes: RoutePlugin = async (app, { services }) => {
       schema: {
         operationId: 'estimateWorkflow',
         tags: ['workflows'],
-        summary: 'Estimate a workflow run (charges nothing): total and per-step cost and runtime, with the run\u2019s inputs if given; 422 with every problem of an invalid spec',
+        summary:
+          'Estimate a workflow run of a spec or a built-in template (charges nothing): total and per-step cost and runtime, with the run\u2019s inputs if given; 422 with every problem of an invalid spec',
         body: Type.Ref(EstimateRequest),
         response: { 200: Type.Ref(WorkflowEstimate, { description: "The run's cost and runtime, per step and in total" }) },
       },
     },
     async (request) => {
-      const body = request.body as { spec: unknown; inputs?: Record<string, unknown> };
-      return estimateFor(services, principalOf(request).userId, body.spec, body.inputs);
+      const body = request.body as { spec?: unknown; template_id?: string; inputs?: Record<string, unknown> };
+      return estimateFor(services, principalOf(request).userId, estimatedSpec(body), body.inputs);
     },
   );
 

@@ -62,12 +62,18 @@ const runInputs = (description: string) => Type.Record(Type.String({ pattern: NA
 const INPUTS_DOC = "Values of the workflow's inputs (a molecules input: an artifact id or a list of SMILES); defaults fill the rest";
 export const EstimateRequest = Type.Object(
   {
-    spec: specField('A workflow spec; validated here, every problem reported at once'),
+    spec: Type.Optional(specField('A workflow spec; validated here, every problem reported at once. Exactly one of spec and template_id')),
+    template_id: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        description: 'A built-in template (GET /workflows/templates), priced as POST /workflows/runs with this template_id would reserve. Exactly one of spec and template_id',
+      }),
+    ),
     inputs: Type.Optional(
       runInputs(`${INPUTS_DOC}. The estimate reads them as a run start does (a molecule set is counted); without them a bound set is assumed to hold 1,000 molecules`),
     ),
   },
-  { $id: 'WorkflowEstimateRequest', additionalProperties: false },
+  { $id: 'WorkflowEstimateRequest', additionalProperties: false, description: 'Exactly one of spec and template_id, and the inputs of the run if known' },
 );
 
 const SpecRef = specField(`A workflow spec (at most 256 KiB and ${MAX_STEPS} steps); validated, every problem reported at once`);

@@ -972,7 +972,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Estimate a workflow run (charges nothing): total and per-step cost and runtime, with the run’s inputs if given; 422 with every problem of an invalid spec */
+        /** Estimate a workflow run of a spec or a built-in template (charges nothing): total and per-step cost and runtime, with the run’s inputs if given; 422 with every problem of an invalid spec */
         post: operations["estimateWorkflow"];
         delete?: never;
         options?: never;
@@ -2438,6 +2438,11 @@ export interface components {
              * @default 298.15
              */
             temperature_k?: number;
+            /**
+             * @description Frequency scale factor (e.g. a method's published one): multiplies the reported frequencies and the IR spectrum; the thermochemistry (ZPVE, H, S, G) is the engine's, from unscaled frequencies. Stated in the result
+             * @default 1
+             */
+            scale_factor?: number;
         };
         /**
          * scan payload
@@ -3178,6 +3183,8 @@ export interface components {
              */
             job_type: "frequencies";
             method: string;
+            /** @description The frequency scale factor applied to frequencies_cm1 and the IR spectrum (payload scale_factor; 1: the engine's frequencies); the thermochemistry is from the unscaled ones */
+            scale_factor: number;
             summary: {
                 structures: number;
                 completed: number;
@@ -5610,9 +5617,12 @@ export interface components {
             /** @description A workflow spec; validated here, every problem reported at once */
             spec: components["schemas"]["WorkflowSpec"];
         };
+        /** @description Exactly one of spec and template_id, and the inputs of the run if known */
         WorkflowEstimateRequest: {
-            /** @description A workflow spec; validated here, every problem reported at once */
-            spec: components["schemas"]["WorkflowSpec"];
+            /** @description A workflow spec; validated here, every problem reported at once. Exactly one of spec and template_id */
+            spec?: components["schemas"]["WorkflowSpec"];
+            /** @description A built-in template (GET /workflows/templates), priced as POST /workflows/runs with this template_id would reserve. Exactly one of spec and template_id */
+            template_id?: string;
             /** @description Values of the workflow's inputs (a molecules input: an artifact id or a list of SMILES); defaults fill the rest. The estimate reads them as a run start does (a molecule set is counted); without them a bound set is assumed to hold 1,000 molecules */
             inputs?: {
                 [key: string]: unknown;

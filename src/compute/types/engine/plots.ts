@@ -82,7 +82,7 @@ export function irEnvelope(frequencies: number[], intensities: number[], v: numb
 }
 
 /** The IR spectrum of one structure: sticks (real modes) and their Lorentzian envelope. */
-export function irSpectrumSvg(o: { title: string; method: string; frequencies: number[]; intensities: number[] }): string {
+export function irSpectrumSvg(o: { title: string; method: string; frequencies: number[]; intensities: number[]; scaleFactor?: number }): string {
   // Degenerate modes (within 1 cm-1) are one stick of their summed intensity, as the envelope sums them.
   const real: { f: number; i: number }[] = [];
   o.frequencies.forEach((f, k) => {
@@ -111,7 +111,11 @@ export function irSpectrumSvg(o: { title: string; method: string; frequencies: n
   // Both ends labelled too, unless a tick is close to them.
   for (const end of [low, top]) if (xTicks.every((t) => Math.abs(t - end) > 0.06 * (top - low))) xTicks.push(end);
   const x: Axis = { lo: low, hi: top, ticks: xTicks, label: 'Wavenumber (cm⁻¹)', reversed: true };
-  const notes = [`${o.method.toUpperCase()}, harmonic`, `Lorentzian bands, FWHM ${IR_FWHM} cm⁻¹`, `${modes} real mode${modes === 1 ? '' : 's'}`];
+  const notes = [
+    `${o.method.toUpperCase()}, harmonic${o.scaleFactor !== undefined && o.scaleFactor !== 1 ? `, scaled ×${o.scaleFactor}` : ''}`,
+    `Lorentzian bands, FWHM ${IR_FWHM} cm⁻¹`,
+    `${modes} real mode${modes === 1 ? '' : 's'}`,
+  ];
   if (imaginary) notes.push(`${imaginary} imaginary not shown`);
   if (!(peak > 0)) notes.push('no IR-active mode');
   return plot(`IR spectrum: ${o.title}`, notes.join(' · '), x, y, (sx, sy) => {

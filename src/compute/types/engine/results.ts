@@ -95,6 +95,12 @@ export const FrequenciesResult = result(
     },
     'Frequencies and thermochemistry of an optimised structure',
   ),
+  {
+    scale_factor: Type.Number({
+      description:
+        "The frequency scale factor applied to frequencies_cm1 and the IR spectrum (payload scale_factor; 1: the engine's frequencies); the thermochemistry is from the unscaled ones",
+    }),
+  },
 );
 
 export const ScanResult = result(

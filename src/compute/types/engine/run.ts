@@ -9,7 +9,7 @@ import type { EngineName } from '../../engines/catalog.js';
 import { runEngine, type EngineResult } from '../../engines/process.js';
 import { makeScratch, removeScratch } from '../../engines/scratch.js';
 import { checkAborted } from '../molecule-jobs.js';
-import { ItemFailure, titled, type Structure } from './structures.js';
+import { ItemFailure, smilesOf, titled, type Structure } from './structures.js';
 import { suffixedRecordId } from '../../../record-ids.js';
 
 /** Address space an engine process may use per thread of the resource (and at least 2 GiB). */
@@ -75,12 +75,16 @@ export interface ItemOutput {
   /** Molblocks for the structures port, each with SDF properties. */
   structures: { molblock: string; props: Record<string, string | number | null> }[];
   row: Record<string, string | number | null>;
+  /** The item's rows of the table, when it has several (a scan: one per point); else `row`. */
+  rows?: Record<string, string | number | null>[];
 }
 
 export interface ItemResult {
   index: number;
   id: string;
   name: string | null;
+  /** The structure's SMILES: as given, or RDKit's of a molblock (null when RDKit cannot read the molblock). */
+  smiles: string | null;
   error: string | null;
   detail: string | null;
   fields: Record<string, unknown>;
@@ -109,7 +113,7 @@ export async function runItems(
       if (!s) return;
       checkAborted(ctx.signal);
       const dir = makeScratch(`${opts.label}${s.index}`);
-      const base = { index: s.index, id: s.id, name: s.name ?? null };
+      const base = { index: s.index, id: s.id, name: s.name ?? null, smiles: smilesOf(s) };
       try {
         const out = await work(s, toolsFor(ctx, logs, s.index, opts.perCallTimeoutMs), dir);
         outputs[k] = out;
@@ -158,8 +162,13 @@ export function engineOutput(
   structuresPort = 'structures',
 ): JobOutput {
   const items = run.items.map((it) => ({ index: it.index, id: it.id, name: it.name, error: it.error, detail: it.detail, ...it.fields }));
-  const columns = ['index', 'id', 'name', 'error', ...new Set(run.outputs.flatMap((o) => (o ? Object.keys(o.row) : [])))];
-  const rows = run.items.map((it, k) => ({ index: it.index, id: it.id, name: it.name, error: it.error, ...(run.outputs[k]?.row ?? {}) }) as Record<string, unknown>);
+  // Every row says which molecule it is: its index, id, name and SMILES (docs/engines.md, "Structures").
+  const columns = ['index', 'id', 'name', 'smiles', 'error', ...new Set(run.outputs.flatMap((o) => (o ? (o.rows ?? [o.row]).flatMap((r) => Object.keys(r)) : [])))];
+  const rows = run.items.flatMap((it, k) => {
+    const who = { index: it.index, id: it.id, name: it.name, smiles: it.smiles, error: it.error };
+    const own = run.outputs[k] ? (run.outputs[k]!.rows ?? [run.outputs[k]!.row]) : [];
+    return (own.length ? own : [{}]).map((r) => ({ ...who, ...r }) as Record<string, unknown>);
+  });
   const table = [columns.join(','), ...rows.map((r) => columns.map((c) => csvCell(r[c])).join(','))].join('\n') + '\n';
   const structureRecords: OutputRecord[] = [];
   run.outputs.forEach((o, k) => {
@@ -186,7 +195,7 @@ export function engineOutput(
       items,
       ports: {
         [structuresPort]: 'the structures as SDF records (one per structure, with their figures as SDF fields), usable as input_artifact_id of engine jobs',
-        table: 'a CSV table of the figures, one row per input structure',
+        table: 'a CSV table of the figures, one row per input structure, each with its index, id, name and SMILES',
         logs: "each structure's engine output (bounded)",
       },
     },

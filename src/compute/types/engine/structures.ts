@@ -116,6 +116,17 @@ export function withCoords(molblock: string, coords: readonly (readonly [number,
   return lines.join('\n');
 }
 
+/** A structure's SMILES: as given, or RDKit's of a molblock (null when RDKit cannot read the molblock). */
+export function smilesOf(s: Pick<Structure, 'input' | 'info'>): string | null {
+  return s.info.smiles ?? (isMolblock(s.input) ? null : s.input.trim() || null);
+}
+
+/** What a plot calls a structure: its name, else its SMILES (when short), else its place (1-based). */
+export function displayName(s: Pick<Structure, 'index' | 'name' | 'info' | 'input'>): string {
+  const smiles = smilesOf(s);
+  return s.name || (smiles && smiles.length <= 80 ? smiles : null) || `structure ${s.index + 1}`;
+}
+
 /** Names a molblock: its first line. */
 export function titled(molblock: string, title: string): string {
   const lines = molblock.split('\n');
