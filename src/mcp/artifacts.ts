@@ -4,7 +4,7 @@
 // the same API routes (GET /jobs/result, GET /artifacts/{id}/download) as the caller.
 import { ErrorCode, type CallToolResult, type ContentBlock, type ReadResourceResult, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { ApiProblem, problemOf, text, type CallerApi } from './api.js';
-import { jsonResult, RpcError, type Args, type ToolContext, type ToolDef } from './tool-kit.js';
+import { ImageBudget, jsonResult, RpcError, type Args, type ToolContext, type ToolDef } from './tool-kit.js';
 
 /** Up to this many bytes of text go into a tool result; larger ones are resource links (about 16k tokens). */
 export const INLINE_TEXT_BYTES = 64 * 1024;
@@ -154,19 +154,23 @@ async function readPort(ctx: ToolContext, id: string, port: string, size: number
   const records = p.records ?? [];
   const images: ContentBlock[] = [];
   const shown: Record<string, unknown>[] = [];
-  let budget = INLINE_TEXT_BYTES;
+  const budget = { text: INLINE_TEXT_BYTES, images: new ImageBudget() };
   for (const r of records.slice(0, RECORDS_READ)) {
     const item: Record<string, unknown> = { id: r.id, ...(r.metrics ? { metrics: r.metrics } : {}) };
     const type = r.content_types?.primary ?? '';
-    if (type === 'image/svg+xml' && images.length < IMAGES_SHOWN) {
+    if (type === 'image/svg+xml' && images.length < IMAGES_SHOWN && budget.images.full) budget.images.take('');
+    else if (type === 'image/svg+xml' && images.length < IMAGES_SHOWN) {
       const svg = await downloadHead(ctx.api, id, { port, record: r.id }, INLINE_TEXT_BYTES + 1, ctx.signal);
-      if (svg.size <= INLINE_TEXT_BYTES) images.push({ type: 'image', mimeType: 'image/png', data: (await ctx.png.render(svg.body.toString('utf8'))).toString('base64') });
+      if (svg.size <= INLINE_TEXT_BYTES) {
+        const data = (await ctx.png.render(svg.body.toString('utf8'))).toString('base64');
+        if (budget.images.take(data)) images.push({ type: 'image', mimeType: 'image/png', data });
+      }
     } else if (isText(type)) {
       const small = await downloadHead(ctx.api, id, { port, record: r.id }, RECORD_TEXT_BYTES + 1, ctx.signal);
       if (small.size <= RECORD_TEXT_BYTES) item.content = small.body.toString('utf8');
     }
-    budget -= JSON.stringify(item).length;
-    if (budget < 0) break;
+    budget.text -= JSON.stringify(item).length;
+    if (budget.text < 0) break;
     shown.push(item);
   }
   const overview = { artifact_id: id, port, kind: p.kind, format: p.format, record_count: p.record_count ?? records.length, records: shown, more: records.length - shown.length };
@@ -174,6 +178,7 @@ async function readPort(ctx: ToolContext, id: string, port: string, size: number
     content: [
       { type: 'text', text: JSON.stringify(overview) },
       ...images,
+      ...(budget.images.full ? [{ type: 'text' as const, text: budget.images.note('drawing') ?? '' }] : []),
       {
         type: 'resource_link',
         uri: artifactUri(id, { port }),

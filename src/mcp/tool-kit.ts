@@ -56,6 +56,41 @@ export class RpcError extends Error {
   }
 }
 
+/**
+ * Image data one tool answer carries at most (base64 characters, about 576 KB of PNG): twenty
+ * large drawings would otherwise make an answer of megabytes, more than assistants pass on to
+ * their model. docs/mcp.md, "Drawings as PNG".
+ */
+export const MAX_IMAGE_DATA = 768 * 1024;
+
+/** What is left of an answer's MAX_IMAGE_DATA: images are taken in order until one does not fit. */
+export class ImageBudget {
+  private left = MAX_IMAGE_DATA;
+  /** Images left out (the first that did not fit and every one after it). */
+  omitted = 0;
+
+  get full(): boolean {
+    return this.omitted > 0;
+  }
+
+  /** Whether the image (its base64 data) goes into the answer. */
+  take(data: string): boolean {
+    if (this.full || data.length > this.left) {
+      this.omitted++;
+      return false;
+    }
+    this.left -= data.length;
+    return true;
+  }
+
+  /** The line that says what was left out, or null. */
+  note(what: string): string | null {
+    return this.full
+      ? `${this.omitted} ${what}${this.omitted === 1 ? ' is' : 's are'} left out: one answer carries at most ${MAX_IMAGE_DATA / 1024} KiB of images. Ask for them in another call, or smaller (width, height).`
+      : null;
+  }
+}
+
 /** Compact JSON as the tool's text result (models read it as well as indented, for fewer tokens). */
 export function jsonResult(value: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }] };

@@ -6,7 +6,7 @@ import { JOB_TYPES } from '../compute/registry.js';
 import { jobResult, readArtifact } from './artifacts.js';
 import { startRun, submitJob, TIMEOUT_ARG, waitForJob, waitForRun } from './follow.js';
 import { inlineRefs, type JsonSchema } from './schemas.js';
-import { callRoute, jsonResult, type Args, type ToolContext, type ToolDef } from './tool-kit.js';
+import { callRoute, ImageBudget, jsonResult, type Args, type ToolContext, type ToolDef } from './tool-kit.js';
 
 const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 /** Lookups ask public databases (PubChem, ChEMBL, Open Targets, UniProt, RCSB PDB). */
@@ -28,12 +28,24 @@ async function depict(ctx: ToolContext, def: ToolDef, args: Args): Promise<CallT
   const r = await callRoute<{ items: { svg: string | null; error: string | null; detail?: string | null }[] }>(ctx, def, args);
   const inputs = ((args.smiles ?? args.reactions) as string[] | undefined) ?? [];
   const content: ContentBlock[] = [];
+  const budget = new ImageBudget();
   for (const [i, item] of r.items.entries()) {
-    content.push({ type: 'text', text: `${i}: ${inputs[i] ?? ''}${item.error ? ` could not be drawn: ${item.error}${item.detail ? ` (${item.detail})` : ''}` : ''}` });
-    if (!item.svg) continue;
-    if (args.format === 'svg') content.push({ type: 'image', mimeType: 'image/svg+xml', data: Buffer.from(item.svg).toString('base64') });
-    else content.push({ type: 'image', mimeType: 'image/png', data: (await ctx.png.render(item.svg)).toString('base64') });
+    const label = `${i}: ${inputs[i] ?? ''}`;
+    if (!item.svg) {
+      content.push({ type: 'text', text: `${label} could not be drawn: ${item.error}${item.detail ? ` (${item.detail})` : ''}` });
+      continue;
+    }
+    // Once the answer's images are at their limit, the rest are not even rasterised.
+    const svg = args.format === 'svg';
+    const data = budget.full ? '' : svg ? Buffer.from(item.svg).toString('base64') : (await ctx.png.render(item.svg)).toString('base64');
+    if (!budget.take(data)) {
+      content.push({ type: 'text', text: `${label} (drawing left out: this answer's images are at their limit)` });
+      continue;
+    }
+    content.push({ type: 'text', text: label }, { type: 'image', mimeType: svg ? 'image/svg+xml' : 'image/png', data });
   }
+  const note = budget.note('drawing');
+  if (note) content.push({ type: 'text', text: note });
   return { content };
 }
 

@@ -2,6 +2,7 @@
 // through `crucible mcp` spawned as a process (docs/mcp.md).
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -74,3 +75,56 @@ export function pngSize(data: Buffer): { width: number; height: number } {
 
 /** The tools a key with the write scope has beyond a read-only key's. */
 export const WRITE_TOOLS = ['cancel_job', 'predict', 'run_utility', 'start_workflow_run', 'submit_job'];
+
+/** An 8-bit RGB or RGBA PNG (what resvg writes) as RGBA pixels: enough to look at what was drawn. */
+export function decodePng(data: Buffer): { width: number; height: number; rgba: Uint8Array } {
+  const { width, height } = pngSize(data);
+  const depth = data[24];
+  const colour = data[25];
+  assert.ok(depth === 8 && (colour === 6 || colour === 2) && data[28] === 0, `an 8-bit, non-interlaced RGB(A) PNG (depth ${depth}, colour ${colour})`);
+  const channels = colour === 6 ? 4 : 3;
+  const idat: Buffer[] = [];
+  for (let at = 8; at < data.length;) {
+    const length = data.readUInt32BE(at);
+    const type = data.toString('latin1', at + 4, at + 8);
+    if (type === 'IDAT') idat.push(data.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  const raw = zlib.inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  const out = new Uint8Array(width * height * 4);
+  let prev = new Uint8Array(stride);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    const cur = new Uint8Array(stride);
+    for (let i = 0; i < stride; i++) {
+      const a = i >= channels ? cur[i - channels]! : 0;
+      const b = prev[i]!;
+      const c = i >= channels ? prev[i - channels]! : 0;
+      const p = a + b - c;
+      const paeth = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+      const predictor = [0, a, b, (a + b) >> 1, paeth][filter!] ?? 0;
+      cur[i] = (line[i]! + predictor) & 0xff;
+    }
+    for (let x = 0; x < width; x++) {
+      for (let k = 0; k < 3; k++) out[(y * width + x) * 4 + k] = cur[x * channels + k]!;
+      out[(y * width + x) * 4 + 3] = channels === 4 ? cur[x * channels + 3]! : 255;
+    }
+    prev = cur;
+  }
+  return { width, height, rgba: out };
+}
+
+/** Pixels of a PNG clearly darker than its white background, in a box (the whole image by default). */
+export function inkOf(data: Buffer, box?: { x0: number; y0: number; x1: number; y1: number }): number {
+  const { width, height, rgba } = decodePng(data);
+  const b = box ?? { x0: 0, y0: 0, x1: width, y1: height };
+  let n = 0;
+  for (let y = Math.max(0, b.y0); y < Math.min(height, b.y1); y++)
+    for (let x = Math.max(0, b.x0); x < Math.min(width, b.x1); x++) {
+      const i = (y * width + x) * 4;
+      if (rgba[i]! + rgba[i + 1]! + rgba[i + 2]! < 3 * 200) n++;
+    }
+  return n;
+}
