@@ -73,9 +73,19 @@ for (const backend of BACKENDS) {
       values.forEach((v, i) => assert.ok(i === 0 || v > values[i - 1]!, `${what}: progress never goes back: ${trace}`));
     };
 
-    it('a conformer search reports its candidates optimised, n of N', async () => {
-      const { status, seen } = await watch(h, token, await submit('conformers', { molecules: ['CCCCCCO'], method: 'gfn2', max_conformers: 10 }));
+    it('a conformer search reports its candidates optimised, n of N; its estimate counts the candidates it optimises and is within 2x of the charge', async () => {
+      const id = await submit('conformers', { molecules: ['CCCCCCO'], method: 'gfn2', max_conformers: 10 });
+      const { status, seen } = await watch(h, token, id);
       assert.equal(status, 'completed');
+      const info = (await h.req('GET', `/api/v1/jobs/info?process_id=${id}`, { token })).body.info;
+      const search = (await h.req('GET', `/api/v1/jobs/result?process_id=${id}`, { token })).body.items[0].search as { candidates: number; sent_to_gfn2: number };
+      // Hexanol's 4 rotatable bonds: 3^4 candidates, at most 3 x 10; the estimate assumed what the run did (not 30 GFN2 optimisations).
+      const assumed = info.assumptions as { candidates_optimized: number; gfn2_optimizations: number };
+      assert.equal(assumed.candidates_optimized, 30);
+      assert.ok(search.candidates <= 30 && search.candidates >= 15, `candidates ${search.candidates}`);
+      assert.ok(assumed.gfn2_optimizations <= 2 * Math.max(3, search.sent_to_gfn2), `GFN2 assumed ${assumed.gfn2_optimizations}, ran ${search.sent_to_gfn2}`);
+      const ratio = info.expected_billing_cost / info.charged_amount;
+      assert.ok(ratio <= 2, `estimate $${info.expected_billing_cost} against the charge $${info.charged_amount}: ${ratio.toFixed(2)}x`);
       increasing(seen, 'conformers', 3);
       const counted = seen.filter((s) => /(gfnff|gfn2) \d+ of \d+ candidates/.test(s.message ?? ''));
       assert.ok(counted.length >= 2, `candidates counted: ${JSON.stringify(seen.map((s) => s.message))}`);
@@ -97,6 +107,8 @@ for (const backend of BACKENDS) {
       const id = await submit('docking', { molecules: [P59_SMILES], receptor_artifact_id: receptor, box: boxOf('5x72'), exhaustiveness: 2 });
       const { status, seen } = await watch(h, token, id);
       assert.equal(status, 'completed');
+      // The estimate counts p59's own torsions (RDKit's 2 rotatable bonds), not heavy atoms / 5 (24 / 5: 5).
+      assert.deepEqual((await h.req('GET', `/api/v1/jobs/info?process_id=${id}`, { token })).body.info.assumptions.torsions, [2]);
       const preparing = seen.find((s) => /preparing the receptor/.test(s.message ?? ''))?.fraction ?? 0.01;
       const docking = seen.filter((s) => /docking with Vina, \d+%/.test(s.message ?? ''));
       assert.ok(docking.length >= 2, `Vina's progress reported: ${JSON.stringify(seen.map((s) => [s.fraction, s.message]))}`);

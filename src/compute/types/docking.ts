@@ -141,9 +141,14 @@ export const dockingJob: JobType<Payload> = {
     const n = await countStructures(p, ctx);
     const { box, site } = await checkDockingInputs(p, ctx);
     let heavy: number[] = [];
-    if (p.molecules && ctx.structureInfo) heavy = (await ctx.structureInfo(p.molecules)).map((i) => (i.error ? 0 : i.heavy));
+    let torsions: (number | null)[] = [];
+    if (p.molecules && ctx.structureInfo) {
+      const infos = await ctx.structureInfo(p.molecules, { rotatable: true });
+      heavy = infos.map((i) => (i.error ? 0 : i.heavy));
+      torsions = infos.map((i) => (i.error ? 0 : (i.rotatable ?? null)));
+    }
     // Vina's threads are the resource's, but no more than the machine has cores (a 2-core worker runs cpu-4's 4 threads at 2 cores' speed).
-    return dockingEstimate(p, n, heavy, Math.min(ctx.resource.vcpu, os.availableParallelism()), box, site);
+    return dockingEstimate(p, n, heavy, Math.min(ctx.resource.vcpu, os.availableParallelism()), box, site, torsions);
   },
   async run(ctx) {
     const p = ctx.payload;
