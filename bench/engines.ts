@@ -14,7 +14,13 @@
 //    files (bench/lib/docking.ts), --dock-reps times each, interleaved; the median ratio. Target:
 //    the API at most 5% slower.
 //
+// E. Estimates (only when asked, `--only E`): every engine job type's estimate against its charge
+//    on small molecules, one job at a time (bench/lib/estimates.ts), and the table of docs/jobs.md
+//    ("Calibration of the engine estimates"). Target: every ratio estimate / charge at most 2.
+//    `--types conformers,scan` measures only those types.
+//
 //   npm run bench:engines [-- --n 50 --cancels 20 --dock-reps 3 --dock-5x72 --only ABCD]
+//   npm run bench:engines -- --only E [--types conformers]
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,6 +28,7 @@ import path from 'node:path';
 import { discoverEngines } from '../src/compute/engines/discovery.js';
 import { JOB_TYPES } from '../src/compute/registry.js';
 import { dockingFigure } from './lib/docking.js';
+import { estimateRows, estimateTable } from './lib/estimates.js';
 import { benchApi, startInstance, type BenchInstance } from './lib/instance.js';
 import { engineProcesses } from '../test/engines/helpers.js';
 
@@ -105,7 +112,7 @@ async function main() {
   if (x.status !== 0) throw new Error('the direct xtb runs failed');
 
   // A. Through the API: N jobs of one structure each, 2 job slots.
-  const inst = await startInstance('pglite', { workers: 2 });
+  const inst = await startInstance('pglite', { workers: part('E') && !/[ABCD]/.test(ONLY) ? 1 : 2 });
   let apiSec = 0;
   try {
     if (part('A')) {
@@ -168,6 +175,13 @@ async function main() {
         `D. docking ${d.complex} (exhaustiveness ${d.exhaustiveness}, ${d.threads} thread, ${d.ratios.length} interleaved runs each): API ${secs(d.apiSec)} s, vina directly ${secs(d.vinaSec)} s, ratios ${d.ratios.map((r) => r.toFixed(3)).join(', ')}, median ${d.ratio.toFixed(3)} (target <= 1.05); best ${d.bestScore} kcal/mol, same poses: ${d.samePoses}`,
       );
     } else console.log('D. skipped: AutoDock Vina or the docking job type is missing');
+
+    // E. Estimate against charge, per engine job type.
+    if (part('E')) {
+      const types = process.argv.includes('--types') ? process.argv[process.argv.indexOf('--types') + 1]!.split(',') : undefined;
+      const rows = await estimateRows(inst, { types, docking: engines.vina.available && JOB_TYPES.has('docking') });
+      console.log(`E. estimate / charge per engine job type (one job at a time, load ${os.loadavg()[0]!.toFixed(2)}; target at most 2):\n${estimateTable(rows)}`);
+    }
   } finally {
     await inst.close();
     fs.rmSync(work, { recursive: true, force: true });

@@ -14,9 +14,9 @@ import type { EngineTools } from '../../src/compute/types/engine/run.js';
 import { prepareLigand, readPoses } from '../../src/compute/types/engine/vina.js';
 import { benchApi, type BenchInstance } from './instance.js';
 
-const DATA = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../data/public/docking');
+export const DATA = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../data/public/docking');
 const IMATINIB = 'Cc1ccc(NC(=O)c2ccc(CN3CCN(C)CC3)cc2)cc1Nc1nccc(-c2cccnc2)n1';
-const P59 = 'Fc1ccccc1[C@@H]1Nc2ccccc2C(=O)N1c1ccccc1';
+export const P59 = 'Fc1ccccc1[C@@H]1Nc2ccccc2C(=O)N1c1ccccc1';
 
 export interface DockingFigure {
   complex: string;
@@ -36,7 +36,7 @@ export interface DockingFigure {
 
 const api = benchApi;
 
-function boxOf(name: string) {
+export function boxOf(name: string) {
   const v = Object.fromEntries(
     fs
       .readFileSync(path.join(DATA, `${name}_receptor.box.txt`), 'utf8')

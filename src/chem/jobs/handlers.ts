@@ -256,6 +256,7 @@ export function structureInfo(rdkit: RDKitModule, input: string, options: Struct
       smiles: r.fromMolblock ? r.mol.get_smiles() : null,
       error: null,
       ...(options.bonds ? { bonds: engineBonds(rdkit, input, atoms) ?? undefined } : {}),
+      ...(options.rotatable ? { rotatable: Number((JSON.parse(r.mol.get_descriptors()) as { NumRotatableBonds?: number }).NumRotatableBonds ?? 0) } : {}),
     };
   } finally {
     r.mol.delete();

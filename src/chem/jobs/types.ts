@@ -150,12 +150,16 @@ export interface StructureInfoOutcome {
    * atoms in order (explicit hydrogens kept), then the hydrogens added to each atom, atom by atom.
    */
   bonds?: [number, number][];
+  /** With options.rotatable: RDKit's rotatable bonds (NumRotatableBonds; a conformer search's estimate). */
+  rotatable?: number;
 }
 
 /** Options of `structure_info`. */
 export interface StructureInfoOptions {
   /** Report the bonds (engine numbering) too. */
   bonds?: boolean;
+  /** Report the rotatable bonds too. */
+  rotatable?: boolean;
 }
 
 export interface JobKindMap {

@@ -37,6 +37,8 @@ export interface EngineCall {
   env?: Record<string, string>;
   /** Told the child's pid once it runs (tests look for it). */
   onSpawn?: (pid: number) => void;
+  /** Told each piece of stdout as it comes (an engine's own progress, e.g. Vina's asterisks). */
+  onStdout?: (chunk: Buffer) => void;
 }
 
 export interface EngineResult {
@@ -138,7 +140,10 @@ export function runEngine(call: EngineCall): Promise<EngineResult> {
     }, call.timeoutMs);
     call.signal.addEventListener('abort', onAbort, { once: true });
     if (child.pid !== undefined) call.onSpawn?.(child.pid);
-    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stdout.on('data', (c: Buffer) => {
+      out.push(c);
+      call.onStdout?.(c);
+    });
     child.stderr.on('data', (c: Buffer) => err.push(c));
     child.stdin.on('error', () => undefined); // an engine that exits without reading its input
     child.stdin.end(call.input ?? '');

@@ -13,6 +13,8 @@ import { checkAborted, chemPool } from './molecule-jobs.js';
 import { bondsKept, bondsOf, boltzmannWeights, KCAL_PER_HARTREE, pruneEnsembleAsync, rmsdContext, spread, type RmsdContext, type Vec3 } from './engine/ensemble.js';
 import { SOLVENTS, structureFields, type QmPayload } from './engine/payload.js';
 import { chargeAndSpin, qmEstimate } from './engine/qm.js';
+import { conformerEstimate } from './engine/calibration.js';
+import type { StructureInfoOutcome } from '../../chem/jobs/types.js';
 import { engineOutput, runItems, type EngineTools, type ItemOutput } from './engine/run.js';
 import { checkStructure, ItemFailure, loadStructures, prepare, readMolblockAtoms, withCoords, type Prepared, type Structure } from './engine/structures.js';
 import { qmMethods } from './optimize.js';
@@ -345,7 +347,23 @@ export const conformersJob: JobType<Payload> = {
   engineSets: [['obabel', 'xtb']],
   methods: ['gfn2', 'gfnff', 'alpb', 'openbabel'],
   methodsOf: conformerMethods,
-  estimate: (p, ctx) => qmEstimate({ ...p, method: p.method ?? 'gfn2' }, ctx, 'conformer', candidatesFor(p.max_conformers ?? 50)),
+  async estimate(p, ctx) {
+    // The qm checks (a charge and multiplicity that cannot fit is a 422), and the candidates the
+    // run will optimise from each structure's rotatable bonds (docs/jobs.md, "Calibration of the
+    // engine estimates"): inline structures read once, with their rotatable bonds.
+    const method = p.method === 'gfnff' ? 'gfnff' : 'gfn2';
+    let infos: Promise<StructureInfoOutcome[]> | null = null;
+    const read = ctx.structureInfo ? (inputs: string[]) => (infos ??= ctx.structureInfo!(inputs, { rotatable: true })) : undefined;
+    const checked = await qmEstimate({ ...p, method }, { ...ctx, structureInfo: read }, 'conformer');
+    const n = checked.assumptions.structures as number;
+    // A structure that cannot be read, or too large for a search, is an item error that runs nothing.
+    const sized =
+      p.molecules && read
+        ? (await read(p.molecules)).map((i) => (i.error || i.atoms > CONFORMER_MAX_ATOMS[method] ? { atoms: 0, rotors: 0 } : { atoms: i.atoms, rotors: i.rotatable ?? 0 }))
+        : [];
+    const maxConformers = p.max_conformers ?? 50;
+    return conformerEstimate(method, n, sized, { candidates: candidatesFor(maxConformers), gfn2Keep: preKeep(maxConformers) });
+  },
   async run(ctx) {
     const set = settingsOf(ctx.payload);
     const structures = await loadStructures(ctx, chemPool(ctx));

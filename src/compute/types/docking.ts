@@ -141,9 +141,14 @@ export const dockingJob: JobType<Payload> = {
     const n = await countStructures(p, ctx);
     const { box, site } = await checkDockingInputs(p, ctx);
     let heavy: number[] = [];
-    if (p.molecules && ctx.structureInfo) heavy = (await ctx.structureInfo(p.molecules)).map((i) => (i.error ? 0 : i.heavy));
+    let torsions: (number | null)[] = [];
+    if (p.molecules && ctx.structureInfo) {
+      const infos = await ctx.structureInfo(p.molecules, { rotatable: true });
+      heavy = infos.map((i) => (i.error ? 0 : i.heavy));
+      torsions = infos.map((i) => (i.error ? 0 : (i.rotatable ?? null)));
+    }
     // Vina's threads are the resource's, but no more than the machine has cores (a 2-core worker runs cpu-4's 4 threads at 2 cores' speed).
-    return dockingEstimate(p, n, heavy, Math.min(ctx.resource.vcpu, os.availableParallelism()), box, site);
+    return dockingEstimate(p, n, heavy, Math.min(ctx.resource.vcpu, os.availableParallelism()), box, site, torsions);
   },
   async run(ctx) {
     const p = ctx.payload;
@@ -168,10 +173,21 @@ export const dockingJob: JobType<Payload> = {
         throw err instanceof ReceptorProblem ? new JobInputError(err.message) : err;
       });
       const receptorFile = prepared.file;
+      // Progress moves with Vina (docs/jobs.md, "Progress"): each ligand's share of 0.02..0.98
+      // (as runItems counts them), 5% for its preparation, the rest as Vina's asterisks come.
+      const total = structures.length;
+      let started = 0;
+      const ligandProgress = (k: number, fraction: number, message: string) =>
+        ctx.progress(0.02 + (0.96 * (k + fraction)) / total, `ligand ${k + 1} of ${total}: ${message}`, { stage: 'dock', ligand: k + 1, ligands: total }, false);
+      ctx.progress(0.02, `receptor prepared; docking ${total} ligand${total === 1 ? '' : 's'}`);
       const run = await runItems(ctx, structures, { perCallTimeoutMs: PER_CALL_MS, label: 'dock' }, async (s, tools, idir) => {
+        const k = started++;
         checkStructure(s, 'vina');
+        ligandProgress(k, 0, 'preparing the ligand');
         const lig = await prepareLigand(s, tools, idir, ph);
-        const poses = await runVina(tools, idir, lig, { receptor: receptorFile, box, exhaustiveness, numModes, seed });
+        ligandProgress(k, 0.05, 'docking with Vina, 0%');
+        const onProgress = (f: number) => ligandProgress(k, 0.05 + 0.95 * f, `docking with Vina, ${Math.round(100 * f)}%`);
+        const poses = await runVina(tools, idir, lig, { receptor: receptorFile, box, exhaustiveness, numModes, seed, onProgress });
         const best = poses[0]!.score_kcal_mol;
         return {
           fields: { poses, best_score_kcal_mol: best, torsions: lig.torsions, charge: lig.charge, ...(lig.dropped ? { fragments_dropped: lig.dropped } : {}) },

@@ -129,7 +129,12 @@ export const scanJob: JobType<Payload> = {
         }
         raw.push({ angle_deg: angle, energy_hartree: Math.round((r.energyHartree - restraintEnergy(r.stdout)) * 1e12) / 1e12, molblock: r.molblock });
         current = { ...current, molblock: r.molblock, ...readMolblockAtoms(r.molblock) };
-        ctx.progress(0.02 + (0.96 * (s.index + (n + 1) / angles.length)) / structures.length, `structure ${s.index + 1}: point ${n + 1} of ${angles.length}`);
+        ctx.progress(
+          0.02 + (0.96 * (s.index + (n + 1) / angles.length)) / structures.length,
+          `structure ${s.index + 1} of ${structures.length}: point ${n + 1} of ${angles.length}`,
+          { structure: s.index, structures: structures.length, done: n + 1, total: angles.length },
+          false,
+        );
       }
       const lowest = Math.min(...raw.map((q) => q.energy_hartree));
       const ordered = raw.map((q) => ({

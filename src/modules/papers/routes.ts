@@ -5,6 +5,7 @@ import { principalOf } from '../../api/route.js';
 import { invalid } from '../../errors.js';
 import type { Services } from '../../services.js';
 import type { WorkflowSpec } from '../../workflows/spec.js';
+import type { CitedJob } from './service.js';
 import { CiteQuery, CiteResponse, PaperDetail, PaperIdParams, PaperList, PaperListQuery } from './schemas.js';
 
 /** The model a job predicted with (`mpnn_predict`'s payload.model), if any. */
@@ -13,22 +14,30 @@ function modelOf(payload: unknown): string[] {
   return typeof model === 'string' ? [model] : [];
 }
 
+/** A step's params with each `$inputs.<name>` replaced by the run's input (a step not started yet). */
+function resolveParams(params: Record<string, unknown> | undefined, inputs: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params ?? {})) out[k] = typeof v === 'string' && v.startsWith('$inputs.') ? inputs[v.slice('$inputs.'.length)] : v;
+  return out;
+}
+
 /**
- * The models a workflow run's prediction steps use: each started step's job payload; a step not
- * started yet, its params' model as given or from the run's inputs (`$inputs.<name>`).
+ * What a workflow run's steps ran (docs/papers.md): each started step's job (its type and
+ * payload); a step not started yet, while the run goes on, its type and params (as given or from
+ * the run's inputs, `$inputs.<name>`); a step the ended run never started ran nothing.
  */
-async function runModels(services: Services, userId: string, runId: string, spec: WorkflowSpec): Promise<string[]> {
+async function runJobs(services: Services, userId: string, runId: string, spec: WorkflowSpec): Promise<CitedJob[]> {
   const run = await services.workflowRuns.get(userId, runId);
-  const out: string[] = [];
+  const ended = !['queued', 'running'].includes(run.status);
+  const out: CitedJob[] = [];
   for (const step of spec.steps) {
     const started = run.steps?.find((s) => s.step_id === step.id)?.job_id;
     if (started) {
-      out.push(...modelOf((await services.jobs.get(userId, started)).payload));
-      continue;
+      const job = await services.jobs.get(userId, started);
+      out.push({ job_type: job.job_type, payload: job.payload });
+    } else if (!ended) {
+      out.push({ job_type: step.job_type, payload: resolveParams(step.params as Record<string, unknown> | undefined, run.inputs) });
     }
-    const given = (step.params as { model?: unknown } | undefined)?.model;
-    const input = typeof given === 'string' && given.startsWith('$inputs.') ? run.inputs[given.slice('$inputs.'.length)] : given;
-    if (typeof input === 'string') out.push(input);
   }
   return out;
 }
@@ -66,9 +75,8 @@ export const paperRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
       const userId = principalOf(request).userId;
       const { process_id: processId, workflow_run_id: runId } = request.query;
       if (processId === undefined && runId === undefined) throw invalid(['process_id'], 'Give process_id (a job) or workflow_run_id (a workflow run), or both', null, 'missing');
-      // A run is its steps' jobs: the job types of every step, in the order of the spec; with both, the job's first.
-      const jobTypes: string[] = [];
-      const models: string[] = [];
+      // A run is its steps' jobs: what each step ran, in the order of the spec; with both, the job's first.
+      const jobs: CitedJob[] = [];
       const asked: { process_id?: string; workflow_run_id?: string } = {};
       if (processId !== undefined) {
         // A job, or an asynchronous inference request (its request_id is a job of origin `inference`).
@@ -77,19 +85,17 @@ export const paperRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
           if (!request) throw err;
           return request;
         });
-        jobTypes.push(job.job_type);
-        models.push(...modelOf(job.payload));
+        jobs.push({ job_type: job.job_type, payload: job.payload });
         asked.process_id = job.id;
       }
       if (runId !== undefined) {
         const spec = await services.workflowRuns.specOf(userId, runId);
-        jobTypes.push(...spec.steps.map((s) => s.job_type));
-        models.push(...(await runModels(services, userId, runId, spec)));
+        jobs.push(...(await runJobs(services, userId, runId, spec)));
         asked.workflow_run_id = runId;
       }
-      const types = [...new Set(jobTypes)];
-      const used = [...new Set(models)].filter((m) => m.startsWith('public/'));
-      return { ...asked, job_types: types, ...(used.length ? { models: used } : {}), ...services.papers.cite(types, used) };
+      const types = [...new Set(jobs.map((j) => j.job_type))];
+      const used = [...new Set(jobs.flatMap((j) => modelOf(j.payload)))].filter((m) => m.startsWith('public/'));
+      return { ...asked, job_types: types, ...(used.length ? { models: used } : {}), ...services.papers.cite(jobs, used) };
     },
   );
 

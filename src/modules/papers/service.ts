@@ -1,9 +1,10 @@
 // The reference papers behind Crucible's methods and data (docs/papers.md): a catalog kept as
 // data (catalog.json, each entry checked against its publication), searchable, each paper with
 // a formatted citation, BibTeX and RIS (written by Citation.js from the entry), and the papers
-// to cite for a job: those of the methods its job type declares (src/compute/job-type.ts,
-// `methods`), RDKit always among them, and for a prediction with a public model the paper of the
-// data set it was trained on (its card's training_data.doi).
+// to cite for a job: those of the methods it ran (its job type's `methodsOf(payload)` where the
+// payload chooses the method, solvent or program, else the type's `methods`; src/compute/job-type.ts),
+// the program that ran them, RDKit always among them, and for a prediction with a public model the
+// paper of the data set it was trained on (its card's training_data.doi).
 import { RUNNABLE_TYPES } from '../../compute/registry.js';
 import { notFound } from '../../errors.js';
 import { publicModels } from '../models/public.js';
@@ -46,6 +47,15 @@ export const CATALOG: readonly PaperEntry[] = (catalogJson as (PaperEntry & { ch
 /** Every method is cited with the software that runs it. */
 const ALWAYS = ['rdkit'];
 
+/** The engine program behind an engine method (docs/papers.md: `xtb` and `mopac` name programs). */
+const PROGRAM_OF: Record<string, string> = { gfn2: 'xtb', gfn1: 'xtb', gfnff: 'xtb', alpb: 'xtb', pm7: 'mopac', pm6: 'mopac', cosmo: 'mopac' };
+
+/** One job to cite: its type and its payload (the method, solvent and program it chose). */
+export interface CitedJob {
+  job_type: string;
+  payload?: unknown;
+}
+
 function haystack(p: PaperEntry): string {
   return [p.id, p.title, p.venue, p.doi ?? '', String(p.year ?? ''), ...p.authors.map((a) => `${a.given} ${a.family}`)].join(' ').toLowerCase();
 }
@@ -73,10 +83,22 @@ export class PaperService {
     return detail;
   }
 
-  /** The methods a job type runs (its declaration, plus RDKit). */
-  methodsOf(jobTypes: string[]): string[] {
+  /**
+   * The methods that jobs ran, plus RDKit: each job's `methodsOf(payload)` when its type has one
+   * (a GFN2 job in the gas phase ran gfn2, not pm7 or cosmo), else its type's declaration; with
+   * the program of each engine method (`xtb`, `mopac`).
+   */
+  methodsOf(jobs: CitedJob[]): string[] {
     const methods = new Set<string>(ALWAYS);
-    for (const t of jobTypes) for (const m of RUNNABLE_TYPES.get(t)?.methods ?? []) methods.add(m);
+    for (const j of jobs) {
+      const type = RUNNABLE_TYPES.get(j.job_type);
+      if (!type) continue;
+      const ran = type.methodsOf && j.payload && typeof j.payload === 'object' ? type.methodsOf(j.payload as never) : type.methods;
+      for (const m of ran) {
+        methods.add(m);
+        if (PROGRAM_OF[m]) methods.add(PROGRAM_OF[m]);
+      }
+    }
     return [...methods].sort();
   }
 
@@ -100,8 +122,8 @@ export class PaperService {
    * The papers to cite for what ran: every catalog entry that describes one of its methods, and
    * the data sets of the public models it predicted with (whose methods, e.g. `esol`, join the list).
    */
-  cite(jobTypes: string[], models: string[] = []): { methods: string[]; items: PaperDetail[]; bibtex: string } {
-    const methods = new Set(this.methodsOf(jobTypes));
+  cite(jobs: CitedJob[], models: string[] = []): { methods: string[]; items: PaperDetail[]; bibtex: string } {
+    const methods = new Set(this.methodsOf(jobs));
     for (const p of this.dataSetsOf(models)) for (const m of p.methods) methods.add(m);
     const sorted = [...methods].sort();
     const papers = CATALOG.filter((p) => p.methods.some((m) => methods.has(m)));

@@ -89,3 +89,52 @@ export function engineEstimate(method: string, task: EngineTask, n: number, atom
     },
   };
 }
+
+/** A conformer search's fixed work per structure (Confab, and the genetic algorithm where Confab cannot finish), CPU seconds. */
+export const CONFORMER_GENERATE_SEC = 2;
+/** Each candidate's own process and files beside its GFN-FF optimisation, seconds. */
+export const CONFORMER_PER_CANDIDATE_SEC = 0.15;
+/** Torsion states counted per rotatable bond (Confab's candidates: 3^rotors, e.g. ibuprofen's 4 rotors gave 80). */
+export const STATES_PER_ROTOR = 3;
+/** Share of the candidates whose GFN-FF minima go on to GFN2 after the pre-pruning (ibuprofen: 19 of 80), at least 3. */
+export const GFN2_SHARE = 0.25;
+/** Rotatable bonds assumed for a structure of an uploaded set (its size is known only when it runs). */
+export const ASSUMED_ROTORS = 6;
+
+/**
+ * Expected runtime of a conformer search (docs/jobs.md, "Calibration of the engine estimates"):
+ * per structure the candidates the run will optimise, not the most it may generate: 3^rotors
+ * candidates (RDKit's rotatable bonds at submit) up to `candidates`, each a GFN-FF optimisation,
+ * and for GFN2 the quarter of them that the GFN-FF pre-pruning sends on (at least 3, at most
+ * `gfn2Keep`), each a GFN2 optimisation.
+ */
+export function conformerEstimate(method: 'gfn2' | 'gfnff', n: number, infos: { atoms: number; rotors: number }[], o: { candidates: number; gfn2Keep: number }): Estimate {
+  const sizes = infos.length ? infos : Array.from({ length: n }, () => ({ atoms: ASSUMED_ATOMS, rotors: ASSUMED_ROTORS }));
+  const ff = ENGINE_COSTS.gfnff!.optimize;
+  const qm = ENGINE_COSTS.gfn2!.optimize;
+  let calc = 0;
+  let candidates = 0;
+  let toGfn2 = 0;
+  for (const { atoms, rotors } of sizes) {
+    const c = Math.max(1, Math.min(o.candidates, Math.round(STATES_PER_ROTOR ** Math.min(rotors, 12))));
+    const g = method === 'gfn2' ? Math.min(c, o.gfn2Keep, Math.max(3, Math.ceil(GFN2_SHARE * c))) : 0;
+    candidates += c;
+    toGfn2 += g;
+    calc += PREPARE_SEC + CONFORMER_GENERATE_SEC + c * (CONFORMER_PER_CANDIDATE_SEC + costSec(ff, atoms)) + g * costSec(qm, atoms);
+  }
+  return {
+    expectedRuntimeSec: Math.round((OVERHEAD_SEC + SAFETY * calc) * 1000) / 1000,
+    assumptions: {
+      structures: n,
+      atoms: infos.length
+        ? { min: Math.min(...infos.map((i) => i.atoms)), max: Math.max(...infos.map((i) => i.atoms)), total: infos.reduce((a, b) => a + b.atoms, 0) }
+        : `${ASSUMED_ATOMS} per structure (an uploaded set is sized when it runs)`,
+      rotatable_bonds: infos.length ? infos.map((i) => i.rotors) : `${ASSUMED_ROTORS} per structure (an uploaded set is read when it runs)`,
+      method,
+      candidates_optimized: candidates,
+      gfn2_optimizations: toGfn2,
+      model:
+        'overhead + 2 x structures x (3D preparation + generation + candidates x (per candidate + GFN-FF optimisation) + GFN2 optimisations), candidates = min(3^rotatable bonds, 3 x max_conformers) (docs/jobs.md)',
+    },
+  };
+}

@@ -219,11 +219,21 @@ export function vinaSeconds(heavy: number, torsions: number, exhaustiveness: num
   return oneThread / Math.max(1, Math.min(threads, exhaustiveness)) + GRID_SEC_PER_A3 * volume;
 }
 
-export function dockingEstimate(p: DockingPayload, n: number, heavy: number[], threads: number, box: Box | null, site: string | null = null): Estimate {
+export function dockingEstimate(
+  p: DockingPayload,
+  n: number,
+  heavy: number[],
+  threads: number,
+  box: Box | null,
+  site: string | null = null,
+  torsions: (number | null)[] = [],
+): Estimate {
   const exh = p.exhaustiveness ?? 8;
   const volume = box ? box.size[0] * box.size[1] * box.size[2] : 20 ** 3;
   const sizes = heavy.length ? heavy : Array<number>(n).fill(ASSUMED_HEAVY);
-  const calc = sizes.reduce((t, h) => t + LIGAND_PREP_SEC + vinaSeconds(h, Math.round(h / 5), exh, threads, volume), 0);
+  // Torsions: RDKit's rotatable bonds of an inline ligand (read at submit), else heavy atoms / 5.
+  const torsionsOf = (h: number, k: number) => torsions[k] ?? Math.round(h / 5);
+  const calc = sizes.reduce((t, h, k) => t + LIGAND_PREP_SEC + vinaSeconds(h, torsionsOf(h, k), exh, threads, volume), 0);
   return {
     expectedRuntimeSec: Math.round((OVERHEAD_SEC + RECEPTOR_SEC + SAFETY * calc) * 1000) / 1000,
     assumptions: {
@@ -231,7 +241,7 @@ export function dockingEstimate(p: DockingPayload, n: number, heavy: number[], t
       heavy_atoms: heavy.length
         ? { min: Math.min(...heavy), max: Math.max(...heavy), total: heavy.reduce((a, b) => a + b, 0) }
         : `${ASSUMED_HEAVY} per ligand (an uploaded set is sized when it runs)`,
-      torsions: 'heavy atoms / 5',
+      torsions: torsions.length ? sizes.map((h, k) => torsionsOf(h, k)) : 'heavy atoms / 5',
       exhaustiveness: exh,
       threads,
       box_volume_a3: Math.round(volume),

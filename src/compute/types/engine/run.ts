@@ -21,7 +21,7 @@ const LOG_TOTAL = 4 * 1024 * 1024;
 /** A job's handle on the engines: runs one program with the job's resource and signal, and keeps its log. */
 export interface EngineTools {
   threads: number;
-  run(engine: EngineName, args: string[], cwd: string, opts?: { input?: string; timeoutMs?: number; threads?: number }): Promise<EngineResult>;
+  run(engine: EngineName, args: string[], cwd: string, opts?: { input?: string; timeoutMs?: number; threads?: number; onStdout?: (chunk: Buffer) => void }): Promise<EngineResult>;
 }
 
 export class EngineLogs {
@@ -58,6 +58,7 @@ export function toolsFor(ctx: RunContext<unknown>, logs: EngineLogs, index: numb
         memoryBytes: Math.max(2 * 1024 ** 3, t * MEMORY_PER_THREAD),
         timeoutMs: Math.min(opts.timeoutMs ?? perCallTimeoutMs, perCallTimeoutMs),
         signal: ctx.signal,
+        onStdout: opts.onStdout,
       });
       logs.add(
         index,

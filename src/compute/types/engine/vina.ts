@@ -218,6 +218,46 @@ export interface VinaOptions {
   numModes: number;
   seed: number;
   timeoutMs?: number;
+  /** Told Vina's own progress (0..1) as it docks: the asterisks it prints under its 0%..100% ruler. */
+  onProgress?: (fraction: number) => void;
+}
+
+/** Asterisks Vina prints under its ruler ("|----|...|", 51 characters wide) from 0% to 100%. */
+export const VINA_STARS = 51;
+
+/**
+ * Reads Vina's progress from its stdout as it comes: the asterisks after the ruler line
+ * (`|----|----|...`), one per 2% of the search; told as a fraction each time it grows.
+ */
+export function vinaProgressReader(tell: (fraction: number) => void): (chunk: Buffer) => void {
+  let text = '';
+  let ruler = false;
+  let stars = 0;
+  return (chunk) => {
+    const piece = chunk.toString('latin1');
+    if (!ruler) {
+      text += piece;
+      const at = text.indexOf('|----');
+      if (at < 0) {
+        text = text.slice(-64);
+        return;
+      }
+      const eol = text.indexOf('\n', at);
+      if (eol < 0) return;
+      ruler = true;
+      const rest = text.slice(eol + 1);
+      text = '';
+      return count(rest);
+    }
+    count(piece);
+  };
+  function count(s: string) {
+    if (stars >= VINA_STARS) return;
+    const n = (s.match(/\*/g) ?? []).length;
+    if (!n) return;
+    stars = Math.min(VINA_STARS, stars + n);
+    tell(stars / VINA_STARS);
+  }
 }
 
 export interface Pose {
@@ -253,7 +293,7 @@ export function vinaArgs(o: VinaOptions, threads: number): string[] {
 /** Docks one prepared ligand; its poses best first. */
 export async function runVina(tools: EngineTools, dir: string, lig: DockLigand, o: VinaOptions): Promise<Pose[]> {
   fs.rmSync(path.join(dir, 'poses.pdbqt'), { force: true });
-  const r = await tools.run('vina', vinaArgs(o, tools.threads), dir, { timeoutMs: o.timeoutMs });
+  const r = await tools.run('vina', vinaArgs(o, tools.threads), dir, { timeoutMs: o.timeoutMs, onStdout: o.onProgress && vinaProgressReader(o.onProgress) });
   const out = path.join(dir, 'poses.pdbqt');
   if (r.code !== 0 || !fs.existsSync(out)) {
     const why = lastLines(r.stderr || r.stdout, 4);
