@@ -58,20 +58,7 @@ export async function portSdf(o: { reader: ZipReader; artifactId: string; create
     await remove();
     throw err;
   }
-  const { size } = await fsp.stat(file);
-  return {
-    size,
-    contentType: 'chemical/x-mdl-sdfile',
-    filename: `${o.artifactId}-${o.port}.sdf`,
-    etag: `"${hash.digest('hex')}"`,
-    lastModified: o.createdAt,
-    open: async (range) => {
-      const handle = await fsp.open(file);
-      await remove(); // the open handle keeps the bytes until the stream ends
-      return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
-    },
-    close: () => void remove(),
-  };
+  return scratchDownload(file, hash, 'chemical/x-mdl-sdfile', `${o.artifactId}-${o.port}.sdf`, o.createdAt);
 }
 
 export async function portArchive(o: { reader: ZipReader; artifactId: string; createdAt: Date; manifest: Manifest; port: string; scratchDir: string }): Promise<Download> {
@@ -124,13 +111,19 @@ export async function portArchive(o: { reader: ZipReader; artifactId: string; cr
     await remove();
     throw err;
   }
+  return scratchDownload(file, hash, 'application/zip', `${o.artifactId}-${o.port}.zip`, o.createdAt);
+}
+
+/** A finished scratch file as a Download: unlinked once opened (the handle keeps the bytes) or on close. */
+async function scratchDownload(file: string, hash: crypto.Hash, contentType: string, filename: string, createdAt: Date): Promise<Download> {
+  const remove = () => fsp.unlink(file).catch(() => undefined);
   const { size } = await fsp.stat(file);
   return {
     size,
-    contentType: 'application/zip',
-    filename: `${o.artifactId}-${o.port}.zip`,
+    contentType,
+    filename,
     etag: `"${hash.digest('hex')}"`,
-    lastModified: o.createdAt,
+    lastModified: createdAt,
     open: async (range) => {
       const handle = await fsp.open(file);
       await remove(); // the open handle keeps the bytes until the stream ends
