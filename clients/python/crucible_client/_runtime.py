@@ -15,7 +15,7 @@ import inspect
 import sys
 import types
 import typing
-from typing import IO, Any, Callable, ClassVar, Union
+from typing import IO, Any, Callable, ClassVar, TypeVar, Union
 
 __all__ = ["Model", "Tabular", "OMIT", "Omit", "FileContent", "decode", "encode"]
 
@@ -31,10 +31,12 @@ else:
         a keyword-only ``__init__`` built from its fields (inherited ones included), so the models
         are made the same way on every version (required fields may follow optional ones)."""
 
+        make: Any = dataclasses.dataclass
+
         def wrap(c: Any) -> Any:
             if not kw_only:
-                return dataclasses.dataclass(c, **options)
-            c = dataclasses.dataclass(c, init=False, **options)
+                return make(c, **options)
+            c = make(c, init=False, **options)
             c.__init__ = _keyword_init(c)
             return c
 
@@ -105,6 +107,9 @@ OMIT = Omit()
 FileContent = Union[bytes, IO[bytes], "tuple[str, bytes | IO[bytes]]", "tuple[str, bytes | IO[bytes], str]"]
 
 
+_M = TypeVar("_M", bound="Model")
+
+
 @dataclass(kw_only=True)
 class Model:
     """Base of the response dataclasses. Fields the server sent that this client does not know are
@@ -113,7 +118,7 @@ class Model:
     additional_properties: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> typing.Self:
+    def from_dict(cls: type[_M], data: dict[str, Any]) -> _M:
         """The model of a JSON object (what the server answers)."""
         return _decode_model(cls, data)
 
