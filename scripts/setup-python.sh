@@ -16,7 +16,7 @@ if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
 if ! command -v apt-get >/dev/null 2>&1; then
-  echo "python: missing ${missing[*]}, and this system has no apt-get: install httpx, pandas, pytest and mypy (and venv) for python3 (3.11 or later) yourself" >&2
+  echo "python: missing ${missing[*]}, and this system has no apt-get: install httpx, pandas, pytest and mypy (and venv) for python3 (3.9 or later) yourself" >&2
   exit 1
 fi
 SUDO=""

@@ -59,15 +59,21 @@ function modelsFile(types: PythonTypes): string {
   const out: string[] = [
     HEADER("The API's schemas: what the server answers as dataclasses, what a caller sends as TypedDicts."),
     'from __future__ import annotations\n',
-    'from dataclasses import dataclass, field',
-    'from typing import Any, Literal, NotRequired, TypedDict\n',
+    'import sys',
+    'from dataclasses import field',
+    'from typing import Any, Literal, TypedDict, Union\n',
     'from ._runtime import Model, Tabular\n',
+    '# Python 3.9 has no dataclass(kw_only=True): the runtime builds the keyword-only __init__ there.',
+    'if sys.version_info >= (3, 10):',
+    '    from dataclasses import dataclass',
+    'else:',
+    '    from ._runtime import dataclass\n',
   ];
   const names = [...types.classes.map((c) => c.name), ...types.aliases.keys()].sort();
   out.push(`__all__ = [\n${names.map((n) => `    ${JSON.stringify(n)},`).join('\n')}\n]\n`);
   for (const c of types.classes) out.push(c.side === 'res' ? dataclassSource(c) : typedDictSource(c));
   out.push('\n# Unions, enums and maps, in an order where each uses only names defined above it.\n');
-  for (const [name, expr] of aliasOrder(types.aliases)) out.push(`${name} = ${expr}`);
+  for (const [name, expr] of aliasOrder(types.aliases)) out.push(`${name} = ${unionSyntax(expr)}`);
   return `${out.join('\n')}\n`;
 }
 
@@ -85,18 +91,81 @@ function dataclassSource(c: PyClass): string {
   return lines.join('\n');
 }
 
+/**
+ * A request schema as a TypedDict. Optional keys come from a `total=False` part (Python 3.9 and
+ * 3.10 have no NotRequired): the required keys are a base TypedDict the class extends. Keys that
+ * are not Python names (or are keywords) need the functional form for each part.
+ */
 function typedDictSource(c: PyClass): string {
-  const type = (t: string, required: boolean) => (required ? t : `NotRequired[${t}]`);
+  const required = c.fields.filter((f) => f.required);
+  const optional = c.fields.filter((f) => !f.required);
+  const doc = c.doc || c.name;
   if (c.fields.some((f) => f.py !== f.json)) {
-    const body = c.fields.map((f) => `        ${JSON.stringify(f.json)}: ${JSON.stringify(type(f.type, f.required))},`).join('\n');
-    return `\n\n#: ${c.doc || c.name}\n${c.name} = TypedDict(\n    ${JSON.stringify(c.name)},\n    {\n${body}\n    },\n)`;
+    const functional = (name: string, fields: PyClass['fields'], total: boolean) => {
+      const body = fields.map((f) => `        ${JSON.stringify(f.json)}: ${JSON.stringify(f.type)},`).join('\n');
+      return `${name} = TypedDict(\n    ${JSON.stringify(name)},\n    {\n${body}\n    },${total ? '' : '\n    total=False,'}\n)`;
+    };
+    if (!required.length || !optional.length) return `\n\n#: ${doc}\n${functional(c.name, c.fields, optional.length === 0)}`;
+    return [
+      '',
+      '',
+      functional(`_${c.name}Required`, required, true),
+      functional(`_${c.name}Optional`, optional, false),
+      '',
+      '',
+      `class ${c.name}(_${c.name}Required, _${c.name}Optional):`,
+      `    ${JSON.stringify(doc)}`,
+    ].join('\n');
   }
-  const lines = ['', '', `class ${c.name}(TypedDict):`, `    ${JSON.stringify(c.doc || c.name)}`, ''];
-  for (const f of c.fields) {
-    if (f.doc) lines.push(`    #: ${f.doc}`);
-    lines.push(`    ${f.json}: ${type(f.type, f.required)}`);
-  }
+  const body = (fields: PyClass['fields']) => fields.flatMap((f) => [...(f.doc ? [`    #: ${f.doc}`] : []), `    ${f.json}: ${f.type}`]);
+  const lines = ['', ''];
+  if (required.length && optional.length) {
+    lines.push(`class _${c.name}Required(TypedDict):`, `    ${JSON.stringify(`The required keys of ${c.name}.`)}`, '', ...body(required), '', '');
+    lines.push(`class ${c.name}(_${c.name}Required, total=False):`);
+  } else lines.push(optional.length ? `class ${c.name}(TypedDict, total=False):` : `class ${c.name}(TypedDict):`);
+  lines.push(`    ${JSON.stringify(doc)}`, '', ...body(optional.length && required.length ? optional : c.fields));
   return lines.join('\n');
+}
+
+/**
+ * A type expression evaluated when the module runs (an alias) with `Union[...]` for `a | b`:
+ * Python 3.9 cannot `|` classes. Annotations stay `a | b` (strings, which the runtime evaluates
+ * itself on 3.9).
+ */
+export function unionSyntax(expr: string): string {
+  let i = 0;
+  const parse = (): string => {
+    const parts: string[] = [];
+    let cur = '';
+    while (i < expr.length) {
+      const ch = expr[i]!;
+      if (ch === '"' || ch === "'") {
+        const end = expr.indexOf(ch, i + 1);
+        cur += expr.slice(i, end + 1);
+        i = end + 1;
+      } else if (ch === '[') {
+        i++;
+        const inner: string[] = [parse()];
+        while (expr[i] === ',') {
+          i++;
+          inner.push(parse());
+        }
+        i++; // ]
+        cur += `[${inner.join(', ')}]`;
+      } else if (ch === ']' || ch === ',') break;
+      else if (ch === '|') {
+        parts.push(cur.trim());
+        cur = '';
+        i++;
+      } else {
+        cur += ch;
+        i++;
+      }
+    }
+    parts.push(cur.trim());
+    return parts.length > 1 ? `Union[${parts.join(', ')}]` : parts[0]!;
+  };
+  return parse();
 }
 
 /** Aliases sorted so that each refers only to aliases before it (classes are string annotations, so any order). */

@@ -1,15 +1,18 @@
 """The package's own PEP 517 build backend (pyproject.toml: ``backend-path``): it builds the wheel,
 the editable wheel and the sdist with the standard library alone, so ``pip install
 ./clients/python`` needs nothing from outside (no setuptools, wheel or network) on any Python
-that runs the package (3.11 or later, for ``tomllib``). Metadata comes from pyproject.toml's
+that runs the package (3.9 or later: ``tomllib`` where there is one, before 3.11 a reader of the
+TOML this pyproject.toml uses). Metadata comes from pyproject.toml's
 ``[project]`` table; the wheel holds ``crucible_client`` as it is in the source tree."""
 
 from __future__ import annotations
 
+import ast
 import base64
 import hashlib
 import io
 import os
+import re
 import tarfile
 import zipfile
 from pathlib import Path
@@ -24,10 +27,54 @@ LICENSE_FILES = ("LICENSE", "NOTICE")
 def _project() -> dict:
     try:
         import tomllib
-    except ImportError as err:  # pragma: no cover - Python before 3.11
-        raise RuntimeError("crucible-client needs Python 3.11 or later") from err
+    except ImportError:  # Python 3.9 and 3.10
+        return _read_toml((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     with open(ROOT / "pyproject.toml", "rb") as f:
         return tomllib.load(f)["project"]
+
+
+def _read_toml(text: str) -> dict:
+    """The TOML of pyproject.toml without tomllib: tables, dotted table names, and values that are
+    basic strings, numbers, booleans, arrays (over several lines too) and inline tables of those."""
+    out: dict = {}
+    table = out
+    pending = ""
+    for raw in text.splitlines():
+        line = pending + _strip_comment(raw)
+        if line.count("[") + line.count("{") > line.count("]") + line.count("}"):
+            pending = line + " "
+            continue
+        pending = ""
+        line = line.strip()
+        if not line:
+            continue
+        header = re.fullmatch(r"\[\s*([A-Za-z0-9_.\-]+)\s*\]", line)
+        if header:
+            table = out
+            for part in header.group(1).split("."):
+                table = table.setdefault(part, {})
+            continue
+        key, _, value = line.partition("=")
+        table[key.strip().strip('"')] = _toml_value(value.strip())
+    return out
+
+
+def _strip_comment(line: str) -> str:
+    quoted = False
+    for i, ch in enumerate(line):
+        if ch == '"' and (i == 0 or line[i - 1] != "\\"):
+            quoted = not quoted
+        elif ch == "#" and not quoted:
+            return line[:i]
+    return line
+
+
+def _toml_value(value: str) -> object:
+    # An inline table's `key = value` as a Python dict's `"key": value`; true/false as Python's.
+    value = re.sub(r'([{,]\s*)([A-Za-z0-9_\-]+)\s*=', r'\1"\2":', value)
+    value = re.sub(r'\btrue\b(?=(?:[^"]*"[^"]*")*[^"]*$)', "True", value)
+    value = re.sub(r'\bfalse\b(?=(?:[^"]*"[^"]*")*[^"]*$)', "False", value)
+    return ast.literal_eval(value)
 
 
 def _dist(project: dict) -> tuple[str, str]:

@@ -5,10 +5,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal, NotRequired, TypedDict
+import sys
+from dataclasses import field
+from typing import Any, Literal, TypedDict, Union
 
 from ._runtime import Model, Tabular
+
+# Python 3.9 has no dataclass(kw_only=True): the runtime builds the keyword-only __init__ there.
+if sys.version_info >= (3, 10):
+    from dataclasses import dataclass
+else:
+    from ._runtime import dataclass
 
 __all__ = [
     "ApiKeyCreatedResponse",
@@ -616,25 +623,30 @@ class ApiKeyListResponse(Tabular):
     "Maximum keys allowed for the user's tier"
 
 
-class CreateApiKeyRequest(TypedDict):
-    "CreateApiKeyRequest"
+class _CreateApiKeyRequestRequired(TypedDict):
+    "The required keys of CreateApiKeyRequest."
 
     #: 1 to 64 printable characters, unique per user
     name: str
+
+
+class CreateApiKeyRequest(_CreateApiKeyRequestRequired, total=False):
+    "CreateApiKeyRequest"
+
     #: Default both
-    scopes: NotRequired[list[Literal["read", "write"]] | None]
+    scopes: list[Literal["read", "write"]] | None
     #: At least one minute in the future
-    expires_at: NotRequired[str | None]
-    spend_ceiling_usd: NotRequired[float | None]
-    allow_structure_search: NotRequired[bool]
+    expires_at: str | None
+    spend_ceiling_usd: float | None
+    allow_structure_search: bool
 
 
-class RenameApiKeyRequest(TypedDict):
+class RenameApiKeyRequest(TypedDict, total=False):
     "RenameApiKeyRequest"
 
     #: 1 to 64 printable characters, unique per user
-    name: NotRequired[str | None]
-    allow_structure_search: NotRequired[bool | None]
+    name: str | None
+    allow_structure_search: bool | None
 
 
 @dataclass(kw_only=True)
@@ -818,26 +830,36 @@ class PublicModelsResponse(Model):
     "Model cards (docs/models.md): id, name, version, task, target, units, architecture, hyperparameters, training_data, split, test_metrics, baselines, applicability_domain, size_bytes"
 
 
-class DepictRequest(TypedDict):
-    "DepictRequest"
+class _DepictRequestRequired(TypedDict):
+    "The required keys of DepictRequest."
 
     #: 1 to 20 SMILES; a bad one yields an item with an error, not a failed request
     smiles: list[str]
+
+
+class DepictRequest(_DepictRequestRequired, total=False):
+    "DepictRequest"
+
     #: Width of the drawing in pixels (100 to 600, default 300)
-    width: NotRequired[int]
+    width: int
     #: Height of the drawing in pixels (100 to 600, default 220)
-    height: NotRequired[int]
+    height: int
 
 
-class DepictReactionsRequest(TypedDict):
-    "DepictReactionsRequest"
+class _DepictReactionsRequestRequired(TypedDict):
+    "The required keys of DepictReactionsRequest."
 
     #: 1 to 20 reaction SMILES; a bad one yields an item with an error, not a failed request
     reactions: list[str]
+
+
+class DepictReactionsRequest(_DepictReactionsRequestRequired, total=False):
+    "DepictReactionsRequest"
+
     #: Width of the drawing in pixels (200 to 900, default 600)
-    width: NotRequired[int]
+    width: int
     #: Height of the drawing in pixels (100 to 600, default 220)
-    height: NotRequired[int]
+    height: int
 
 
 @dataclass(kw_only=True)
@@ -989,153 +1011,203 @@ class DescribeResponse(Tabular):
     "One entry per input, in input order"
 
 
-class PropertiesJobEstimateRequest(TypedDict):
-    "All MolecularProperties (as POST /describe) of each molecule of a SMILES list or an uploaded molecule set"
+class _PropertiesJobEstimateRequestRequired(TypedDict):
+    "The required keys of PropertiesJobEstimateRequest."
 
     job_type: Literal["properties"]
     payload: PropertiesPayload
+
+
+class PropertiesJobEstimateRequest(_PropertiesJobEstimateRequestRequired, total=False):
+    "All MolecularProperties (as POST /describe) of each molecule of a SMILES list or an uploaded molecule set"
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
-class PropertiesPayload(TypedDict):
+class PropertiesPayload(TypedDict, total=False):
     "All MolecularProperties (as POST /describe) of each molecule of a SMILES list or an uploaded molecule set"
 
     #: The molecules to describe, as SMILES (1 to 100,000, each at most 2000 characters; the 1 MiB JSON body cap limits inline lists in practice: larger sets come by input_artifact_id). Exactly one of smiles and input_artifact_id
-    smiles: NotRequired[list[str]]
+    smiles: list[str]
     #: The molecules to describe, as an uploaded molecule set (POST /artifacts with mode=molecules: .smi, .csv or .sdf), at most 100,000 molecules. Exactly one of smiles and input_artifact_id
-    input_artifact_id: NotRequired[str]
+    input_artifact_id: str
     #: The port of input_artifact_id holding the molecules (needed only when the artifact has several molecule sets)
-    port: NotRequired[str]
+    port: str
 
 
-class DepictJobEstimateRequest(TypedDict):
-    "An SVG drawing (as POST /depict) of each molecule of a SMILES list or an uploaded molecule set"
+class _DepictJobEstimateRequestRequired(TypedDict):
+    "The required keys of DepictJobEstimateRequest."
 
     job_type: Literal["depict"]
     payload: DepictPayload
+
+
+class DepictJobEstimateRequest(_DepictJobEstimateRequestRequired, total=False):
+    "An SVG drawing (as POST /depict) of each molecule of a SMILES list or an uploaded molecule set"
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
-class DepictPayload(TypedDict):
+class DepictPayload(TypedDict, total=False):
     "An SVG drawing (as POST /depict) of each molecule of a SMILES list or an uploaded molecule set"
 
     #: The molecules to draw, as SMILES (1 to 100,000, each at most 2000 characters; the 1 MiB JSON body cap limits inline lists in practice: larger sets come by input_artifact_id). Exactly one of smiles and input_artifact_id
-    smiles: NotRequired[list[str]]
+    smiles: list[str]
     #: The molecules to draw, as an uploaded molecule set (POST /artifacts with mode=molecules: .smi, .csv or .sdf), at most 100,000 molecules. Exactly one of smiles and input_artifact_id
-    input_artifact_id: NotRequired[str]
+    input_artifact_id: str
     #: The port of input_artifact_id holding the molecules (needed only when the artifact has several molecule sets)
-    port: NotRequired[str]
+    port: str
     #: Drawing width in pixels (as /depict)
-    width: NotRequired[int]
+    width: int
     #: Drawing height in pixels (as /depict)
-    height: NotRequired[int]
+    height: int
 
 
-class SimilaritySearchJobEstimateRequest(TypedDict):
-    "Molecules of a library most similar to a query SMILES (Tanimoto on Morgan fingerprints, radius 2, 2048 bits), above a threshold, best top_k"
+class _SimilaritySearchJobEstimateRequestRequired(TypedDict):
+    "The required keys of SimilaritySearchJobEstimateRequest."
 
     job_type: Literal["similarity_search"]
     payload: SimilaritySearchPayload
-    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
 
 
-class SimilaritySearchPayload(TypedDict):
+class SimilaritySearchJobEstimateRequest(_SimilaritySearchJobEstimateRequestRequired, total=False):
     "Molecules of a library most similar to a query SMILES (Tanimoto on Morgan fingerprints, radius 2, 2048 bits), above a threshold, best top_k"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
+class _SimilaritySearchPayloadRequired(TypedDict):
+    "The required keys of SimilaritySearchPayload."
 
     #: The query molecule, as SMILES
     query: str
+
+
+class SimilaritySearchPayload(_SimilaritySearchPayloadRequired, total=False):
+    "Molecules of a library most similar to a query SMILES (Tanimoto on Morgan fingerprints, radius 2, 2048 bits), above a threshold, best top_k"
+
     #: The library to search, as SMILES (1 to 100,000, each at most 2000 characters; the 1 MiB JSON body cap limits inline lists in practice: larger sets come by input_artifact_id). Exactly one of smiles and input_artifact_id
-    smiles: NotRequired[list[str]]
+    smiles: list[str]
     #: The library to search, as an uploaded molecule set (POST /artifacts with mode=molecules: .smi, .csv or .sdf), at most 100,000 molecules. Exactly one of smiles and input_artifact_id
-    input_artifact_id: NotRequired[str]
+    input_artifact_id: str
     #: The port of input_artifact_id holding the molecules (needed only when the artifact has several molecule sets)
-    port: NotRequired[str]
+    port: str
     #: Smallest Tanimoto similarity of a hit (0..1, default 0.7)
-    threshold: NotRequired[float]
+    threshold: float
     #: Most hits returned, best first (1..10000, default 100)
-    top_k: NotRequired[int]
+    top_k: int
 
 
-class SubstructureSearchJobEstimateRequest(TypedDict):
-    "Molecules of a library that contain a substructure given as SMARTS or SMILES, with the atoms of the first match"
+class _SubstructureSearchJobEstimateRequestRequired(TypedDict):
+    "The required keys of SubstructureSearchJobEstimateRequest."
 
     job_type: Literal["substructure_search"]
     payload: SubstructureSearchPayload
-    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
 
 
-class SubstructureSearchPayload(TypedDict):
+class SubstructureSearchJobEstimateRequest(_SubstructureSearchJobEstimateRequestRequired, total=False):
     "Molecules of a library that contain a substructure given as SMARTS or SMILES, with the atoms of the first match"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
+class _SubstructureSearchPayloadRequired(TypedDict):
+    "The required keys of SubstructureSearchPayload."
 
     #: The substructure, as SMARTS or SMILES (see query_format)
     query: str
+
+
+class SubstructureSearchPayload(_SubstructureSearchPayloadRequired, total=False):
+    "Molecules of a library that contain a substructure given as SMARTS or SMILES, with the atoms of the first match"
+
     #: How the query is read: `auto` (default) SMARTS first, SMILES when it is not valid SMARTS; `smarts`; `smiles` (aromatized as a molecule: use it for Kekulé SMILES)
-    query_format: NotRequired[Literal["auto", "smarts", "smiles"]]
+    query_format: Literal["auto", "smarts", "smiles"]
     #: The library to search, as SMILES (1 to 100,000, each at most 2000 characters; the 1 MiB JSON body cap limits inline lists in practice: larger sets come by input_artifact_id). Exactly one of smiles and input_artifact_id
-    smiles: NotRequired[list[str]]
+    smiles: list[str]
     #: The library to search, as an uploaded molecule set (POST /artifacts with mode=molecules: .smi, .csv or .sdf), at most 100,000 molecules. Exactly one of smiles and input_artifact_id
-    input_artifact_id: NotRequired[str]
+    input_artifact_id: str
     #: The port of input_artifact_id holding the molecules (needed only when the artifact has several molecule sets)
-    port: NotRequired[str]
+    port: str
     #: Honour tetrahedral stereo in matching (RDKit useChirality, default false)
-    use_chirality: NotRequired[bool]
+    use_chirality: bool
 
 
-class ClusterJobEstimateRequest(TypedDict):
-    "Butina clustering of a library on Morgan fingerprints (radius 2, 2048 bits) with a Tanimoto distance cutoff (default 0.35)"
+class _ClusterJobEstimateRequestRequired(TypedDict):
+    "The required keys of ClusterJobEstimateRequest."
 
     job_type: Literal["cluster"]
     payload: ClusterPayload
+
+
+class ClusterJobEstimateRequest(_ClusterJobEstimateRequestRequired, total=False):
+    "Butina clustering of a library on Morgan fingerprints (radius 2, 2048 bits) with a Tanimoto distance cutoff (default 0.35)"
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
-class ClusterPayload(TypedDict):
+class ClusterPayload(TypedDict, total=False):
     "Butina clustering of a library on Morgan fingerprints (radius 2, 2048 bits) with a Tanimoto distance cutoff (default 0.35)"
 
     #: The molecules to cluster, as SMILES (1 to 100,000, each at most 2000 characters; the 1 MiB JSON body cap limits inline lists in practice: larger sets come by input_artifact_id). Exactly one of smiles and input_artifact_id
-    smiles: NotRequired[list[str]]
+    smiles: list[str]
     #: The molecules to cluster, as an uploaded molecule set (POST /artifacts with mode=molecules: .smi, .csv or .sdf), at most 100,000 molecules. Exactly one of smiles and input_artifact_id
-    input_artifact_id: NotRequired[str]
+    input_artifact_id: str
     #: The port of input_artifact_id holding the molecules (needed only when the artifact has several molecule sets)
-    port: NotRequired[str]
+    port: str
     #: Tanimoto distance threshold (0..1, default 0.35, i.e. similarity 0.65): two molecules are neighbours when 1 - similarity <= cutoff
-    cutoff: NotRequired[float]
+    cutoff: float
 
 
-class FilterJobEstimateRequest(TypedDict):
-    "Keep the molecules whose properties satisfy an expression, e.g. \"mw <= 500 and clogp < 5 and not pains\""
+class _FilterJobEstimateRequestRequired(TypedDict):
+    "The required keys of FilterJobEstimateRequest."
 
     job_type: Literal["filter"]
     payload: FilterPayload
-    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
 
 
-class FilterPayload(TypedDict):
+class FilterJobEstimateRequest(_FilterJobEstimateRequestRequired, total=False):
     "Keep the molecules whose properties satisfy an expression, e.g. \"mw <= 500 and clogp < 5 and not pains\""
 
-    #: The molecules to filter, as SMILES (1 to 100,000, each at most 2000 characters; the 1 MiB JSON body cap limits inline lists in practice: larger sets come by input_artifact_id). Exactly one of smiles and input_artifact_id
-    smiles: NotRequired[list[str]]
-    #: The molecules to filter, as an uploaded molecule set (POST /artifacts with mode=molecules: .smi, .csv or .sdf), at most 100,000 molecules. Exactly one of smiles and input_artifact_id
-    input_artifact_id: NotRequired[str]
-    #: The port of input_artifact_id holding the molecules (needed only when the artifact has several molecule sets)
-    port: NotRequired[str]
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
+class _FilterPayloadRequired(TypedDict):
+    "The required keys of FilterPayload."
+
     #: Kept when true, e.g. "mw <= 500 and clogp < 5 and not pains". Names: mw, monoisotopic_mass, clogp, tpsa, hba, hbd, rotatable_bonds, aromatic_rings, heavy_atoms, formal_charge, qed, lipinski_violations, veber_violations, pains_alerts, brenk_alerts, pains, brenk, lipinski, veber; pains, brenk: any alert; lipinski, veber: the rule passes. Operators: < <= > >= == != + - * / and or not, parentheses
     expression: str
 
 
-class WaitJobEstimateRequest(TypedDict):
-    "Sleeps for `seconds` (1..3600): a diagnostic job for probes and integration tests"
+class FilterPayload(_FilterPayloadRequired, total=False):
+    "Keep the molecules whose properties satisfy an expression, e.g. \"mw <= 500 and clogp < 5 and not pains\""
+
+    #: The molecules to filter, as SMILES (1 to 100,000, each at most 2000 characters; the 1 MiB JSON body cap limits inline lists in practice: larger sets come by input_artifact_id). Exactly one of smiles and input_artifact_id
+    smiles: list[str]
+    #: The molecules to filter, as an uploaded molecule set (POST /artifacts with mode=molecules: .smi, .csv or .sdf), at most 100,000 molecules. Exactly one of smiles and input_artifact_id
+    input_artifact_id: str
+    #: The port of input_artifact_id holding the molecules (needed only when the artifact has several molecule sets)
+    port: str
+
+
+class _WaitJobEstimateRequestRequired(TypedDict):
+    "The required keys of WaitJobEstimateRequest."
 
     job_type: Literal["wait"]
     payload: WaitPayload
+
+
+class WaitJobEstimateRequest(_WaitJobEstimateRequestRequired, total=False):
+    "Sleeps for `seconds` (1..3600): a diagnostic job for probes and integration tests"
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
 class WaitPayload(TypedDict):
@@ -1145,39 +1217,49 @@ class WaitPayload(TypedDict):
     seconds: float
 
 
-class MpnnTrainJobEstimateRequest(TypedDict):
-    "Train a directed message-passing neural network (D-MPNN, as chemprop) on your measurements and register it under model_name"
+class _MpnnTrainJobEstimateRequestRequired(TypedDict):
+    "The required keys of MpnnTrainJobEstimateRequest."
 
     job_type: Literal["mpnn_train"]
     payload: MpnnTrainPayload
-    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
 
 
-class MpnnTrainPayload(TypedDict):
+class MpnnTrainJobEstimateRequest(_MpnnTrainJobEstimateRequestRequired, total=False):
     "Train a directed message-passing neural network (D-MPNN, as chemprop) on your measurements and register it under model_name"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
+class _MpnnTrainPayloadRequired(TypedDict):
+    "The required keys of MpnnTrainPayload."
 
     #: Your name for the model (1..64 of A-Z a-z 0-9 . _ -)
     model_name: str
     task: Literal["regression", "classification"]
+
+
+class MpnnTrainPayload(_MpnnTrainPayloadRequired, total=False):
+    "Train a directed message-passing neural network (D-MPNN, as chemprop) on your measurements and register it under model_name"
+
     #: Inline training rows (up to 5000); or give input_artifact_id
-    rows: NotRequired[list[MpnnTrainPayloadRowsItem]]
+    rows: list[MpnnTrainPayloadRowsItem]
     #: An uploaded CSV with a SMILES column and the target column
-    input_artifact_id: NotRequired[str]
+    input_artifact_id: str
     #: The CSV column holding the target (required with input_artifact_id)
-    target_column: NotRequired[str]
+    target_column: str
     #: The CSV column holding SMILES (default smiles, case-insensitive)
-    smiles_column: NotRequired[str]
+    smiles_column: str
     #: What the target is (default: target_column, or "target")
-    target_name: NotRequired[str]
-    units: NotRequired[str]
-    split: NotRequired[Literal["random", "scaffold"]]
-    split_seed: NotRequired[int]
-    val_fraction: NotRequired[float]
-    test_fraction: NotRequired[float]
+    target_name: str
+    units: str
+    split: Literal["random", "scaffold"]
+    split_seed: int
+    val_fraction: float
+    test_fraction: float
     #: Replace a model of the same name
-    overwrite: NotRequired[bool]
-    hyperparameters: NotRequired[MpnnTrainPayloadHyperparameters]
+    overwrite: bool
+    hyperparameters: MpnnTrainPayloadHyperparameters
 
 
 class MpnnTrainPayloadRowsItem(TypedDict):
@@ -1187,149 +1269,174 @@ class MpnnTrainPayloadRowsItem(TypedDict):
     target: float | str
 
 
-class MpnnTrainPayloadHyperparameters(TypedDict):
+class MpnnTrainPayloadHyperparameters(TypedDict, total=False):
     "MpnnTrainPayloadHyperparameters"
 
     #: Message-passing steps (2..6, default 3)
-    depth: NotRequired[int]
-    hidden_size: NotRequired[int]
-    ffn_layers: NotRequired[int]
-    dropout: NotRequired[float]
-    epochs: NotRequired[int]
-    batch_size: NotRequired[int]
+    depth: int
+    hidden_size: int
+    ffn_layers: int
+    dropout: float
+    epochs: int
+    batch_size: int
     #: Peak learning rate of the warm-up/decay schedule
-    learning_rate: NotRequired[float]
-    ensemble_size: NotRequired[int]
+    learning_rate: float
+    ensemble_size: int
     #: Early stopping: end a member after this many epochs without a better validation metric (default: run every epoch)
-    patience: NotRequired[int]
+    patience: int
     #: Molecule features appended before the feed-forward network: "none" (chemprop's default) or "rdkit_2d" (normalised RDKit 2D descriptors, computed again for every prediction; docs/models.md, "Molecule features")
-    molecule_features: NotRequired[Literal["none", "rdkit_2d"]]
+    molecule_features: Literal["none", "rdkit_2d"]
 
 
-class MpnnPredictJobEstimateRequest(TypedDict):
-    "Predict a property with a public model or one of your MPNN models, for SMILES or an uploaded molecule set"
+class _MpnnPredictJobEstimateRequestRequired(TypedDict):
+    "The required keys of MpnnPredictJobEstimateRequest."
 
     job_type: Literal["mpnn_predict"]
     payload: MpnnPredictPayload
-    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
 
 
-class MpnnPredictPayload(TypedDict):
+class MpnnPredictJobEstimateRequest(_MpnnPredictJobEstimateRequestRequired, total=False):
     "Predict a property with a public model or one of your MPNN models, for SMILES or an uploaded molecule set"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
+class _MpnnPredictPayloadRequired(TypedDict):
+    "The required keys of MpnnPredictPayload."
 
     #: public/<id> or user/<name>
     model: str
+
+
+class MpnnPredictPayload(_MpnnPredictPayloadRequired, total=False):
+    "Predict a property with a public model or one of your MPNN models, for SMILES or an uploaded molecule set"
+
     #: SMILES to predict; or give input_artifact_id
-    smiles: NotRequired[list[str]]
+    smiles: list[str]
     #: An uploaded molecule set instead of smiles
-    input_artifact_id: NotRequired[str]
-    port: NotRequired[str]
+    input_artifact_id: str
+    port: str
     #: Report the ensemble standard deviation
-    uncertainty: NotRequired[bool]
+    uncertainty: bool
 
 
-class OptimizeJobEstimateRequest(TypedDict):
-    "Geometry optimisation with GFN2-xTB, GFN1-xTB, GFN-FF (xtb) or PM7, PM6 (MOPAC), in the gas phase or an implicit solvent"
+class _OptimizeJobEstimateRequestRequired(TypedDict):
+    "The required keys of OptimizeJobEstimateRequest."
 
     job_type: Literal["optimize"]
     payload: OptimizePayload
+
+
+class OptimizeJobEstimateRequest(_OptimizeJobEstimateRequestRequired, total=False):
+    "Geometry optimisation with GFN2-xTB, GFN1-xTB, GFN-FF (xtb) or PM7, PM6 (MOPAC), in the gas phase or an implicit solvent"
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
-class OptimizePayload(TypedDict):
+class OptimizePayload(TypedDict, total=False):
     "Geometry optimisation with GFN2-xTB, GFN1-xTB, GFN-FF (xtb) or PM7, PM6 (MOPAC), in the gas phase or an implicit solvent"
 
     #: The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id
-    molecules: NotRequired[list[str]]
+    molecules: list[str]
     #: An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id
-    input_artifact_id: NotRequired[str]
+    input_artifact_id: str
     #: The port of input_artifact_id holding the structures
-    port: NotRequired[str]
+    port: str
     #: gfn2 (GFN2-xTB), gfn1 (GFN1-xTB), gfnff (GFN-FF force field): xtb; pm7, pm6: MOPAC
-    method: NotRequired[Literal["gfn2", "gfn1", "gfnff", "pm7", "pm6"]]
+    method: Literal["gfn2", "gfn1", "gfnff", "pm7", "pm6"]
     #: Implicit solvent: ALPB in xtb, COSMO (with the solvent's dielectric constant) in MOPAC; null: gas phase
-    solvent: NotRequired[Literal["acetone", "acetonitrile", "aniline", "benzaldehyde", "benzene", "ch2cl2", "chcl3", "cs2", "dioxane", "dmf", "dmso", "ether", "ethylacetate", "furane", "hexadecane", "hexane", "methanol", "nitromethane", "octanol", "woctanol", "phenol", "toluene", "thf", "water"] | None]
+    solvent: Literal["acetone", "acetonitrile", "aniline", "benzaldehyde", "benzene", "ch2cl2", "chcl3", "cs2", "dioxane", "dmf", "dmso", "ether", "ethylacetate", "furane", "hexadecane", "hexane", "methanol", "nitromethane", "octanol", "woctanol", "phenol", "toluene", "thf", "water"] | None
     #: Total charge (default: each molecule's formal charge)
-    charge: NotRequired[int]
+    charge: int
     #: Spin multiplicity 2S+1 (default 1, or 2 for an odd number of electrons)
-    multiplicity: NotRequired[int]
+    multiplicity: int
     #: Geometry optimisation cycles at most (engine default when absent)
-    max_iterations: NotRequired[int]
+    max_iterations: int
 
 
-class SinglepointJobEstimateRequest(TypedDict):
-    "Energy, HOMO-LUMO gap, dipole and partial charges at the given geometry (xtb or MOPAC)"
+class _SinglepointJobEstimateRequestRequired(TypedDict):
+    "The required keys of SinglepointJobEstimateRequest."
 
     job_type: Literal["singlepoint"]
     payload: SinglepointPayload
+
+
+class SinglepointJobEstimateRequest(_SinglepointJobEstimateRequestRequired, total=False):
+    "Energy, HOMO-LUMO gap, dipole and partial charges at the given geometry (xtb or MOPAC)"
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
-class SinglepointPayload(TypedDict):
+class SinglepointPayload(TypedDict, total=False):
     "Energy, HOMO-LUMO gap, dipole and partial charges at the given geometry (xtb or MOPAC)"
 
     #: The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id
-    molecules: NotRequired[list[str]]
+    molecules: list[str]
     #: An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id
-    input_artifact_id: NotRequired[str]
+    input_artifact_id: str
     #: The port of input_artifact_id holding the structures
-    port: NotRequired[str]
+    port: str
     #: gfn2 (GFN2-xTB), gfn1 (GFN1-xTB), gfnff (GFN-FF force field): xtb; pm7, pm6: MOPAC
-    method: NotRequired[Literal["gfn2", "gfn1", "gfnff", "pm7", "pm6"]]
+    method: Literal["gfn2", "gfn1", "gfnff", "pm7", "pm6"]
     #: Implicit solvent: ALPB in xtb, COSMO (with the solvent's dielectric constant) in MOPAC; null: gas phase
-    solvent: NotRequired[Literal["acetone", "acetonitrile", "aniline", "benzaldehyde", "benzene", "ch2cl2", "chcl3", "cs2", "dioxane", "dmf", "dmso", "ether", "ethylacetate", "furane", "hexadecane", "hexane", "methanol", "nitromethane", "octanol", "woctanol", "phenol", "toluene", "thf", "water"] | None]
+    solvent: Literal["acetone", "acetonitrile", "aniline", "benzaldehyde", "benzene", "ch2cl2", "chcl3", "cs2", "dioxane", "dmf", "dmso", "ether", "ethylacetate", "furane", "hexadecane", "hexane", "methanol", "nitromethane", "octanol", "woctanol", "phenol", "toluene", "thf", "water"] | None
     #: Total charge (default: each molecule's formal charge)
-    charge: NotRequired[int]
+    charge: int
     #: Spin multiplicity 2S+1 (default 1, or 2 for an odd number of electrons)
-    multiplicity: NotRequired[int]
+    multiplicity: int
     #: Geometry optimisation cycles at most (engine default when absent)
-    max_iterations: NotRequired[int]
+    max_iterations: int
 
 
-class DockingJobEstimateRequest(TypedDict):
-    "AutoDock Vina docking of ligands into a receptor (an uploaded PDB file or an RCSB PDB entry) within a box"
+class _DockingJobEstimateRequestRequired(TypedDict):
+    "The required keys of DockingJobEstimateRequest."
 
     job_type: Literal["docking"]
     payload: DockingPayload
+
+
+class DockingJobEstimateRequest(_DockingJobEstimateRequestRequired, total=False):
+    "AutoDock Vina docking of ligands into a receptor (an uploaded PDB file or an RCSB PDB entry) within a box"
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
-class DockingPayload(TypedDict):
+class DockingPayload(TypedDict, total=False):
     "AutoDock Vina docking of ligands into a receptor (an uploaded PDB file or an RCSB PDB entry) within a box"
 
     #: The ligands (1 to 1000): each a SMILES (3D coordinates built) or a molblock (3D coordinates kept). Exactly one of molecules and input_artifact_id
-    molecules: NotRequired[list[str]]
+    molecules: list[str]
     #: An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id
-    input_artifact_id: NotRequired[str]
+    input_artifact_id: str
     #: The port of input_artifact_id holding the structures
-    port: NotRequired[str]
+    port: str
     #: An uploaded PDB file of the receptor (at most 50 MB). Exactly one of receptor_artifact_id and pdb_id
-    receptor_artifact_id: NotRequired[str]
+    receptor_artifact_id: str
     #: An RCSB PDB entry (e.g. 1IEP), fetched in the PDB format
-    pdb_id: NotRequired[str]
+    pdb_id: str
     #: Residue names of hetero groups to keep in the receptor (e.g. HEM, ZN; HOH keeps the waters); every other hetero group is removed
-    keep_hetero: NotRequired[list[str]]
-    box: NotRequired[DockingPayloadBox]
+    keep_hetero: list[str]
+    box: DockingPayloadBox
     #: An uploaded ligand pose (SDF, MOL, MOL2 or PDB): the box is its extent plus padding on every side. Exactly one of box and this
-    reference_ligand_artifact_id: NotRequired[str]
+    reference_ligand_artifact_id: str
     #: A hetero group of the receptor by residue name (e.g. STI, 1IEP's imatinib), or "ligand" for its ligand (its one hetero group that is not water, an ion, an additive or kept; a 422 lists the groups when there are several): the box is its first group's extent plus padding on every side; the group is removed unless kept. Exactly one of box, reference_ligand_artifact_id and this
-    box_site: NotRequired[str]
+    box_site: str
     #: Port `best`: the best pose of each of this many best-scoring ligands, best first (for a workflow's next step)
-    keep_best: NotRequired[int]
+    keep_best: int
     #: A of space around the reference ligand or site on every side (default 4)
-    padding: NotRequired[float]
+    padding: float
     #: Vina's exhaustiveness (independent Monte Carlo runs)
-    exhaustiveness: NotRequired[int]
+    exhaustiveness: int
     #: Poses kept per ligand at most (within 3 kcal/mol of the best)
-    num_modes: NotRequired[int]
+    num_modes: int
     #: Vina's random seed (default 42): the same seed and inputs give the same poses
-    seed: NotRequired[int]
+    seed: int
     #: pH at which the ligands, and a receptor given without hydrogens, are protonated (Open Babel's model); null: hydrogens by valence only. A receptor with its hydrogens keeps them
-    ph: NotRequired[float | None]
+    ph: float | None
 
 
 class DockingPayloadBox(TypedDict):
@@ -1341,104 +1448,103 @@ class DockingPayloadBox(TypedDict):
     size: list[float]
 
 
-class ConformersJobEstimateRequest(TypedDict):
-    "3D conformer ensemble of each structure: Open Babel's candidates optimised with GFN-FF (and GFN2-xTB), pruned by energy window and RMSD, Boltzmann-weighted"
+class _ConformersJobEstimateRequestRequired(TypedDict):
+    "The required keys of ConformersJobEstimateRequest."
 
     job_type: Literal["conformers"]
     payload: ConformersPayload
+
+
+class ConformersJobEstimateRequest(_ConformersJobEstimateRequestRequired, total=False):
+    "3D conformer ensemble of each structure: Open Babel's candidates optimised with GFN-FF (and GFN2-xTB), pruned by energy window and RMSD, Boltzmann-weighted"
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
-class ConformersPayload(TypedDict):
+class ConformersPayload(TypedDict, total=False):
     "3D conformer ensemble of each structure: Open Babel's candidates optimised with GFN-FF (and GFN2-xTB), pruned by energy window and RMSD, Boltzmann-weighted"
 
     #: The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id
-    molecules: NotRequired[list[str]]
+    molecules: list[str]
     #: An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id
-    input_artifact_id: NotRequired[str]
+    input_artifact_id: str
     #: The port of input_artifact_id holding the structures
-    port: NotRequired[str]
+    port: str
     #: gfnff: candidates optimised and ranked with GFN-FF; gfn2: pre-optimised with GFN-FF, then optimised and ranked with GFN2-xTB (xtb)
-    method: NotRequired[Literal["gfnff", "gfn2"]]
+    method: Literal["gfnff", "gfn2"]
     #: xtb's ALPB implicit solvent; null: gas phase
-    solvent: NotRequired[Literal["acetone", "acetonitrile", "aniline", "benzaldehyde", "benzene", "ch2cl2", "chcl3", "cs2", "dioxane", "dmf", "dmso", "ether", "ethylacetate", "furane", "hexadecane", "hexane", "methanol", "nitromethane", "octanol", "woctanol", "phenol", "toluene", "thf", "water"] | None]
+    solvent: Literal["acetone", "acetonitrile", "aniline", "benzaldehyde", "benzene", "ch2cl2", "chcl3", "cs2", "dioxane", "dmf", "dmso", "ether", "ethylacetate", "furane", "hexadecane", "hexane", "methanol", "nitromethane", "octanol", "woctanol", "phenol", "toluene", "thf", "water"] | None
     #: Total charge (default: each molecule's formal charge)
-    charge: NotRequired[int]
+    charge: int
     #: Spin multiplicity 2S+1 (default 1, or 2 for an odd number of electrons)
-    multiplicity: NotRequired[int]
+    multiplicity: int
     #: Conformers kept per structure at most (the lowest)
-    max_conformers: NotRequired[int]
+    max_conformers: int
     #: Conformers more than this above the lowest (kcal/mol) are dropped
-    energy_window_kcal: NotRequired[float]
+    energy_window_kcal: float
     #: Å: a conformer within this heavy-atom RMSD (after superposition, symmetry-equivalent atoms matched) of a lower one is a duplicate
-    rmsd_threshold: NotRequired[float]
+    rmsd_threshold: float
     #: Temperature of the Boltzmann weights (K)
-    temperature_k: NotRequired[float]
+    temperature_k: float
 
 
-class FrequenciesJobEstimateRequest(TypedDict):
-    "Harmonic frequencies, IR intensities and thermochemistry (ZPVE, H, S, G) of the optimised structure, with xtb or MOPAC"
+class _FrequenciesJobEstimateRequestRequired(TypedDict):
+    "The required keys of FrequenciesJobEstimateRequest."
 
     job_type: Literal["frequencies"]
     payload: FrequenciesPayload
+
+
+class FrequenciesJobEstimateRequest(_FrequenciesJobEstimateRequestRequired, total=False):
+    "Harmonic frequencies, IR intensities and thermochemistry (ZPVE, H, S, G) of the optimised structure, with xtb or MOPAC"
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
-class FrequenciesPayload(TypedDict):
+class FrequenciesPayload(TypedDict, total=False):
     "Harmonic frequencies, IR intensities and thermochemistry (ZPVE, H, S, G) of the optimised structure, with xtb or MOPAC"
 
     #: The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id
-    molecules: NotRequired[list[str]]
+    molecules: list[str]
     #: An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id
-    input_artifact_id: NotRequired[str]
+    input_artifact_id: str
     #: The port of input_artifact_id holding the structures
-    port: NotRequired[str]
+    port: str
     #: gfn2 (GFN2-xTB), gfn1 (GFN1-xTB), gfnff (GFN-FF force field): xtb; pm7, pm6: MOPAC
-    method: NotRequired[Literal["gfn2", "gfn1", "gfnff", "pm7", "pm6"]]
+    method: Literal["gfn2", "gfn1", "gfnff", "pm7", "pm6"]
     #: Implicit solvent: ALPB in xtb, COSMO (with the solvent's dielectric constant) in MOPAC; null: gas phase
-    solvent: NotRequired[Literal["acetone", "acetonitrile", "aniline", "benzaldehyde", "benzene", "ch2cl2", "chcl3", "cs2", "dioxane", "dmf", "dmso", "ether", "ethylacetate", "furane", "hexadecane", "hexane", "methanol", "nitromethane", "octanol", "woctanol", "phenol", "toluene", "thf", "water"] | None]
+    solvent: Literal["acetone", "acetonitrile", "aniline", "benzaldehyde", "benzene", "ch2cl2", "chcl3", "cs2", "dioxane", "dmf", "dmso", "ether", "ethylacetate", "furane", "hexadecane", "hexane", "methanol", "nitromethane", "octanol", "woctanol", "phenol", "toluene", "thf", "water"] | None
     #: Total charge (default: each molecule's formal charge)
-    charge: NotRequired[int]
+    charge: int
     #: Spin multiplicity 2S+1 (default 1, or 2 for an odd number of electrons)
-    multiplicity: NotRequired[int]
+    multiplicity: int
     #: Geometry optimisation cycles at most (engine default when absent)
-    max_iterations: NotRequired[int]
+    max_iterations: int
     #: Temperature of the thermochemistry, K (MOPAC tabulates whole kelvins: the nearest is used and reported)
-    temperature_k: NotRequired[float]
+    temperature_k: float
     #: Frequency scale factor (e.g. a method's published one): multiplies the reported frequencies and the IR spectrum; the thermochemistry (ZPVE, H, S, G) is the engine's, from unscaled frequencies. Stated in the result
-    scale_factor: NotRequired[float]
+    scale_factor: float
 
 
-class ScanJobEstimateRequest(TypedDict):
-    "Relaxed torsion scan with GFN2-xTB, GFN1-xTB or GFN-FF: the energy profile of a dihedral, each point optimised with the dihedral held"
+class _ScanJobEstimateRequestRequired(TypedDict):
+    "The required keys of ScanJobEstimateRequest."
 
     job_type: Literal["scan"]
     payload: ScanPayload
-    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
 
 
-class ScanPayload(TypedDict):
+class ScanJobEstimateRequest(_ScanJobEstimateRequestRequired, total=False):
     "Relaxed torsion scan with GFN2-xTB, GFN1-xTB or GFN-FF: the energy profile of a dihedral, each point optimised with the dihedral held"
 
-    #: The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id
-    molecules: NotRequired[list[str]]
-    #: An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id
-    input_artifact_id: NotRequired[str]
-    #: The port of input_artifact_id holding the structures
-    port: NotRequired[str]
-    #: gfn2 (GFN2-xTB), gfn1 (GFN1-xTB), gfnff (GFN-FF force field): xtb; pm7, pm6: MOPAC
-    method: NotRequired[Literal["gfn2", "gfn1", "gfnff", "pm7", "pm6"]]
-    #: Implicit solvent: ALPB in xtb, COSMO (with the solvent's dielectric constant) in MOPAC; null: gas phase
-    solvent: NotRequired[Literal["acetone", "acetonitrile", "aniline", "benzaldehyde", "benzene", "ch2cl2", "chcl3", "cs2", "dioxane", "dmf", "dmso", "ether", "ethylacetate", "furane", "hexadecane", "hexane", "methanol", "nitromethane", "octanol", "woctanol", "phenol", "toluene", "thf", "water"] | None]
-    #: Total charge (default: each molecule's formal charge)
-    charge: NotRequired[int]
-    #: Spin multiplicity 2S+1 (default 1, or 2 for an odd number of electrons)
-    multiplicity: NotRequired[int]
-    #: Geometry optimisation cycles at most (engine default when absent)
-    max_iterations: NotRequired[int]
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
+class _ScanPayloadRequired(TypedDict):
+    "The required keys of ScanPayload."
+
     #: The torsion i, j, k, l: 4 atom indices, 0-based, in the input atom order (hydrogens after the heavy atoms, each atom’s in turn); i-j, j-k and k-l must be bonds
     dihedral: list[int]
     #: First angle, degrees
@@ -1447,6 +1553,27 @@ class ScanPayload(TypedDict):
     end_deg: float
     #: Points of the scan, both ends included (evenly spaced)
     steps: int
+
+
+class ScanPayload(_ScanPayloadRequired, total=False):
+    "Relaxed torsion scan with GFN2-xTB, GFN1-xTB or GFN-FF: the energy profile of a dihedral, each point optimised with the dihedral held"
+
+    #: The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id
+    molecules: list[str]
+    #: An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id
+    input_artifact_id: str
+    #: The port of input_artifact_id holding the structures
+    port: str
+    #: gfn2 (GFN2-xTB), gfn1 (GFN1-xTB), gfnff (GFN-FF force field): xtb; pm7, pm6: MOPAC
+    method: Literal["gfn2", "gfn1", "gfnff", "pm7", "pm6"]
+    #: Implicit solvent: ALPB in xtb, COSMO (with the solvent's dielectric constant) in MOPAC; null: gas phase
+    solvent: Literal["acetone", "acetonitrile", "aniline", "benzaldehyde", "benzene", "ch2cl2", "chcl3", "cs2", "dioxane", "dmf", "dmso", "ether", "ethylacetate", "furane", "hexadecane", "hexane", "methanol", "nitromethane", "octanol", "woctanol", "phenol", "toluene", "thf", "water"] | None
+    #: Total charge (default: each molecule's formal charge)
+    charge: int
+    #: Spin multiplicity 2S+1 (default 1, or 2 for an odd number of electrons)
+    multiplicity: int
+    #: Geometry optimisation cycles at most (engine default when absent)
+    max_iterations: int
 
 
 @dataclass(kw_only=True)
@@ -1467,154 +1594,229 @@ class JobEstimateResponse(Model):
     assumptions: dict[str, Any]
 
 
-class PropertiesJobRequest(TypedDict):
-    "All MolecularProperties (as POST /describe) of each molecule of a SMILES list or an uploaded molecule set"
+class _PropertiesJobRequestRequired(TypedDict):
+    "The required keys of PropertiesJobRequest."
 
     job_name: str
     job_type: Literal["properties"]
     payload: PropertiesPayload
+
+
+class PropertiesJobRequest(_PropertiesJobRequestRequired, total=False):
+    "All MolecularProperties (as POST /describe) of each molecule of a SMILES list or an uploaded molecule set"
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
-class DepictJobRequest(TypedDict):
-    "An SVG drawing (as POST /depict) of each molecule of a SMILES list or an uploaded molecule set"
+class _DepictJobRequestRequired(TypedDict):
+    "The required keys of DepictJobRequest."
 
     job_name: str
     job_type: Literal["depict"]
     payload: DepictPayload
+
+
+class DepictJobRequest(_DepictJobRequestRequired, total=False):
+    "An SVG drawing (as POST /depict) of each molecule of a SMILES list or an uploaded molecule set"
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
-class SimilaritySearchJobRequest(TypedDict):
-    "Molecules of a library most similar to a query SMILES (Tanimoto on Morgan fingerprints, radius 2, 2048 bits), above a threshold, best top_k"
+class _SimilaritySearchJobRequestRequired(TypedDict):
+    "The required keys of SimilaritySearchJobRequest."
 
     job_name: str
     job_type: Literal["similarity_search"]
     payload: SimilaritySearchPayload
+
+
+class SimilaritySearchJobRequest(_SimilaritySearchJobRequestRequired, total=False):
+    "Molecules of a library most similar to a query SMILES (Tanimoto on Morgan fingerprints, radius 2, 2048 bits), above a threshold, best top_k"
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
-class SubstructureSearchJobRequest(TypedDict):
-    "Molecules of a library that contain a substructure given as SMARTS or SMILES, with the atoms of the first match"
+class _SubstructureSearchJobRequestRequired(TypedDict):
+    "The required keys of SubstructureSearchJobRequest."
 
     job_name: str
     job_type: Literal["substructure_search"]
     payload: SubstructureSearchPayload
+
+
+class SubstructureSearchJobRequest(_SubstructureSearchJobRequestRequired, total=False):
+    "Molecules of a library that contain a substructure given as SMARTS or SMILES, with the atoms of the first match"
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
-class ClusterJobRequest(TypedDict):
-    "Butina clustering of a library on Morgan fingerprints (radius 2, 2048 bits) with a Tanimoto distance cutoff (default 0.35)"
+class _ClusterJobRequestRequired(TypedDict):
+    "The required keys of ClusterJobRequest."
 
     job_name: str
     job_type: Literal["cluster"]
     payload: ClusterPayload
+
+
+class ClusterJobRequest(_ClusterJobRequestRequired, total=False):
+    "Butina clustering of a library on Morgan fingerprints (radius 2, 2048 bits) with a Tanimoto distance cutoff (default 0.35)"
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
-class FilterJobRequest(TypedDict):
-    "Keep the molecules whose properties satisfy an expression, e.g. \"mw <= 500 and clogp < 5 and not pains\""
+class _FilterJobRequestRequired(TypedDict):
+    "The required keys of FilterJobRequest."
 
     job_name: str
     job_type: Literal["filter"]
     payload: FilterPayload
+
+
+class FilterJobRequest(_FilterJobRequestRequired, total=False):
+    "Keep the molecules whose properties satisfy an expression, e.g. \"mw <= 500 and clogp < 5 and not pains\""
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
-class WaitJobRequest(TypedDict):
-    "Sleeps for `seconds` (1..3600): a diagnostic job for probes and integration tests"
+class _WaitJobRequestRequired(TypedDict):
+    "The required keys of WaitJobRequest."
 
     job_name: str
     job_type: Literal["wait"]
     payload: WaitPayload
+
+
+class WaitJobRequest(_WaitJobRequestRequired, total=False):
+    "Sleeps for `seconds` (1..3600): a diagnostic job for probes and integration tests"
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
-class MpnnTrainJobRequest(TypedDict):
-    "Train a directed message-passing neural network (D-MPNN, as chemprop) on your measurements and register it under model_name"
+class _MpnnTrainJobRequestRequired(TypedDict):
+    "The required keys of MpnnTrainJobRequest."
 
     job_name: str
     job_type: Literal["mpnn_train"]
     payload: MpnnTrainPayload
+
+
+class MpnnTrainJobRequest(_MpnnTrainJobRequestRequired, total=False):
+    "Train a directed message-passing neural network (D-MPNN, as chemprop) on your measurements and register it under model_name"
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
-class MpnnPredictJobRequest(TypedDict):
-    "Predict a property with a public model or one of your MPNN models, for SMILES or an uploaded molecule set"
+class _MpnnPredictJobRequestRequired(TypedDict):
+    "The required keys of MpnnPredictJobRequest."
 
     job_name: str
     job_type: Literal["mpnn_predict"]
     payload: MpnnPredictPayload
+
+
+class MpnnPredictJobRequest(_MpnnPredictJobRequestRequired, total=False):
+    "Predict a property with a public model or one of your MPNN models, for SMILES or an uploaded molecule set"
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
-class OptimizeJobRequest(TypedDict):
-    "Geometry optimisation with GFN2-xTB, GFN1-xTB, GFN-FF (xtb) or PM7, PM6 (MOPAC), in the gas phase or an implicit solvent"
+class _OptimizeJobRequestRequired(TypedDict):
+    "The required keys of OptimizeJobRequest."
 
     job_name: str
     job_type: Literal["optimize"]
     payload: OptimizePayload
+
+
+class OptimizeJobRequest(_OptimizeJobRequestRequired, total=False):
+    "Geometry optimisation with GFN2-xTB, GFN1-xTB, GFN-FF (xtb) or PM7, PM6 (MOPAC), in the gas phase or an implicit solvent"
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
-class SinglepointJobRequest(TypedDict):
-    "Energy, HOMO-LUMO gap, dipole and partial charges at the given geometry (xtb or MOPAC)"
+class _SinglepointJobRequestRequired(TypedDict):
+    "The required keys of SinglepointJobRequest."
 
     job_name: str
     job_type: Literal["singlepoint"]
     payload: SinglepointPayload
+
+
+class SinglepointJobRequest(_SinglepointJobRequestRequired, total=False):
+    "Energy, HOMO-LUMO gap, dipole and partial charges at the given geometry (xtb or MOPAC)"
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
-class DockingJobRequest(TypedDict):
-    "AutoDock Vina docking of ligands into a receptor (an uploaded PDB file or an RCSB PDB entry) within a box"
+class _DockingJobRequestRequired(TypedDict):
+    "The required keys of DockingJobRequest."
 
     job_name: str
     job_type: Literal["docking"]
     payload: DockingPayload
+
+
+class DockingJobRequest(_DockingJobRequestRequired, total=False):
+    "AutoDock Vina docking of ligands into a receptor (an uploaded PDB file or an RCSB PDB entry) within a box"
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
-class ConformersJobRequest(TypedDict):
-    "3D conformer ensemble of each structure: Open Babel's candidates optimised with GFN-FF (and GFN2-xTB), pruned by energy window and RMSD, Boltzmann-weighted"
+class _ConformersJobRequestRequired(TypedDict):
+    "The required keys of ConformersJobRequest."
 
     job_name: str
     job_type: Literal["conformers"]
     payload: ConformersPayload
+
+
+class ConformersJobRequest(_ConformersJobRequestRequired, total=False):
+    "3D conformer ensemble of each structure: Open Babel's candidates optimised with GFN-FF (and GFN2-xTB), pruned by energy window and RMSD, Boltzmann-weighted"
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
-class FrequenciesJobRequest(TypedDict):
-    "Harmonic frequencies, IR intensities and thermochemistry (ZPVE, H, S, G) of the optimised structure, with xtb or MOPAC"
+class _FrequenciesJobRequestRequired(TypedDict):
+    "The required keys of FrequenciesJobRequest."
 
     job_name: str
     job_type: Literal["frequencies"]
     payload: FrequenciesPayload
+
+
+class FrequenciesJobRequest(_FrequenciesJobRequestRequired, total=False):
+    "Harmonic frequencies, IR intensities and thermochemistry (ZPVE, H, S, G) of the optimised structure, with xtb or MOPAC"
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
-class ScanJobRequest(TypedDict):
-    "Relaxed torsion scan with GFN2-xTB, GFN1-xTB or GFN-FF: the energy profile of a dihedral, each point optimised with the dihedral held"
+class _ScanJobRequestRequired(TypedDict):
+    "The required keys of ScanJobRequest."
 
     job_name: str
     job_type: Literal["scan"]
     payload: ScanPayload
+
+
+class ScanJobRequest(_ScanJobRequestRequired, total=False):
+    "Relaxed torsion scan with GFN2-xTB, GFN1-xTB or GFN-FF: the energy profile of a dihedral, each point optimised with the dihedral held"
+
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
-    resource: NotRequired[Literal["default", "cpu-4"]]
+    resource: Literal["default", "cpu-4"]
 
 
 class JobSubmitMultipleRequest(TypedDict):
@@ -2835,63 +3037,88 @@ class CompoundsLookupRequest(TypedDict):
     names: list[str]
 
 
-class BioactivityLookupRequest(TypedDict):
-    "BioactivityLookupRequest"
+class _BioactivityLookupRequestRequired(TypedDict):
+    "The required keys of BioactivityLookupRequest."
 
     #: ChEMBL operation
     operation: Literal["molecule", "target", "molecule_activities", "target_activities", "similarity", "substructure"]
     #: ChEMBL IDs or names (at most 100 characters); SMILES for similarity and substructure (at most 500)
     queries: list[str]
+
+
+class BioactivityLookupRequest(_BioactivityLookupRequestRequired, total=False):
+    "BioactivityLookupRequest"
+
     #: Rows per query (1 to 1000, default 10)
-    limit: NotRequired[Any]
+    limit: Any
     #: Similarity cut-off in percent (similarity only) (40 to 100, default 70)
-    threshold: NotRequired[Any]
+    threshold: Any
 
 
-class TargetsLookupRequest(TypedDict):
-    "TargetsLookupRequest"
+class _TargetsLookupRequestRequired(TypedDict):
+    "The required keys of TargetsLookupRequest."
 
     #: Open Targets operation
     operation: Literal["target_associations", "disease_associations", "target_drugs", "disease_drugs"]
     #: Gene symbols or Ensembl gene IDs (target_*), disease IDs or names (disease_*)
     queries: list[str]
+
+
+class TargetsLookupRequest(_TargetsLookupRequestRequired, total=False):
+    "TargetsLookupRequest"
+
     #: Rows per query (1 to 100, default 10)
-    limit: NotRequired[Any]
+    limit: Any
 
 
-class ProteinsLookupRequest(TypedDict):
-    "ProteinsLookupRequest"
+class _ProteinsLookupRequestRequired(TypedDict):
+    "The required keys of ProteinsLookupRequest."
 
     #: UniProt operation
     operation: Literal["entry", "search"]
     #: UniProt accessions (entry) or gene/protein names (search)
     queries: list[str]
+
+
+class ProteinsLookupRequest(_ProteinsLookupRequestRequired, total=False):
+    "ProteinsLookupRequest"
+
     #: search only: organism name or NCBI taxon ID
-    organism: NotRequired[Any]
+    organism: Any
 
 
-class StructuresLookupRequest(TypedDict):
-    "StructuresLookupRequest"
+class _StructuresLookupRequestRequired(TypedDict):
+    "The required keys of StructuresLookupRequest."
 
     #: RCSB PDB operation
     operation: Literal["entry", "by_uniprot", "search"]
     #: PDB IDs (entry), UniProt accessions (by_uniprot) or free text (search)
     queries: list[str]
+
+
+class StructuresLookupRequest(_StructuresLookupRequestRequired, total=False):
+    "StructuresLookupRequest"
+
     #: Entries per query (1 to 100, default 10)
-    limit: NotRequired[Any]
+    limit: Any
 
 
-class PropertiesLookupRequest(TypedDict):
-    "PropertiesLookupRequest"
+class _PropertiesLookupRequestRequired(TypedDict):
+    "The required keys of PropertiesLookupRequest."
 
     #: Must be experimental
     operation: Literal["experimental"]
     #: PubChem CIDs or compound names
     queries: list[str]
+
+
+class PropertiesLookupRequest(_PropertiesLookupRequestRequired, total=False):
+    "PropertiesLookupRequest"
+
     #: Properties to return (default: boiling_point, melting_point, density, vapor_pressure, heat_of_vaporization, viscosity, surface_tension)
-    properties: NotRequired[Any]
+    properties: Any
     #: Values per property (1 to 50, default 3)
-    limit: NotRequired[Any]
+    limit: Any
 
 
 @dataclass(kw_only=True)
@@ -4159,124 +4386,144 @@ class UsageResponseAssistantTurns(Model):
     charged_usd: float
 
 
-class UtilityConvertInput(TypedDict):
+class UtilityConvertInput(TypedDict, total=False):
     "UtilityConvertInput"
 
     #: The molecules, in the input format (SMILES, molblocks); results come back in this order. Give this or input_artifact_id
-    molecules: NotRequired[list[str]]
+    molecules: list[str]
     #: An uploaded molecule set (SMILES or SDF) instead of `molecules`
-    input_artifact_id: NotRequired[str]
+    input_artifact_id: str
     #: The artifact's port holding the molecules (default: its only or first molecule port)
-    port: NotRequired[str]
+    port: str
     #: How to read each molecule: auto (a molblock when it has an "M END" line, InChI when it starts with "InChI=", else SMILES), smiles, molblock or inchi
-    input_format: NotRequired[Literal["auto", "smiles", "molblock", "inchi"]]
+    input_format: Literal["auto", "smiles", "molblock", "inchi"]
     #: What to write for each molecule, any of: smiles, cxsmiles, kekule_smiles, molblock, molblock_v3000, inchi, inchikey, formula, json (default smiles, inchi, inchikey)
-    outputs: NotRequired[list[Literal["smiles", "cxsmiles", "kekule_smiles", "molblock", "molblock_v3000", "inchi", "inchikey", "formula", "json"]]]
+    outputs: list[Literal["smiles", "cxsmiles", "kekule_smiles", "molblock", "molblock_v3000", "inchi", "inchikey", "formula", "json"]]
 
 
-class UtilityFingerprintsInput(TypedDict):
+class UtilityFingerprintsInput(TypedDict, total=False):
     "UtilityFingerprintsInput"
 
     #: The molecules, in the input format (SMILES, molblocks); results come back in this order. Give this or input_artifact_id
-    molecules: NotRequired[list[str]]
+    molecules: list[str]
     #: An uploaded molecule set (SMILES or SDF) instead of `molecules`
-    input_artifact_id: NotRequired[str]
+    input_artifact_id: str
     #: The artifact's port holding the molecules (default: its only or first molecule port)
-    port: NotRequired[str]
+    port: str
     #: How to read each molecule: auto (a molblock when it has an "M END" line, InChI when it starts with "InChI=", else SMILES), smiles, molblock or inchi
-    input_format: NotRequired[Literal["auto", "smiles", "molblock", "inchi"]]
+    input_format: Literal["auto", "smiles", "molblock", "inchi"]
     #: Fingerprint: morgan, rdkit (paths 1..7), atom_pair, topological_torsion, maccs (167 keys) or pattern
-    type: NotRequired[Literal["morgan", "rdkit", "atom_pair", "topological_torsion", "maccs", "pattern"]]
+    type: Literal["morgan", "rdkit", "atom_pair", "topological_torsion", "maccs", "pattern"]
     #: Morgan radius (0..6, default 2: ECFP4-like)
-    radius: NotRequired[int]
+    radius: int
     #: Bits (64..16384, default 2048; MACCS keys always have 167)
-    n_bits: NotRequired[int]
+    n_bits: int
     #: Morgan with feature invariants (FCFP); not available in this RDKit build: true is a 422 (docs/utilities.md)
-    features: NotRequired[bool]
+    features: bool
     #: bits: the on-bit indices; hex or base64: the packed bit vector, bit i in byte i/8, least significant bit first (the FPS convention)
-    format: NotRequired[Literal["bits", "hex", "base64"]]
+    format: Literal["bits", "hex", "base64"]
 
 
-class UtilitySimilarityInput(TypedDict):
-    "UtilitySimilarityInput"
+class _UtilitySimilarityInputRequired(TypedDict):
+    "The required keys of UtilitySimilarityInput."
 
     #: Query molecules
     queries: list[str]
+
+
+class UtilitySimilarityInput(_UtilitySimilarityInputRequired, total=False):
+    "UtilitySimilarityInput"
+
     #: The library searched; give this or library_artifact_id
-    library: NotRequired[list[str]]
+    library: list[str]
     #: An uploaded molecule set as the library
-    library_artifact_id: NotRequired[str]
+    library_artifact_id: str
     #: The artifact's port holding the molecules (default: its only or first molecule port)
-    port: NotRequired[str]
+    port: str
     #: How to read each molecule: auto (a molblock when it has an "M END" line, InChI when it starts with "InChI=", else SMILES), smiles, molblock or inchi
-    input_format: NotRequired[Literal["auto", "smiles", "molblock", "inchi"]]
+    input_format: Literal["auto", "smiles", "molblock", "inchi"]
     #: Fingerprint: morgan, rdkit (paths 1..7), atom_pair, topological_torsion, maccs (167 keys) or pattern
-    type: NotRequired[Literal["morgan", "rdkit", "atom_pair", "topological_torsion", "maccs", "pattern"]]
+    type: Literal["morgan", "rdkit", "atom_pair", "topological_torsion", "maccs", "pattern"]
     #: Morgan radius (0..6, default 2: ECFP4-like)
-    radius: NotRequired[int]
+    radius: int
     #: Bits (64..16384, default 2048; MACCS keys always have 167)
-    n_bits: NotRequired[int]
+    n_bits: int
     #: Morgan with feature invariants (FCFP); not available in this RDKit build: true is a 422 (docs/utilities.md)
-    features: NotRequired[bool]
+    features: bool
     #: Similarity of two bit vectors, as RDKit DataStructs
-    metric: NotRequired[Literal["tanimoto", "dice", "cosine"]]
+    metric: Literal["tanimoto", "dice", "cosine"]
     #: Smallest score of a hit (0..1, default 0)
-    threshold: NotRequired[float]
+    threshold: float
     #: Most hits per query, best first (1..1000, default 10)
-    top_k: NotRequired[int]
+    top_k: int
 
 
-class UtilitySubstructureInput(TypedDict):
+class _UtilitySubstructureInputRequired(TypedDict):
+    "The required keys of UtilitySubstructureInput."
+
+    #: The substructure, as SMARTS or SMILES
+    query: str
+
+
+class UtilitySubstructureInput(_UtilitySubstructureInputRequired, total=False):
     "UtilitySubstructureInput"
 
     #: The molecules, in the input format (SMILES, molblocks); results come back in this order. Give this or input_artifact_id
-    molecules: NotRequired[list[str]]
+    molecules: list[str]
     #: An uploaded molecule set (SMILES or SDF) instead of `molecules`
-    input_artifact_id: NotRequired[str]
+    input_artifact_id: str
     #: The artifact's port holding the molecules (default: its only or first molecule port)
-    port: NotRequired[str]
+    port: str
     #: How to read each molecule: auto (a molblock when it has an "M END" line, InChI when it starts with "InChI=", else SMILES), smiles, molblock or inchi
-    input_format: NotRequired[Literal["auto", "smiles", "molblock", "inchi"]]
-    #: The substructure, as SMARTS or SMILES
-    query: str
+    input_format: Literal["auto", "smiles", "molblock", "inchi"]
     #: auto reads SMARTS first, then SMILES
-    query_format: NotRequired[Literal["auto", "smarts", "smiles"]]
+    query_format: Literal["auto", "smarts", "smiles"]
     #: Stereo must match too
-    use_chirality: NotRequired[bool]
+    use_chirality: bool
     #: Most matches listed per molecule (RDKit maxMatches, default 1000)
-    max_matches: NotRequired[int]
+    max_matches: int
     #: Add a 300x220 SVG of each matching molecule with the matches highlighted, drawn as POST /depict draws it
-    svg: NotRequired[bool]
+    svg: bool
 
 
-class UtilityMcsInput(TypedDict):
-    "UtilityMcsInput"
+class _UtilityMcsInputRequired(TypedDict):
+    "The required keys of UtilityMcsInput."
 
     #: 2 to 50 molecules
     molecules: list[str]
+
+
+class UtilityMcsInput(_UtilityMcsInputRequired, total=False):
+    "UtilityMcsInput"
+
     #: How to read each molecule: auto (a molblock when it has an "M END" line, InChI when it starts with "InChI=", else SMILES), smiles, molblock or inchi
-    input_format: NotRequired[Literal["auto", "smiles", "molblock", "inchi"]]
+    input_format: Literal["auto", "smiles", "molblock", "inchi"]
     #: Time allowed (1..10 s, default 2); when it runs out the best so far comes back with timed_out true
-    timeout_sec: NotRequired[int]
-    atom_compare: NotRequired[Literal["elements", "any", "isotopes"]]
-    bond_compare: NotRequired[Literal["order", "any", "order_exact"]]
-    ring_matches_ring_only: NotRequired[bool]
-    complete_rings_only: NotRequired[bool]
-    match_valences: NotRequired[bool]
-    match_chiral_tag: NotRequired[bool]
+    timeout_sec: int
+    atom_compare: Literal["elements", "any", "isotopes"]
+    bond_compare: Literal["order", "any", "order_exact"]
+    ring_matches_ring_only: bool
+    complete_rings_only: bool
+    match_valences: bool
+    match_chiral_tag: bool
 
 
-class UtilityRGroupsInput(TypedDict):
-    "UtilityRGroupsInput"
+class _UtilityRGroupsInputRequired(TypedDict):
+    "The required keys of UtilityRGroupsInput."
 
     #: Cores as SMARTS or SMILES (1..10), labelled R groups ([*:1]) optional
     cores: list[str]
     #: Molecules to decompose (at most 1000, 100 synchronously)
     molecules: list[str]
+
+
+class UtilityRGroupsInput(_UtilityRGroupsInputRequired, total=False):
+    "UtilityRGroupsInput"
+
     #: How to read each molecule: auto (a molblock when it has an "M END" line, InChI when it starts with "InChI=", else SMILES), smiles, molblock or inchi
-    input_format: NotRequired[Literal["auto", "smiles", "molblock", "inchi"]]
+    input_format: Literal["auto", "smiles", "molblock", "inchi"]
     #: Only allow substituents at the labelled R groups of the cores
-    only_match_at_rgroups: NotRequired[bool]
+    only_match_at_rgroups: bool
 
 
 class UtilityConvertCall(TypedDict):
@@ -4892,14 +5139,19 @@ class UtilityRequestList(Tabular):
     offset: int
 
 
-class PredictRequest(TypedDict):
-    "PredictRequest"
+class _PredictRequestRequired(TypedDict):
+    "The required keys of PredictRequest."
 
     #: public/<id> or user/<name> (GET /inference/models)
     model: str
     #: 1 to 100 SMILES (larger batches: POST /inference/submit)
     smiles: list[str]
-    uncertainty: NotRequired[bool]
+
+
+class PredictRequest(_PredictRequestRequired, total=False):
+    "PredictRequest"
+
+    uncertainty: bool
 
 
 @dataclass(kw_only=True)
@@ -4916,16 +5168,21 @@ class PredictResponse(Tabular):
     counted: int
 
 
-class InferenceSubmitRequest(TypedDict):
-    "InferenceSubmitRequest"
+class _InferenceSubmitRequestRequired(TypedDict):
+    "The required keys of InferenceSubmitRequest."
 
     #: public/<id> or user/<name> (GET /inference/models)
     model: str
-    smiles: NotRequired[list[str]]
+
+
+class InferenceSubmitRequest(_InferenceSubmitRequestRequired, total=False):
+    "InferenceSubmitRequest"
+
+    smiles: list[str]
     #: An uploaded molecule set instead of smiles
-    input_artifact_id: NotRequired[str]
-    port: NotRequired[str]
-    uncertainty: NotRequired[bool]
+    input_artifact_id: str
+    port: str
+    uncertainty: bool
 
 
 @dataclass(kw_only=True)
@@ -5046,34 +5303,49 @@ class WorkflowSpecStepsItem(Model):
     continue_on_error: bool | None = None
 
 
-class WorkflowSpecParam(TypedDict):
-    "WorkflowSpecParam"
+class _WorkflowSpecParamRequired(TypedDict):
+    "The required keys of WorkflowSpecParam."
 
     name: str
-    description: NotRequired[str]
-    inputs: NotRequired[dict[str, WorkflowSpecParamInputsValue]]
     steps: list[WorkflowSpecParamStepsItem]
-    outputs: NotRequired[dict[str, str]]
 
 
-class WorkflowSpecParamInputsValue(TypedDict):
-    "WorkflowSpecParamInputsValue"
+class WorkflowSpecParam(_WorkflowSpecParamRequired, total=False):
+    "WorkflowSpecParam"
+
+    description: str
+    inputs: dict[str, WorkflowSpecParamInputsValue]
+    outputs: dict[str, str]
+
+
+class _WorkflowSpecParamInputsValueRequired(TypedDict):
+    "The required keys of WorkflowSpecParamInputsValue."
 
     type: Literal["molecules", "number", "integer", "string", "boolean", "model"]
-    default: NotRequired[Any]
-    description: NotRequired[str]
 
 
-class WorkflowSpecParamStepsItem(TypedDict):
-    "WorkflowSpecParamStepsItem"
+class WorkflowSpecParamInputsValue(_WorkflowSpecParamInputsValueRequired, total=False):
+    "WorkflowSpecParamInputsValue"
+
+    default: Any
+    description: str
+
+
+class _WorkflowSpecParamStepsItemRequired(TypedDict):
+    "The required keys of WorkflowSpecParamStepsItem."
 
     #: Letters, digits, _ and -; starts with a letter
     id: str
     job_type: str
-    inputs: NotRequired[dict[str, str]]
-    params: NotRequired[dict[str, Any]]
-    resource: NotRequired[str]
-    continue_on_error: NotRequired[bool]
+
+
+class WorkflowSpecParamStepsItem(_WorkflowSpecParamStepsItemRequired, total=False):
+    "WorkflowSpecParamStepsItem"
+
+    inputs: dict[str, str]
+    params: dict[str, Any]
+    resource: str
+    continue_on_error: bool
 
 
 @dataclass(kw_only=True)
@@ -5141,35 +5413,45 @@ class WorkflowValidateRequest(TypedDict):
     spec: WorkflowSpecParam | WorkflowSpec
 
 
-class WorkflowEstimateRequest(TypedDict):
+class WorkflowEstimateRequest(TypedDict, total=False):
     "Exactly one of spec and template_id, and the inputs of the run if known"
 
     #: A workflow spec; validated here, every problem reported at once. Exactly one of spec and template_id
-    spec: NotRequired[WorkflowSpecParam | WorkflowSpec]
+    spec: WorkflowSpecParam | WorkflowSpec
     #: A built-in template (GET /workflows/templates), priced as POST /workflows/runs with this template_id would reserve. Exactly one of spec and template_id
-    template_id: NotRequired[str]
+    template_id: str
     #: Values of the workflow's inputs (a molecules input: an artifact id or a list of SMILES); defaults fill the rest. The estimate reads them as a run start does (a molecule set is counted); without them a bound set is assumed to hold 1,000 molecules
-    inputs: NotRequired[dict[str, Any]]
+    inputs: dict[str, Any]
 
 
-class WorkflowSaveRequest(TypedDict):
-    "WorkflowSaveRequest"
+class _WorkflowSaveRequestRequired(TypedDict):
+    "The required keys of WorkflowSaveRequest."
 
     #: A workflow spec (at most 256 KiB and 50 steps); validated, every problem reported at once
     spec: WorkflowSpecParam | WorkflowSpec
-    name: NotRequired[str]
-    description: NotRequired[str]
 
 
-class WorkflowUpdateRequest(TypedDict):
-    "WorkflowUpdateRequest"
+class WorkflowSaveRequest(_WorkflowSaveRequestRequired, total=False):
+    "WorkflowSaveRequest"
+
+    name: str
+    description: str
+
+
+class _WorkflowUpdateRequestRequired(TypedDict):
+    "The required keys of WorkflowUpdateRequest."
 
     #: A workflow spec (at most 256 KiB and 50 steps); validated, every problem reported at once
     spec: WorkflowSpecParam | WorkflowSpec
     #: The version this edit starts from: it must be the latest, else 409 version-conflict
     base_version: int
-    name: NotRequired[str]
-    description: NotRequired[str]
+
+
+class WorkflowUpdateRequest(_WorkflowUpdateRequestRequired, total=False):
+    "WorkflowUpdateRequest"
+
+    name: str
+    description: str
 
 
 @dataclass(kw_only=True)
@@ -5223,18 +5505,18 @@ class WorkflowList(Tabular):
     offset: int
 
 
-class WorkflowRestoreRequest(TypedDict):
+class WorkflowRestoreRequest(TypedDict, total=False):
     "WorkflowRestoreRequest"
 
     #: Make this version the latest (saved as a new version)
-    version: NotRequired[int]
+    version: int
 
 
-class WorkflowForkRequest(TypedDict):
+class WorkflowForkRequest(TypedDict, total=False):
     "WorkflowForkRequest"
 
-    version: NotRequired[int]
-    name: NotRequired[str]
+    version: int
+    name: str
 
 
 @dataclass(kw_only=True)
@@ -5259,15 +5541,20 @@ class WorkflowVersionsVersionsItem(Model):
     steps: int
 
 
-class WorkflowShareRequest(TypedDict):
+class _WorkflowShareRequestRequired(TypedDict):
+    "The required keys of WorkflowShareRequest."
+
+    #: view: read and fork; run: also start runs (charged to the runner)
+    permission: Literal["view", "run"]
+
+
+class WorkflowShareRequest(_WorkflowShareRequestRequired, total=False):
     "WorkflowShareRequest"
 
     #: The user's account email (or give link: true)
-    email: NotRequired[str]
+    email: str
     #: true: create a link token (shown once) that any signed-in holder can use
-    link: NotRequired[bool]
-    #: view: read and fork; run: also start runs (charged to the runner)
-    permission: Literal["view", "run"]
+    link: bool
 
 
 @dataclass(kw_only=True)
@@ -5313,53 +5600,73 @@ class WorkflowTemplatesTemplatesItem(Model):
     spec: WorkflowSpec
 
 
-class WorkflowRunFromDefinition(TypedDict):
-    "Run a saved definition"
+class _WorkflowRunFromDefinitionRequired(TypedDict):
+    "The required keys of WorkflowRunFromDefinition."
 
     #: A saved definition (yours or shared with run permission)
     workflow_id: str
+
+
+class WorkflowRunFromDefinition(_WorkflowRunFromDefinitionRequired, total=False):
+    "Run a saved definition"
+
     #: With workflow_id: this version (default the latest)
-    version: NotRequired[int]
+    version: int
     #: Values of the workflow's inputs (a molecules input: an artifact id or a list of SMILES); defaults fill the rest
-    inputs: NotRequired[dict[str, Any]]
-    name: NotRequired[str]
+    inputs: dict[str, Any]
+    name: str
 
 
-class WorkflowRunFromShareLink(TypedDict):
-    "Run a definition shared by link with run permission"
+class _WorkflowRunFromShareLinkRequired(TypedDict):
+    "The required keys of WorkflowRunFromShareLink."
 
     #: A link token with run permission
     share_token: str
+
+
+class WorkflowRunFromShareLink(_WorkflowRunFromShareLinkRequired, total=False):
+    "Run a definition shared by link with run permission"
+
     #: Values of the workflow's inputs (a molecules input: an artifact id or a list of SMILES); defaults fill the rest
-    inputs: NotRequired[dict[str, Any]]
-    name: NotRequired[str]
+    inputs: dict[str, Any]
+    name: str
 
 
-class WorkflowRunFromTemplate(TypedDict):
-    "Run a built-in template"
+class _WorkflowRunFromTemplateRequired(TypedDict):
+    "The required keys of WorkflowRunFromTemplate."
 
     #: A built-in template (GET /workflows/templates)
     template_id: str
+
+
+class WorkflowRunFromTemplate(_WorkflowRunFromTemplateRequired, total=False):
+    "Run a built-in template"
+
     #: Values of the workflow's inputs (a molecules input: an artifact id or a list of SMILES); defaults fill the rest
-    inputs: NotRequired[dict[str, Any]]
-    name: NotRequired[str]
+    inputs: dict[str, Any]
+    name: str
 
 
-class WorkflowRunFromSpec(TypedDict):
-    "Run an inline spec"
+class _WorkflowRunFromSpecRequired(TypedDict):
+    "The required keys of WorkflowRunFromSpec."
 
     #: A workflow spec (at most 256 KiB and 50 steps); validated, every problem reported at once
     spec: WorkflowSpecParam | WorkflowSpec
+
+
+class WorkflowRunFromSpec(_WorkflowRunFromSpecRequired, total=False):
+    "Run an inline spec"
+
     #: Values of the workflow's inputs (a molecules input: an artifact id or a list of SMILES); defaults fill the rest
-    inputs: NotRequired[dict[str, Any]]
-    name: NotRequired[str]
+    inputs: dict[str, Any]
+    name: str
 
 
-class WorkflowRerunRequest(TypedDict):
+class WorkflowRerunRequest(TypedDict, total=False):
     "WorkflowRerunRequest"
 
     #: Reuse the outputs of steps whose job type, params and inputs are unchanged
-    reuse_completed: NotRequired[bool]
+    reuse_completed: bool
 
 
 @dataclass(kw_only=True)
@@ -5717,11 +6024,11 @@ class AssistantStreamEventErrorData(Model):
     message: str
 
 
-class AssistantSessionCreate(TypedDict):
+class AssistantSessionCreate(TypedDict, total=False):
     "AssistantSessionCreate"
 
     #: Default "New session"
-    title: NotRequired[str]
+    title: str
 
 
 class AssistantSessionRename(TypedDict):
@@ -6026,12 +6333,12 @@ class DeleteInferenceRequestResponse(Model):
 
 # Unions, enums and maps, in an order where each uses only names defined above it.
 
-AssistantStreamEvent = AssistantStreamEventDelta | AssistantStreamEventToolCall | AssistantStreamEventToolResult | AssistantStreamEventPlan | AssistantStreamEventUsage | AssistantStreamEventDone | AssistantStreamEventError | dict[str, Any]
-JobEstimateRequest = PropertiesJobEstimateRequest | DepictJobEstimateRequest | SimilaritySearchJobEstimateRequest | SubstructureSearchJobEstimateRequest | ClusterJobEstimateRequest | FilterJobEstimateRequest | WaitJobEstimateRequest | MpnnTrainJobEstimateRequest | MpnnPredictJobEstimateRequest | OptimizeJobEstimateRequest | SinglepointJobEstimateRequest | DockingJobEstimateRequest | ConformersJobEstimateRequest | FrequenciesJobEstimateRequest | ScanJobEstimateRequest
-JobResult = PropertiesResult | DepictResult | SimilaritySearchResult | SubstructureSearchResult | ClusterResult | FilterResult | WaitResult | MpnnTrainResult | MpnnPredictResult | OptimizeResult | SinglepointResult | DockingResult | ConformersResult | FrequenciesResult | ScanResult | dict[str, Any]
-JobSubmitRequest = PropertiesJobRequest | DepictJobRequest | SimilaritySearchJobRequest | SubstructureSearchJobRequest | ClusterJobRequest | FilterJobRequest | WaitJobRequest | MpnnTrainJobRequest | MpnnPredictJobRequest | OptimizeJobRequest | SinglepointJobRequest | DockingJobRequest | ConformersJobRequest | FrequenciesJobRequest | ScanJobRequest
-UtilityRequest = UtilityConvertRequest | UtilityFingerprintsRequest | UtilitySimilarityRequest | UtilitySubstructureRequest | UtilityMcsRequest | UtilityRGroupsRequest | dict[str, Any]
-UtilityRunRequest = UtilityConvertCall | UtilityFingerprintsCall | UtilitySimilarityCall | UtilitySubstructureCall | UtilityMcsCall | UtilityRGroupsCall
-UtilityRunResponse = UtilityConvertRunResponse | UtilityFingerprintsRunResponse | UtilitySimilarityRunResponse | UtilitySubstructureRunResponse | UtilityMcsRunResponse | UtilityRGroupsRunResponse | dict[str, Any]
-UtilitySubmitRequest = UtilityConvertCall | UtilityFingerprintsCall | UtilitySimilarityCall | UtilitySubstructureCall | UtilityMcsCall | UtilityRGroupsCall
-WorkflowRunStartRequest = WorkflowRunFromDefinition | WorkflowRunFromShareLink | WorkflowRunFromTemplate | WorkflowRunFromSpec
+AssistantStreamEvent = Union[AssistantStreamEventDelta, AssistantStreamEventToolCall, AssistantStreamEventToolResult, AssistantStreamEventPlan, AssistantStreamEventUsage, AssistantStreamEventDone, AssistantStreamEventError, dict[str, Any]]
+JobEstimateRequest = Union[PropertiesJobEstimateRequest, DepictJobEstimateRequest, SimilaritySearchJobEstimateRequest, SubstructureSearchJobEstimateRequest, ClusterJobEstimateRequest, FilterJobEstimateRequest, WaitJobEstimateRequest, MpnnTrainJobEstimateRequest, MpnnPredictJobEstimateRequest, OptimizeJobEstimateRequest, SinglepointJobEstimateRequest, DockingJobEstimateRequest, ConformersJobEstimateRequest, FrequenciesJobEstimateRequest, ScanJobEstimateRequest]
+JobResult = Union[PropertiesResult, DepictResult, SimilaritySearchResult, SubstructureSearchResult, ClusterResult, FilterResult, WaitResult, MpnnTrainResult, MpnnPredictResult, OptimizeResult, SinglepointResult, DockingResult, ConformersResult, FrequenciesResult, ScanResult, dict[str, Any]]
+JobSubmitRequest = Union[PropertiesJobRequest, DepictJobRequest, SimilaritySearchJobRequest, SubstructureSearchJobRequest, ClusterJobRequest, FilterJobRequest, WaitJobRequest, MpnnTrainJobRequest, MpnnPredictJobRequest, OptimizeJobRequest, SinglepointJobRequest, DockingJobRequest, ConformersJobRequest, FrequenciesJobRequest, ScanJobRequest]
+UtilityRequest = Union[UtilityConvertRequest, UtilityFingerprintsRequest, UtilitySimilarityRequest, UtilitySubstructureRequest, UtilityMcsRequest, UtilityRGroupsRequest, dict[str, Any]]
+UtilityRunRequest = Union[UtilityConvertCall, UtilityFingerprintsCall, UtilitySimilarityCall, UtilitySubstructureCall, UtilityMcsCall, UtilityRGroupsCall]
+UtilityRunResponse = Union[UtilityConvertRunResponse, UtilityFingerprintsRunResponse, UtilitySimilarityRunResponse, UtilitySubstructureRunResponse, UtilityMcsRunResponse, UtilityRGroupsRunResponse, dict[str, Any]]
+UtilitySubmitRequest = Union[UtilityConvertCall, UtilityFingerprintsCall, UtilitySimilarityCall, UtilitySubstructureCall, UtilityMcsCall, UtilityRGroupsCall]
+WorkflowRunStartRequest = Union[WorkflowRunFromDefinition, WorkflowRunFromShareLink, WorkflowRunFromTemplate, WorkflowRunFromSpec]

@@ -9,12 +9,79 @@ variants (a new job type's result, say) stays a plain ``dict``.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import inspect
+import sys
 import types
 import typing
-from typing import IO, Any, ClassVar, Union
+from typing import IO, Any, Callable, ClassVar, TypeVar, Union
 
 __all__ = ["Model", "Tabular", "OMIT", "Omit", "FileContent", "decode", "encode"]
+
+#: ``a | b`` at run time (3.10+), or typing.Union alone (3.9).
+_UNION_TYPES: tuple[Any, ...] = (Union, getattr(types, "UnionType", Union))
+
+if sys.version_info >= (3, 10):
+    from dataclasses import dataclass as dataclass
+else:
+
+    def dataclass(cls: Any = None, *, kw_only: bool = False, **options: Any) -> Any:
+        """``dataclasses.dataclass`` with ``kw_only`` on Python 3.9, which lacks it: the class gets
+        a keyword-only ``__init__`` built from its fields (inherited ones included), so the models
+        are made the same way on every version (required fields may follow optional ones)."""
+
+        make: Any = dataclasses.dataclass
+
+        def wrap(c: Any) -> Any:
+            if not kw_only:
+                return make(c, **options)
+            c = make(c, init=False, **options)
+            c.__init__ = _keyword_init(c)
+            return c
+
+        return wrap if cls is None else wrap(cls)
+
+
+class _Factory:
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+def _keyword_init(cls: Any) -> Callable[..., None]:
+    """A keyword-only ``__init__`` of a dataclass's fields (Python 3.9's ``dataclass(kw_only=True)``)."""
+    params = [f for f in dataclasses.fields(cls) if f.init]
+    names = {f.name for f in params}
+
+    def __init__(self: Any, **kwargs: Any) -> None:
+        for k in kwargs:
+            if k not in names:
+                raise TypeError(f"{cls.__name__}.__init__() got an unexpected keyword argument '{k}'")
+        for f in params:
+            if f.name in kwargs:
+                value = kwargs[f.name]
+            elif f.default is not dataclasses.MISSING:
+                value = f.default
+            elif f.default_factory is not dataclasses.MISSING:
+                value = f.default_factory()
+            else:
+                raise TypeError(f"{cls.__name__}.__init__() missing 1 required keyword-only argument: '{f.name}'")
+            object.__setattr__(self, f.name, value)
+        post = getattr(self, "__post_init__", None)
+        if post is not None:
+            post()
+
+    def default(f: dataclasses.Field[Any]) -> Any:
+        if f.default is not dataclasses.MISSING:
+            return f.default
+        return _Factory() if f.default_factory is not dataclasses.MISSING else inspect.Parameter.empty
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    __init__.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        + [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=default(f)) for f in params]
+    )
+    return __init__
 
 
 class Omit:
@@ -40,7 +107,10 @@ OMIT = Omit()
 FileContent = Union[bytes, IO[bytes], "tuple[str, bytes | IO[bytes]]", "tuple[str, bytes | IO[bytes], str]"]
 
 
-@dataclasses.dataclass(kw_only=True)
+_M = TypeVar("_M", bound="Model")
+
+
+@dataclass(kw_only=True)
 class Model:
     """Base of the response dataclasses. Fields the server sent that this client does not know are
     in ``additional_properties``; ``to_dict()`` gives the JSON form back, those fields included."""
@@ -48,7 +118,7 @@ class Model:
     additional_properties: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> typing.Self:
+    def from_dict(cls: type[_M], data: dict[str, Any]) -> _M:
         """The model of a JSON object (what the server answers)."""
         return _decode_model(cls, data)
 
@@ -148,21 +218,50 @@ def _fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:
 
 
 def _hints(cls: type) -> dict[str, Any]:
+    """The fields' types, evaluated in the class's module (not typing.get_type_hints: on Python 3.9
+    it cannot evaluate the annotations' ``a | b``)."""
     hints = _HINTS.get(cls)
     if hints is None:
-        hints = typing.get_type_hints(cls)
+        namespace = vars(sys.modules[cls.__module__])
+        hints = {f.name: _resolve(f.type, namespace) for f in _fields(cls)}
         _HINTS[cls] = hints
     return hints
 
 
-def _resolve(tp: Any) -> Any:
+_RESOLVED: dict[tuple[str, str], Any] = {}
+
+
+class _Unions(ast.NodeTransformer):
+    """``a | b`` as ``Union[a, b]``, for Python 3.9."""
+
+    def visit_BinOp(self, node: ast.BinOp) -> Any:
+        self.generic_visit(node)
+        if not isinstance(node.op, ast.BitOr):
+            return node
+        return ast.Subscript(value=ast.Name("_Union", ast.Load()), slice=ast.Tuple([node.left, node.right], ast.Load()), ctx=ast.Load())
+
+
+def _evaluate(expr: str, namespace: dict[str, Any]) -> Any:
+    """A type expression of the generated code (never input) as the object it names."""
+    if sys.version_info >= (3, 10):
+        return eval(expr, namespace)  # noqa: S307 - the generated type expressions, never input
+    tree = ast.fix_missing_locations(_Unions().visit(ast.parse(expr, mode="eval")))
+    return eval(compile(tree, "<annotation>", "eval"), namespace, {"_Union": Union})  # noqa: S307
+
+
+def _resolve(tp: Any, namespace: dict[str, Any] | None = None) -> Any:
     """A type given as a string (a forward reference) as the object it names in the models module."""
     if isinstance(tp, typing.ForwardRef):
         tp = tp.__forward_arg__
     if isinstance(tp, str):
-        from . import _models
+        if namespace is None:
+            from . import _models
 
-        tp = eval(tp, vars(_models))  # noqa: S307 - the generated type expressions, never input
+            namespace = vars(_models)
+        key = (namespace.get("__name__", ""), tp)
+        if key not in _RESOLVED:
+            _RESOLVED[key] = _evaluate(tp, namespace)
+        tp = _RESOLVED[key]
     return tp
 
 
@@ -187,24 +286,24 @@ def decode(tp: Any, value: Any) -> Any:
     tp = _resolve(tp)
     if value is None or tp is Any:
         return value
-    if isinstance(tp, type):
+    origin = typing.get_origin(tp)
+    if origin is None and isinstance(tp, type):  # (on 3.9 and 3.10 list[X] passes for a type too)
         if issubclass(tp, Model):
             return _decode_model(tp, value) if isinstance(value, dict) else value
         return value
-    origin = typing.get_origin(tp)
     args = typing.get_args(tp)
     if origin is list:
         return [decode(args[0], v) for v in value] if isinstance(value, list) and args else value
     if origin is dict:
         return {k: decode(args[1], v) for k, v in value.items()} if isinstance(value, dict) and len(args) == 2 else value
-    if origin is Union or origin is types.UnionType:
+    if origin in _UNION_TYPES:
         return _decode_union([_resolve(a) for a in args], value)
     return value  # Literal, primitives: as sent (an unknown enum value stays a string)
 
 
 def _decode_union(args: list[Any], value: Any) -> Any:
     if isinstance(value, dict):
-        models = [a for a in args if isinstance(a, type) and issubclass(a, Model)]
+        models = [a for a in args if typing.get_origin(a) is None and isinstance(a, type) and issubclass(a, Model)]
         best: tuple[int, int] | None = None
         chosen: Any = None
         for m in models:
@@ -214,7 +313,7 @@ def _decode_union(args: list[Any], value: Any) -> Any:
         if chosen is not None:
             return _decode_model(chosen, value)
         for a in args:  # a map, or a union alias nested in this one
-            if typing.get_origin(a) is dict or typing.get_origin(a) in (Union, types.UnionType):
+            if typing.get_origin(a) is dict or typing.get_origin(a) in _UNION_TYPES:
                 return decode(a, value)
         return value
     if isinstance(value, list):
