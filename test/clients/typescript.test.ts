@@ -320,7 +320,7 @@ describe("the SDK README's examples", () => {
       /^uploaded [0-9a-f-]{36} molecules: 3$/m,
       /^downloaded application\/zip \d+ bytes$/m,
       /^record 3: CC\(=O\)Oc1ccccc1C\(=O\)O/m,
-      /^run completed( \w+:completed){4}$/m,
+      /^run completed( \w+:completed){4} charged \$0\.\d+$/m,
       /^logS CCO -?\d+\.\d\d log10\(mol\/L\) in domain$/m,
       /^\[tool describe_molecules\]$/m,
       /C9H8O4/,
