@@ -46,6 +46,7 @@ export const COMPOUNDS: readonly KnownCompound[] = [
   { name: 'acetonitrile', smiles: 'CC#N' },
   { name: 'ethyl acetate', smiles: 'CCOC(C)=O' },
   { name: 'hexane', smiles: 'CCCCCC', aliases: ['n-hexane'] },
+  { name: 'butane', smiles: 'CCCC', aliases: ['n-butane'] },
   { name: 'DMSO', smiles: 'CS(C)=O', aliases: ['dimethyl sulfoxide', 'dimethylsulfoxide'] },
   { name: 'THF', smiles: 'C1CCOC1', aliases: ['tetrahydrofuran'] },
   { name: 'chloroform', smiles: 'ClC(Cl)Cl' },

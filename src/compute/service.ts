@@ -89,7 +89,8 @@ export class JobService {
     private readonly chem?: ChemPool,
   ) {}
 
-  private async structureInfo(inputs: string[], options: StructureInfoOptions = {}): Promise<StructureInfoOutcome[]> {
+  /** RDKit's reading of inline structures, as an engine job's estimate takes it (a workflow step's estimate too). */
+  async structureInfo(inputs: string[], options: StructureInfoOptions = {}): Promise<StructureInfoOutcome[]> {
     if (!this.chem) throw new Error('this instance has no chemistry pool');
     const outs = await this.chem.runItems('structure_info', inputs, options, this.chem.threads);
     return outs.map((o) =>

@@ -2,7 +2,8 @@
 // once with its location relative to the request (["spec", "steps", 2, "inputs", "molecules"]).
 // Each step's params are checked by its job type's own payload schema and estimate rules (so
 // the rules live once, in src/compute/types), with its bound input ports standing in for the
-// artifact ids they will carry.
+// artifact ids they will carry (a molecules input already known as a SMILES list goes inline, so
+// the step is priced over those structures).
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
 import { JOB_TYPES } from '../compute/registry.js';
@@ -157,6 +158,17 @@ function shapeIssues(spec: unknown): Issue[] {
   });
 }
 
+/** The payload with each known SMILES list inline in place of its stand-in set (null: none known). */
+function inlined(payload: Record<string, unknown>, inline: [string, string, unknown[]][]): Record<string, unknown> | null {
+  if (!inline.length) return null;
+  const out = { ...payload };
+  for (const [field, at, list] of inline) {
+    delete out[field];
+    putOwn(out, at, list);
+  }
+  return out;
+}
+
 /** Validates a spec; `estimate` runs each step type's own estimate rules (the expression of a filter, a model reference...). */
 export async function validateSpec(spec: unknown, estimate: (t: JobType, payload: unknown) => Promise<Estimate>, plans: StepPlan[] = []): Promise<Validation> {
   specValidator ??= compileJsonValidator(WorkflowSpec);
@@ -201,6 +213,8 @@ export async function validateSpec(spec: unknown, estimate: (t: JobType, payload
     const unknownParams = new Map<string, string>();
     // A param whose reference is wrong is reported once, not again as missing from the payload.
     const badParams = new Set<string>();
+    // Input ports bound to a SMILES list known now: [stand-in field, inline field, the list].
+    const inline: [string, string, unknown[]][] = [];
     const ownIssue = (issue: Issue): boolean => {
       const k = issue.loc[4];
       if (issue.loc[3] === 'params' && typeof k === 'string' && badParams.has(k)) return false;
@@ -264,6 +278,12 @@ export async function validateSpec(spec: unknown, estimate: (t: JobType, payload
       }
       if (given !== null && given !== spec.type) at(['steps', i, 'inputs', port], `${port} takes ${spec.type}, and ${refText} gives ${given}`, refText, 'port_type');
       putOwn(payload, spec.field, STAND_IN.molecules);
+      // A molecules input known now as a SMILES list (its default, or a run's value) goes inline,
+      // as a run gives it (src/workflows/engine.ts): the step's estimate reads the structures as a
+      // standalone job's does; an earlier step's output is known only at run time and stays a
+      // stand-in set (docs/workflows.md, "Estimate").
+      const known = ref?.kind === 'input' && given === spec.type ? own(inputs, ref.name)?.default : undefined;
+      if (spec.inline && Array.isArray(known)) inline.push([spec.field, spec.inline, known]);
     }
     for (const [port, p] of Object.entries(ports))
       if (!own(step.inputs, port) && !Object.hasOwn(payload, p.field) && !Object.hasOwn(payload, 'smiles'))
@@ -272,16 +292,22 @@ export async function validateSpec(spec: unknown, estimate: (t: JobType, payload
     if (!validate(payload)) {
       for (const issue of validationIssues(validate.errors ?? [], ['spec', 'steps', i, 'params'], payload)) if (ownIssue(issue)) errors.push(issue);
     } else {
-      const e = await estimate(type, payload).catch((err: unknown) => {
-        if (!(err instanceof AppError)) throw err;
-        if (err.issues) {
-          for (const issue of err.issues) {
-            const located = { ...issue, loc: ['spec', 'steps', i, 'params', ...issue.loc] };
-            if (ownIssue(located)) errors.push(located);
-          }
-        } else at(['steps', i, 'params'], err.message, step.params ?? null, err.code);
-        return null;
-      });
+      // Priced over the known structures when the step takes them (else, or when its rules refuse
+      // them, over the stand-in set: the run checks the real ones, as before).
+      const known = inlined(payload, inline);
+      const withKnown = known && validate(known) ? await estimate(type, known).catch(() => null) : null;
+      const e =
+        withKnown ??
+        (await estimate(type, payload).catch((err: unknown) => {
+          if (!(err instanceof AppError)) throw err;
+          if (err.issues) {
+            for (const issue of err.issues) {
+              const located = { ...issue, loc: ['spec', 'steps', i, 'params', ...issue.loc] };
+              if (ownIssue(located)) errors.push(located);
+            }
+          } else at(['steps', i, 'params'], err.message, step.params ?? null, err.code);
+          return null;
+        }));
       if (byId.get(step.id) === i) plans.push({ id: step.id, jobType: type.name, resource: step.resource ?? 'default', after: [...deps.get(step.id)!], estimate: e });
     }
   }

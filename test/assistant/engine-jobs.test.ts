@@ -85,6 +85,23 @@ for (const backend of BACKENDS) {
       assert.deepEqual(Object.keys(done.outputs).sort(), ['result', 'structures', 'table']);
     });
 
+    it('"find the conformers of butane": the card costs what the standalone job estimate says (n-butane read with RDKit, not an assumed set)', async () => {
+      const s = await newSession(h, u.token);
+      const { events } = await ask(h, u.token, s, 'find the conformers of butane');
+      const calls = events.filter((e) => e.event === 'tool_call').map((e) => [e.data.name, e.data.arguments.job_type, e.data.arguments.molecules]);
+      assert.deepEqual(calls, [
+        ['estimate_engine_job', 'conformers', ['CCCC']],
+        ['propose_engine_job', 'conformers', ['CCCC']],
+      ]);
+      const plan = events.find((e) => e.event === 'plan')!.data;
+      const job = await h.req('POST', '/api/v1/jobs/estimate', { token: u.token, body: { job_type: 'conformers', payload: { molecules: ['CCCC'], method: 'gfn2' } } });
+      assert.equal(job.status, 200, job.text);
+      // One rotatable bond: 3 candidates, not the 150 of an assumed 40-atom, 6-rotor structure (about 20x).
+      const ratio = Math.max(plan.cost_usd, job.body.cost) / Math.min(plan.cost_usd, job.body.cost);
+      assert.ok(ratio <= 2, `card $${plan.cost_usd} against the job's estimate $${job.body.cost}`);
+      assert.ok(plan.cost_usd < 0.01, `card $${plan.cost_usd}`);
+    });
+
     it('an estimate alone makes no card; a charge the structure cannot carry is the tool’s error; "my library" is run from its artifact', async () => {
       const s = await newSession(h, u.token);
       const e = await ask(h, u.token, s, 'how much would a single point of ethanol and CC(=O)C with PM7 in acetone cost?');

@@ -89,7 +89,10 @@ for (const backend of BACKENDS) {
       assert.ok(!/estimate|plan card|approve/i.test(text), text);
       assert.match(text, new RegExp(`From job ${pid} \\(conformers, "butane conformers", GFN-FF`));
       const rel = ((energies[1]! - energies[0]!) * 627.5094740631).toFixed(2);
-      assert.ok(text.includes(`The lowest-energy conformer of CCCC is conformer 1 at ${energies[0]!.toFixed(6)} Eh`), `the lowest energy ${energies[0]!.toFixed(6)} in: ${text}`);
+      assert.ok(
+        text.includes(`The lowest-energy conformer of butane (CCCC) is conformer 1 at ${energies[0]!.toFixed(6)} Eh`),
+        `the lowest energy ${energies[0]!.toFixed(6)} in: ${text}`,
+      );
       assert.ok(text.includes(`the next is +${rel} kcal/mol (conformer 2)`), `+${rel} kcal/mol in: ${text}`);
       // The tool answered the caller's own stored result, molblocks left out.
       const read = events.find((e) => e.event === 'tool_result' && e.data.name === 'get_job_result')!.data;

@@ -10,7 +10,7 @@ import { atInputs, resolveInputs, withValues } from './inputs.js';
 import { ASSUMED_MOLECULES } from './runs.js';
 
 /** Validates a spec for a user: each step's own rules run with the user's models and artifacts. */
-export function validateFor(s: Pick<Services, 'artifacts' | 'models'>, userId: string, spec: unknown, plans: StepPlan[] = [], assumed = ASSUMED_MOLECULES) {
+export function validateFor(s: Pick<Services, 'artifacts' | 'models' | 'jobs'>, userId: string, spec: unknown, plans: StepPlan[] = [], assumed = ASSUMED_MOLECULES) {
   return validateSpec(
     spec,
     (type, payload) =>
@@ -19,6 +19,8 @@ export function validateFor(s: Pick<Services, 'artifacts' | 'models'>, userId: s
         resource: RESOURCES.default,
         countMolecules: (id, port) => (id === STAND_IN_ARTIFACT ? Promise.resolve(assumed) : s.artifacts.countMolecules(userId, id, port)),
         models: s.models.jobPort(),
+        // Inline structures read with RDKit as POST /jobs/estimate reads them (docs/workflows.md, "Estimate").
+        structureInfo: (inputs, options) => s.jobs.structureInfo(inputs, options),
       }),
     plans,
   );
@@ -39,7 +41,7 @@ export function estimatedSpec(body: { spec?: unknown; template_id?: string }): u
  * critical path. With `inputs`, they are read as a run start reads them (a molecule set counted,
  * a value checked by the steps it goes to), so the estimate is what that run would reserve.
  */
-export async function estimateFor(s: Pick<Services, 'artifacts' | 'models'>, userId: string, spec: unknown, inputs?: Record<string, unknown>) {
+export async function estimateFor(s: Pick<Services, 'artifacts' | 'models' | 'jobs'>, userId: string, spec: unknown, inputs?: Record<string, unknown>) {
   let priced = spec;
   let assumed = ASSUMED_MOLECULES;
   if (inputs !== undefined) {

@@ -59,11 +59,15 @@ export async function resolveInputs(
   return { values, molecules };
 }
 
-/** The spec with the run's values as the defaults of its inputs (molecules inputs keep their stand-in), so each step's rules see what it will run with. */
+/**
+ * The spec with the run's values as the defaults of its inputs, so each step's rules see what it
+ * will run with: a molecules input given as a SMILES list too (its steps are priced over those
+ * structures), one given as an artifact id keeps its stand-in (the set is counted).
+ */
 export function withValues(spec: WorkflowSpec, values: Record<string, unknown>): WorkflowSpec {
   return {
     ...spec,
-    inputs: Object.fromEntries(Object.entries(spec.inputs ?? {}).map(([k, d]) => [k, d.type === 'molecules' ? d : { ...d, default: values[k] }])),
+    inputs: Object.fromEntries(Object.entries(spec.inputs ?? {}).map(([k, d]) => [k, d.type === 'molecules' && !Array.isArray(values[k]) ? d : { ...d, default: values[k] }])),
   };
 }
 
