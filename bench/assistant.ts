@@ -25,6 +25,7 @@ import os from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { benchUser as newUser, PG_ADMIN, startInstance, type BenchInstance as Instance, type BenchUser as User } from './lib/instance.js';
 import { pgReachable } from './lib/pg.js';
+import { parseSse, type SseEvent } from '../test/helpers/sse.js';
 
 const N_TTFE = Number(process.env.BENCH_TTFE_TURNS ?? 200);
 const WARMUP = Number(process.env.BENCH_TTFE_WARMUP ?? 20);
@@ -39,12 +40,6 @@ const pct = (xs: number[], p: number) => {
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 const stats = (xs: number[]) => ({ p50: round(pct(xs, 50)), p99: round(pct(xs, 99)), max: round(Math.max(...xs)) });
 
-interface Sse {
-  id: number;
-  event: string;
-  data: any;
-}
-
 async function api<T>(inst: Instance, u: User, method: string, p: string, body?: unknown): Promise<T> {
   const r = await fetch(inst.base + p, {
     method,
@@ -57,24 +52,6 @@ async function api<T>(inst: Instance, u: User, method: string, p: string, body?:
 
 async function rows<T>(inst: Instance, sql: string, params: unknown[] = []): Promise<T[]> {
   return (await inst.services.db.query<T & Record<string, unknown>>(sql, params)).rows;
-}
-
-/** Parses complete text/event-stream frames (comments, e.g. keep-alives, skipped). */
-function parseSse(text: string): Sse[] {
-  const out: Sse[] = [];
-  for (const block of text.split('\n\n')) {
-    if (!block.trim() || block.startsWith(':')) continue;
-    let id = NaN;
-    let event = 'message';
-    const data: string[] = [];
-    for (const line of block.split('\n')) {
-      if (line.startsWith('id: ')) id = Number(line.slice(4));
-      else if (line.startsWith('event: ')) event = line.slice(7);
-      else if (line.startsWith('data: ')) data.push(line.slice(6));
-    }
-    if (data.length) out.push({ id, event, data: JSON.parse(data.join('\n')) });
-  }
-  return out;
 }
 
 /**
@@ -92,7 +69,7 @@ async function readStream(inst: Instance, u: User, sid: string, tid: string, o: 
     });
     const headersAt = performance.now() - t0;
     if (res.status !== 200 || !res.body) throw new Error(`stream of turn ${tid}: ${res.status} ${await res.text()}`);
-    const events: Sse[] = [];
+    const events: SseEvent[] = [];
     let firstAt = NaN;
     let lastAt = NaN;
     let buf = '';
@@ -115,14 +92,14 @@ async function readStream(inst: Instance, u: User, sid: string, tid: string, o: 
   }
 }
 
-const answerOf = (events: Sse[]) =>
+const answerOf = (events: SseEvent[]) =>
   events
     .filter((e) => e.event === 'delta')
     .map((e) => String(e.data.text))
     .join('');
 
 /** What is wrong with a live stream: ids not 1..n, duplicates, not ending with done {completed}. */
-function streamProblems(events: Sse[]): { duplicated: number; problems: string[] } {
+function streamProblems(events: SseEvent[]): { duplicated: number; problems: string[] } {
   const ids = events.map((e) => e.id);
   const duplicated = ids.length - new Set(ids).size;
   const problems: string[] = [];

@@ -25,7 +25,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { discoverEngines } from '../src/compute/engines/discovery.js';
+import { discoverEngines } from '../src/engines/discovery.js';
 import { JOB_TYPES } from '../src/compute/registry.js';
 import { dockingFigure } from './lib/docking.js';
 import { estimateRows, estimateTable } from './lib/estimates.js';
@@ -95,7 +95,7 @@ async function main() {
     molblocks.push(execFileSync(engines.obabel.path!, [`-:${smiles}`, '--gen3d', '-h', '-omol'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
   }
 
-  // A. Direct: the job's own xtb command (src/compute/types/engine/xtb.ts), two at a time.
+  // A. Direct: the job's own xtb command (src/engines/qm/xtb.ts), two at a time.
   const direct = path.join(work, 'direct');
   fs.mkdirSync(direct);
   molblocks.forEach((m, i) => {

@@ -48,7 +48,14 @@ export function buildConsoleIfNeeded() {
   if (!fs.existsSync(path.join(web, 'package.json'))) return false;
   const built = fs.existsSync(webStamp) ? fs.statSync(webStamp).mtimeMs : 0;
   const inputs = ['index.html', 'vite.config.ts', 'package.json', 'tsconfig.json'].map((f) => path.join(web, f)).filter((f) => fs.existsSync(f));
-  const sources = Math.max(newest(path.join(web, 'src')), ...inputs.map((f) => fs.statSync(f).mtimeMs), fs.statSync(path.join(root, 'package-lock.json')).mtimeMs);
+  // The console bundles the TypeScript SDK from its sources (web/vite.config.ts).
+  const sdk = path.join(root, 'clients', 'typescript', 'src');
+  const sources = Math.max(
+    newest(path.join(web, 'src')),
+    fs.existsSync(sdk) ? newest(sdk) : 0,
+    ...inputs.map((f) => fs.statSync(f).mtimeMs),
+    fs.statSync(path.join(root, 'package-lock.json')).mtimeMs,
+  );
   if (built >= sources) return false;
   process.stderr.write('crucible: building the web console (first run or sources changed)...\n');
   try {

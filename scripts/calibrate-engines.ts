@@ -1,4 +1,4 @@
-// Calibration of the engine job types' cost model (src/compute/types/engine/calibration.ts;
+// Calibration of the engine job types' cost model (src/compute/types/kit/calibration.ts;
 // docs/jobs.md, "Calibration of the engine estimates"):
 //
 //   node --import tsx scripts/calibrate-engines.ts [--methods gfn2,gfnff,pm7] [--tasks singlepoint,optimize,frequencies]
@@ -12,14 +12,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { discoverEngines } from '../src/compute/engines/discovery.js';
-import { makeScratch, removeScratch } from '../src/compute/engines/scratch.js';
-import { runEngine } from '../src/compute/engines/process.js';
-import { costSec, ENGINE_COSTS, type EngineTask } from '../src/compute/types/engine/calibration.js';
-import { runQm } from '../src/compute/types/engine/qm.js';
-import type { QmMethod } from '../src/compute/types/engine/payload.js';
-import type { EngineTools } from '../src/compute/types/engine/run.js';
-import { readMolblockAtoms, type Prepared } from '../src/compute/types/engine/structures.js';
+import { discoverEngines } from '../src/engines/discovery.js';
+import { makeScratch, removeScratch } from '../src/engines/scratch.js';
+import { runEngine } from '../src/engines/process.js';
+import { costSec, ENGINE_COSTS, type EngineTask } from '../src/compute/types/kit/calibration.js';
+import { runQm } from '../src/compute/types/kit/qm.js';
+import type { QmMethod } from '../src/compute/types/kit/payload.js';
+import { readMolblockAtoms } from '../src/engines/molblock.js';
+import type { EngineTools, Prepared } from '../src/engines/tools.js';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -108,7 +108,7 @@ async function main() {
   for (const [index, smiles] of MOLECULES.entries()) {
     const dir = makeScratch('calibrate');
     const t0 = performance.now();
-    // As prepare() does for a SMILES (src/compute/types/engine/structures.ts), without RDKit's atom count check.
+    // As prepare() does for a SMILES (src/engines/prepare.ts), without RDKit's atom count check.
     const r = await runEngine({
       path: engines.obabel.path!,
       args: [`-:${smiles}`, '--gen3d', '-h', '-omol'],

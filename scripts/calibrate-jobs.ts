@@ -24,7 +24,8 @@ import { depictMolecule } from '../src/chem/depict.js';
 import { describeItem } from '../src/chem/describe.js';
 import { buildTable, butinaAssign, butinaCount, butinaOrder } from '../src/chem/jobs/butina.js';
 import { molSmiles, morganFp, morganSimilarity, substructureMatch } from '../src/chem/jobs/handlers.js';
-import { loadRDKit, warmUp } from '../src/chem/properties/index.js';
+import { warmUp } from '../src/chem/properties/index.js';
+import { loadRDKit } from '../src/chem/rdkit.js';
 import { CALIBRATION } from '../src/compute/types/calibration.js';
 
 const args = process.argv.slice(2);

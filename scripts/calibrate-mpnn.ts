@@ -4,7 +4,7 @@
 //   node --import tsx scripts/calibrate-mpnn.ts [--quick]
 //
 // Trains on the first n rows of data/public/esol.csv through the job's own worker thread
-// (src/ml/train-thread.ts, run by runInThread as the job runs it) for a few small
+// (src/compute/types/mpnn-train-thread.ts, run by runInThread as the job runs it) for a few small
 // configurations (rows, epochs, hidden size, depth, ensemble size, batch size), measures each
 // run's CPU time (process.cpuUsage: both of the job's threads, its own and its gradient thread)
 // and wall-clock time, and fits the CPU time (the wall-clock time of a training at nice 10 on a
@@ -25,7 +25,7 @@ import os from 'node:os';
 import { parse } from 'csv-parse/sync';
 import { runInThread } from '../src/compute/threads.js';
 import { MPNN_COST, trainingShape, trainingSeconds, trainingWorkSec, type TrainingShape, type TrainingSize } from '../src/compute/types/mpnn-cost.js';
-import type { TrainThreadInput, TrainThreadOutput } from '../src/ml/train-thread.js';
+import type { TrainThreadInput, TrainThreadOutput } from '../src/compute/types/mpnn-train-thread.js';
 
 const quick = process.argv.includes('--quick');
 const esol = (parse(fs.readFileSync(new URL('../data/public/esol.csv', import.meta.url), 'utf8'), { columns: true }) as Record<string, string>[]).map((r) => ({
@@ -76,7 +76,7 @@ async function run(c: Config): Promise<{ cpu: number; wall: number }> {
   };
   const c0 = cpuSec();
   const w0 = performance.now();
-  await runInThread<TrainThreadInput, TrainThreadOutput>(new URL('../src/ml/train-thread.ts', import.meta.url), input, {
+  await runInThread<TrainThreadInput, TrainThreadOutput>(new URL('../src/compute/types/mpnn-train-thread.ts', import.meta.url), input, {
     signal: new AbortController().signal,
     progress: () => {},
   });

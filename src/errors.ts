@@ -16,7 +16,7 @@ export interface Issue {
 
 export type RetryHint = 'validation' | 'auth' | 'quota' | 'conflict' | 'upstream' | 'timeout' | 'terminal';
 
-/** The API's specific problem slugs (docs/api-decisions.md, "Errors"). */
+/** The API's specific problem slugs (docs/api-decisions.md, "Errors"); their status, title and hint: src/http/problem-types.ts. */
 export const SPECIFIC_CODES = [
   'insufficient-scope',
   'api-key-management-forbidden',

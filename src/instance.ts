@@ -83,7 +83,7 @@ export interface BootstrapResult {
   generatedPassword: string | null;
 }
 
-/** First start: with no account at all, create the admin account (docs/api-decisions.md, "First start"). */
+/** First start: with no account at all, create the admin account (docs/api-decisions.md, "The contract the code relies on"). */
 export async function bootstrapAdmin(services: Services): Promise<BootstrapResult | null> {
   if ((await usersStore.count(services.db)) > 0) return null;
   const { admin } = services.config;

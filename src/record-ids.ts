@@ -1,4 +1,4 @@
-// The one rule for record ids (docs/artifacts.md, "Record ids"): what a molecule-set upload, an
+// The one rule for record ids (docs/artifacts.md, "Molecule files"): what a molecule-set upload, an
 // archive's manifest and a job's result ports may carry as a record's id, and how a job derives
 // an id from another (a conformer `<id>-<rank>`, a repeated id `<id>~2`) without passing it.
 // Lengths are counted as JavaScript counts them (UTF-16 code units: a character outside the

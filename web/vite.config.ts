@@ -32,6 +32,9 @@ export default defineConfig({
   base: '/app/',
   root: import.meta.dirname,
   plugins: [gzipFiles()],
+  // The TypeScript SDK (the workspace crucible-client, a dependency) is bundled from its sources:
+  // the package's exports name its build (clients/typescript/dist), which the console does not need.
+  resolve: { alias: { 'crucible-client': path.resolve(import.meta.dirname, '..', 'clients', 'typescript', 'src', 'index.ts') } },
   build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', sourcemap: false, reportCompressedSize: false },
   // The console is a client of the API: in `vite dev`, /api goes to a running server.
   server: { proxy: { '/api': process.env.CRUCIBLE_URL ?? 'http://127.0.0.1:8000', '/openapi.json': process.env.CRUCIBLE_URL ?? 'http://127.0.0.1:8000' } },

@@ -7,11 +7,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { discoverEngines } from '../../src/compute/engines/discovery.js';
-import { engineEnv, runEngine } from '../../src/compute/engines/process.js';
-import { preparationInput, prepareReceptor, readReceptor, sha256 } from '../../src/compute/types/engine/receptor.js';
-import type { EngineTools } from '../../src/compute/types/engine/run.js';
-import { prepareLigand, readPoses } from '../../src/compute/types/engine/vina.js';
+import { discoverEngines } from '../../src/engines/discovery.js';
+import { engineEnv, runEngine } from '../../src/engines/process.js';
+import { preparationInput, prepareReceptor, readReceptor, sha256 } from '../../src/engines/docking/receptor.js';
+import type { EngineTools } from '../../src/engines/tools.js';
+import { prepareLigand, readPoses } from '../../src/engines/docking/vina.js';
 import { benchApi, type BenchInstance } from './instance.js';
 
 export const DATA = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../data/public/docking');
@@ -123,7 +123,7 @@ export async function dockingFigure(
     const structure = { index: 0, id: '0', input: smiles, info: read.value };
     const lig = await prepareLigand(structure, tools, dir, 7.4);
     const args = vinaLine.split(' ').map((a) => (a.endsWith('receptor.pdbqt') ? path.join(dir, 'receptor.pdbqt') : a));
-    // In its own session, with the engines' environment, as the job starts it (src/compute/engines/process.ts):
+    // In its own session, with the engines' environment, as the job starts it (src/engines/process.ts):
     // Linux's scheduler shares the CPU between sessions (autogroups) before processes, so on a busy
     // machine a process in the benchmark's session would get a smaller share than the job's engine.
     const dockDirectly = async () => {

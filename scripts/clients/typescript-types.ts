@@ -51,7 +51,7 @@ const BLOB = ts.factory.createTypeReferenceNode('Blob');
 export async function generateFiles(documentText: string): Promise<Record<keyof typeof GENERATED, string>> {
   const doc = JSON.parse(documentText) as Document;
   // Fields with a default are optional in requests, as the server takes them
-  // (docs/api-decisions.md, "Generated clients"); binary bodies (uploads, downloads) are Blobs.
+  // (docs/api-decisions.md, "The OpenAPI document"); binary bodies (uploads, downloads) are Blobs.
   const ast = await openapiTS(doc as unknown as Parameters<typeof openapiTS>[0], {
     defaultNonNullable: false,
     transform(schema) {

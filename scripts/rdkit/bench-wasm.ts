@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describeMolecule, loadRDKit, _internal } from '../../src/chem/properties/index.js';
+import { describeMolecule, _internal } from '../../src/chem/properties/index.js';
+import { loadRDKit } from '../../src/chem/rdkit.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);

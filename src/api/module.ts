@@ -24,3 +24,13 @@ export interface Module {
   /** Stops what it runs and releases what it holds (connections), in reverse list order. */
   stop?(s: Services): Promise<void>;
 }
+
+/**
+ * One plugin of a module's routes, one file per route (docs/architecture.md, "Recipes"): each
+ * registers its route, in the order given, so the OpenAPI document lists them in that order.
+ */
+export function routeSequence(...routes: RoutePlugin[]): RoutePlugin {
+  return async (app, opts) => {
+    for (const route of routes) await route(app, opts);
+  };
+}

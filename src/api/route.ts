@@ -4,7 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/database.js';
 import type { Loc } from '../errors.js';
-import type { Principal, Scope } from '../modules/auth/principal.js';
+import type { Principal, Scope } from './principal.js';
 
 export type { Principal, Scope };
 
@@ -48,6 +48,15 @@ declare module 'fastify' {
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new Error(`route ${request.routeOptions.url} used principalOf without authentication`);
   return request.principal;
+}
+
+/**
+ * What a service calls inside the transaction that writes: pins `answer(value)` (the value
+ * itself by default) as the `status` response an Idempotency-Key replays (nothing when the
+ * request carries no key).
+ */
+export function pinReply<T = unknown>(request: FastifyRequest, status: number, answer: (value: T) => unknown = (value) => value) {
+  return (tx: Queryable, value: T): Promise<void> => request.idempotency?.saveInTx(tx, status, answer(value)) ?? Promise.resolve();
 }
 
 export function requiredScope(method: string, configured?: Scope): Scope {

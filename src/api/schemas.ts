@@ -1,5 +1,5 @@
 // Schemas shared by every API area (registered once with app.addSchema, referenced by $id).
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TArray, type TRefUnsafe, type TSchema } from '@sinclair/typebox';
 
 export const Nullable = <T extends TSchema>(t: T, opts: Record<string, unknown> = {}) => Type.Union([t, Type.Null()], opts);
 
@@ -31,6 +31,12 @@ export const ProblemSchema = Type.Object(
   },
   { $id: 'Problem', additionalProperties: true },
 );
+
+/** A page of a list (limit and offset paging): `key` holds the page's items, `total` counts them all. */
+export function pageSchema<K extends string, T extends TSchema>(key: K, item: T, $id: string) {
+  const items = { [key]: Type.Array(Type.Ref(item)) } as Record<K, TArray<TRefUnsafe<T>>>;
+  return Type.Object({ ...items, total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }, { $id, additionalProperties: false });
+}
 
 export const SHARED_SCHEMAS = [MessageResponse, ValidationIssueSchema, ProblemSchema];
 

@@ -12,7 +12,7 @@
 // looked for, so "in water" or "in toluene" never becomes a molecule. Then: estimate_engine_job,
 // and (unless only an estimate was asked for) propose_engine_job with the same job: a plan card
 // the user approves. Tool answers fill in the numbers, never choose the next tool.
-import { SOLVENTS } from '../compute/types/engine/payload.js';
+import { SOLVENTS } from '../engines/qm/solvents.js';
 import { COMPOUNDS, compoundsIn, findMolecules, type MentionedMolecule, type UnknownName } from './compounds.js';
 import { structuresOf } from './structures.js';
 import { call, clip, duration, errorText, isObj, plural, say, toolError, usd, type Args, type Done, type Step } from './steps.js';

@@ -1,12 +1,11 @@
 // Structure drawings with RDKit MinimalLib. Runs inside a chemistry worker thread (worker.ts),
 // never on the event loop. Every RDKit object is deleted in a finally block.
-import type { MainModule, Mol, Reaction } from '@rdkit/rdkit';
+import type { Mol, Reaction } from '@rdkit/rdkit';
+import type { RDKitModule } from './rdkit.js';
 import { explainReaction, explainSmiles } from './explain.js';
 import { countAtomTokens, MOLECULE_SIZE, notSmiles, tooLargeToParse, tooManyAtomsDetail, type DepictError } from './limits.js';
 import { sanitizeSvg, SvgRejected, type SvgSize } from './svg.js';
 import { isWasmFatal } from './wasm.js';
-
-export type RDKitModule = MainModule;
 
 export interface DepictOptions extends SvgSize {
   /** Return the canonical cache key (costs one canonicalisation; skipped when caching is off). */

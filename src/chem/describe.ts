@@ -1,7 +1,8 @@
 // The /describe task kind: helper around describeMolecule (src/chem/properties) that adds
 // the canonical cache key. Runs inside a chemistry worker thread.
 import { describeMolecule, type DescribeResult } from './properties/index.js';
-import { canonicalSmiles, parseSmiles, tooManyAtomsOf, type RDKitModule } from './depict.js';
+import { canonicalSmiles, parseSmiles, tooManyAtomsOf } from './depict.js';
+import type { RDKitModule } from './rdkit.js';
 import { explainSmiles } from './explain.js';
 import { tooLargeToParse } from './limits.js';
 

@@ -3,9 +3,7 @@
 // path, so successful parses cost nothing extra) and the first message is cleaned up for a
 // client ("unclosed ring", "extra open parentheses at position 3", "explicit valence for atom
 // # 0 C, 5, is greater than permitted"). Runs inside a chemistry worker thread.
-import type { MainModule } from '@rdkit/rdkit';
-
-type RDKitModule = MainModule;
+import type { RDKitModule } from './rdkit.js';
 
 /** Longest detail returned (RDKit echoes the input in some messages). */
 const MAX_DETAIL = 200;

@@ -27,14 +27,12 @@
 //     second piscina pool of up to `threads` threads, started on demand, ended when idle)
 //     takes a task in its place, so other requests are served while a hang is timed out.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { LRUCache } from 'lru-cache';
 import { Piscina } from 'piscina';
 import { RUNNING_FROM_SOURCE, siblingModule } from '../paths.js';
 import { ChemCache } from './cache.js';
-import { Wasm } from './wasm.js';
+import { compileRDKit } from './rdkit.js';
 import {
   PROGRESS_SLOTS,
   type FaultInjection,
@@ -144,8 +142,6 @@ interface RememberedFailure {
 /** Timeouts of one input (within the memory's lifetime) before it is answered without a worker. */
 const TIMEOUTS_REMEMBERED = 2;
 
-const require = createRequire(import.meta.url);
-
 /**
  * The worker module: dist/chem/worker.js when compiled. From TypeScript sources (tests, tsx),
  * worker threads do not inherit tsx's loader on Node 20: worker-tsx.mjs registers it in the
@@ -213,8 +209,7 @@ export class ChemPool {
   private startPools(): Promise<Pools> {
     if (this.closed) return Promise.reject(new Error('the chemistry pool is closed'));
     this.starting ??= (async () => {
-      const bytes = await fs.promises.readFile(require.resolve('@rdkit/rdkit/RDKit_minimal.wasm'));
-      const wasmModule = await Wasm.compile(bytes);
+      const wasmModule = await compileRDKit();
       // One warm-up ticket per initial thread: threads started later (replacements, stand-ins)
       // find none and skip the warm-up pass.
       const warmupTickets = new SharedArrayBuffer(4);

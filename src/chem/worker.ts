@@ -6,13 +6,13 @@
 // pool's watchdog can time out the one item that hangs, and tell which item was running when
 // the thread died; the pool can also ask the task to stop before its next item.
 import { workerData } from 'node:worker_threads';
-import initRDKit from '@rdkit/rdkit';
-import { depictMolecule, depictReaction, type RDKitModule } from './depict.js';
+import { depictMolecule, depictReaction } from './depict.js';
 import { describeItem } from './describe.js';
 import { warmUp } from './properties/index.js';
 import { JOB_HANDLERS } from './jobs/handlers.js';
 import { UTILITY_HANDLERS } from './utilities/handlers.js';
-import { isWasmFatal, Wasm, type WasmImports, type WasmInstance, type WasmModule } from './wasm.js';
+import { loadRDKit, type RDKitModule } from './rdkit.js';
+import { isWasmFatal, Wasm } from './wasm.js';
 import type { KindMap, TaskKind, TaskMessage, TaskReply, WorkerConfig, WorkerItemResult } from './kinds.js';
 
 type Handler<K extends TaskKind> = (rdkit: RDKitModule, input: KindMap[K]['input'], options: KindMap[K]['options']) => KindMap[K]['output'];
@@ -28,28 +28,7 @@ const HANDLERS: { [K in TaskKind]: Handler<K> } = {
 
 const config = (workerData ?? { wasmModule: null, warmupTickets: null, faults: null }) as WorkerConfig;
 
-type Factory = (opts?: unknown) => Promise<RDKitModule>;
-const factory = initRDKit as unknown as Factory;
-
-async function loadRDKit(): Promise<RDKitModule> {
-  const wasm = config.wasmModule;
-  if (!wasm) return factory();
-  return new Promise<RDKitModule>((resolve, reject) => {
-    factory({
-      // Instantiate the module compiled once in the main thread (no compile per thread, and the
-      // optimised code V8 produces is shared by every thread). A failure to instantiate fails
-      // the load (the factory itself would wait for the instance forever).
-      instantiateWasm(imports: WasmImports, receive: (instance: WasmInstance, module: WasmModule) => void) {
-        Wasm.instantiate(wasm, imports)
-          .then((instance) => receive(instance, wasm))
-          .catch(reject);
-        return {};
-      },
-    }).then(resolve, reject);
-  });
-}
-
-const rdkit = await loadRDKit();
+const rdkit = await loadRDKit(config.wasmModule);
 rdkit.disable_logging(); // parse errors are per-item results, not log lines
 rdkit.prefer_coordgen(false); // RDKit's own depictor, as native RDKit draws by default
 

@@ -1,13 +1,16 @@
 // What a job type is: a payload schema, an estimate model, where it runs and the run itself.
-// One file per type in types/, one line in registry.ts (docs/architecture.md, "Add a job type").
+// One file per type in types/, one line in registry.ts (docs/architecture.md, "Recipes").
 import type { TSchema } from '@sinclair/typebox';
 import type { StructureInfoOptions, StructureInfoOutcome } from '../chem/jobs/types.js';
 import type { ChemPool } from '../chem/pool.js';
-import type { Queryable } from '../db/database.js';
-import type { EngineName } from './engines/catalog.js';
-import type { Engines } from './engines/discovery.js';
+import type { EngineName } from '../engines/catalog.js';
+import type { Engines } from '../engines/discovery.js';
+import type { JobOutput, OutputRecord } from './job-output.js';
 import type { JobFile, JobModels, JobPdbFiles } from './ports.js';
 import type { Resource } from './resources.js';
+
+// A job's output has a file of its own (the ports read it too, and job-type.ts reads the ports).
+export type { JobOutput, OutputRecord };
 
 /** Thrown by a run for a problem with the job's own input: the job ends `error` and is charged for the runtime used. */
 export class JobInputError extends Error {}
@@ -42,26 +45,6 @@ export interface EstimateContext {
   readFile?(artifactId: string, maxBytes: number): Promise<JobFile>;
   /** RCSB PDB files (docking checks a pdb_id at submit). */
   pdb?: JobPdbFiles;
-}
-
-export interface OutputRecord {
-  id: string;
-  files: Record<string, { name: string; content: string | Buffer; contentType?: string }>;
-  primary?: string;
-  metrics?: Record<string, number>;
-}
-
-export interface JobOutput {
-  /** JSON document answered by GET /jobs/result (also stored in the result artifact). */
-  result: unknown;
-  /**
-   * Runs in the transaction that stores the result and completes the job (e.g. registering a
-   * trained model); a JobInputError thrown here ends the job `error` with its message instead.
-   */
-  inFinish?(tx: Queryable, resultArtifactId: string): Promise<void>;
-  /** Extra ports of the result artifact (records of per-molecule output). */
-  ports?: Record<string, { format: string; kind: string; records: Iterable<OutputRecord> | AsyncIterable<OutputRecord> }>;
-  warnings?: unknown[];
 }
 
 export interface RunContext<P> {
@@ -103,7 +86,8 @@ export interface JobDeps {
  * Where a type's CPU work runs: `chem-pool` (RDKit calls on the shared chemistry threads),
  * `thread` (a dedicated worker thread per job through compute/threads.ts: long CPU work such
  * as model training, which must neither block the event loop nor starve the chemistry pool),
- * `process` (an external program through compute/processes.ts) or `event-loop` (no CPU work).
+ * `process` (external programs, each call through runEngine of src/engines/process.ts) or
+ * `event-loop` (no CPU work).
  */
 export type Placement = 'chem-pool' | 'thread' | 'process' | 'event-loop';
 

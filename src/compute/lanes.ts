@@ -1,8 +1,8 @@
 // Lanes (docs/engines.md): the engines a job needs decide which queue carries it, so that a
 // worker fetches only what it can run. The lane of an RDKit job is '' (the default queue); an
 // engine job's lane is its engines joined by '-', e.g. 'obabel-xtb'.
-import type { EngineName } from './engines/catalog.js';
-import type { Engines } from './engines/discovery.js';
+import type { EngineName } from '../engines/catalog.js';
+import type { Engines } from '../engines/discovery.js';
 import { RUNNABLE_TYPES } from './registry.js';
 
 export const DEFAULT_LANE = '';

@@ -2,7 +2,7 @@
 // instance wiring fills: the wallet (reservations and settlement), the artifact store (inputs
 // and results) and the events feed. The engine imports nothing from src/modules.
 import type { Queryable } from '../db/database.js';
-import type { JobOutput } from './job-type.js';
+import type { JobOutput } from './job-output.js';
 import type { JobRow } from './store.js';
 
 export interface JobArtifacts {

@@ -47,3 +47,15 @@ export function asRequestError(err: unknown): unknown {
     ? new AppError(err.code, err.message, { issues: err.issues.map((i) => ({ ...i, loc: i.loc[0] === 'payload' ? i.loc.slice(1) : i.loc })) })
     : err;
 }
+
+/** A page of a feature's requests, newest first, each shown by `item`. */
+export async function listRequests<T>(
+  jobs: JobService,
+  userId: string,
+  q: { status?: string; limit?: number; offset?: number },
+  origin: Exclude<JobOrigin, 'job'>,
+  item: (j: JobRow) => T,
+) {
+  const page = await jobs.list(userId, { status: q.status, limit: q.limit, offset: q.offset }, origin);
+  return { items: page.rows.map(item), total: page.total, limit: page.limit, offset: page.offset };
+}

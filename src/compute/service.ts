@@ -11,14 +11,15 @@ import { AppError, invalid, invalidInput, notFound, type Issue } from '../errors
 import { compileJsonValidator, isUuid, validationIssues } from '../validation.js';
 import { runtimeLimitSec, type JobType } from './job-type.js';
 import type { ComputePorts } from './ports.js';
-import { ENGINES } from './engines/catalog.js';
+import { ENGINES } from '../engines/catalog.js';
 import { laneOf } from './lanes.js';
 import type { JobQueue } from './queue.js';
 import { JOB_TYPES, REQUEST_TYPES } from './registry.js';
 import { RESOURCE_NAMES, RESOURCES, type Resource } from './resources.js';
-import { ACTIVE_STATUSES, JOB_STATUSES, jobsStore, TERMINAL, type JobOrigin, type JobRow, type JobStatus } from './store.js';
+import { ACTIVE_STATUSES, JOB_STATUSES, jobsStore, TERMINAL, type JobOrigin, type JobRow } from './store.js';
 import { finishJob } from './transitions.js';
 import { workersStore } from './workers-store.js';
+import { commaValues, sortOrder } from '../db/list-query.js';
 
 /** Who submits: the account, the API key used (if any) and its monthly spend ceiling. */
 export interface Submitter {
@@ -253,22 +254,8 @@ export class JobService {
 
   /** A page of the caller's jobs; errors located relative to the query (["status"], ["sort"]). */
   async list(userId: string, q: JobListQuery, origin: JobOrigin = 'job') {
-    let statuses: JobStatus[] | undefined;
-    if (q.status) {
-      const wanted = q.status
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-      if (wanted.some((s) => !JOB_STATUSES.includes(s as JobStatus))) throw invalid(['status'], `Each status should be one of: ${JOB_STATUSES.join(', ')}`, q.status, 'enum');
-      statuses = wanted as JobStatus[];
-    }
-    let order = 'created_at DESC';
-    if (q.sort) {
-      const desc = q.sort.startsWith('-');
-      const field = q.sort.replace(/^[-+]/, '') as keyof typeof SORT_COLUMNS;
-      if (!Object.hasOwn(SORT_COLUMNS, field)) throw invalid(['sort'], `Input should be one of ${JOB_SORT_FIELDS.join(', ')}, optionally prefixed with -`, q.sort, 'enum');
-      order = `${SORT_COLUMNS[field]} ${desc ? 'DESC' : 'ASC'} NULLS LAST`;
-    }
+    const statuses = commaValues(q.status, JOB_STATUSES, 'status');
+    const order = sortOrder(q.sort, SORT_COLUMNS, 'created_at DESC', ' NULLS LAST');
     const limit = q.limit ?? 100;
     const offset = q.offset ?? 0;
     const page = await jobsStore.list(this.db, userId, { origin, statuses, jobType: q.job_type, text: q.q, order, limit, offset });

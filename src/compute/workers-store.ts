@@ -2,7 +2,7 @@
 // by its sweep and removed at stop; this file is its only writer. A row not seen for
 // LIVE_SEC is a worker that is gone (SIGKILLed workers leave theirs: the sweep removes old ones).
 import type { Queryable } from '../db/database.js';
-import type { Engines } from './engines/discovery.js';
+import type { Engines } from '../engines/discovery.js';
 
 export const LIVE_SEC = 30;
 

@@ -39,6 +39,7 @@ export function embeddedDatabaseExists(dir: string): boolean {
   return fs.existsSync(path.join(dir, 'pgdata', 'PG_VERSION'));
 }
 
+/** An embedded database in `dir` (its `pgdata` folder), or in memory when `dir` is null. */
 export async function openPglite(dir: string | null): Promise<Database> {
   let lock: DataDirLock | null = null;
   if (dir) {

@@ -37,8 +37,12 @@ export interface BuildOptions {
   logStream?: NodeJS.WritableStream;
   /** Extra route modules (the test harness registers its own probes here). */
   plugins?: ((app: FastifyInstance, services: Services) => Promise<void>)[];
-  /** Compile every response serializer's validators before listening (serializers.ts); `crucible serve` does. */
-  eagerSerializers?: boolean;
+  /**
+   * Compile every route's request validators and response serializers (with their validators)
+   * before listening (validation.ts, serializers.ts); `crucible serve` does. Otherwise each is
+   * compiled on the first request that needs it (a test file's app compiles only what it uses).
+   */
+  eagerSchemas?: boolean;
 }
 
 export async function buildApp(services: Services, opts: BuildOptions = {}): Promise<FastifyInstance> {
@@ -61,9 +65,9 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(validatorCompiler(opts.eagerSchemas ?? false));
   const schemas: TSchema[] = [...SHARED_SCHEMAS, ...MODULES.flatMap((m) => m.schemas ?? [])];
-  app.setSerializerCompiler(sharedSerializerCompiler(schemas, opts.eagerSerializers ?? false));
+  app.setSerializerCompiler(sharedSerializerCompiler(schemas, opts.eagerSchemas ?? false));
   for (const s of schemas) {
     app.addSchema(s);
     addSharedSchema(s);

@@ -1,5 +1,5 @@
 // The one place where credentials, token-only routes, scopes and rate limits are enforced,
-// from each route's `config` (see route-config.ts). Handlers read `request.principal`.
+// from each route's `config` (src/api/route.ts). Handlers read `request.principal`.
 //
 // The hook is attached to every route when it is registered (from an onRoute hook in
 // app.ts), with the route's metadata resolved then rather than on each request. It runs in
@@ -9,7 +9,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import { tierNameOf, type TierLimits, type TierName } from '../config.js';
 import type { Authenticator } from '../modules/auth/authenticator.js';
-import { credentialId, type Principal } from '../modules/auth/principal.js';
+import { credentialId, type Principal } from '../api/principal.js';
 import { httpProblem, problem } from './problems.js';
 import type { RateLimiter } from './rate-limit.js';
 import { requiredScope } from '../api/route.js';

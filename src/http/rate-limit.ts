@@ -1,11 +1,11 @@
 // Request rate limits per credential (docs/api-decisions.md, "Rate limits"): fixed one-minute
 // windows, each credential's shifted by a hash of its id so that all windows do not reset at once.
 //
-// The figure holds across API instances on one PostgreSQL database (docs/architecture.md, "Rate
-// limits across instances"). The decision is taken in process memory: a request is refused when
-// the best-known total (the last total read from the database plus this instance's requests not
-// yet added to it) reaches the figure. A background sync (every 200 ms, only while there is
-// something to add) adds each instance's new requests to the credential's row in rate_windows
+// The figure holds across API instances on one PostgreSQL database (docs/architecture.md,
+// "Decisions": rate limits across instances). The decision is taken in process memory: a
+// request is refused when the best-known total (the last total read from the database plus this
+// instance's requests not yet added to it) reaches the figure. A background sync (every 200 ms,
+// only while there is something to add) adds each instance's new requests to the credential's row in rate_windows
 // (rate-sync.ts, one statement for all credentials) and reads back the totals. Two rules bound
 // what the instances admit between syncs without seeing each other's requests:
 // - a credential whose best-known total reached 80 % of its figure is counted in the database on

@@ -1,7 +1,7 @@
 // The shared side of the request rate limiter (rate-limit.ts): the table rate_windows
 // (migration 010), one row per credential and one-minute window, to which every API instance on
 // the database adds the requests it admitted, reading back the totals that all instances reached
-// (docs/architecture.md, "Rate limits across instances"). This file is the table's one writer.
+// (docs/architecture.md, "Decisions": rate limits across instances). This file is the table's one writer.
 //
 // `credential` is the limiter's id of the credential ('key:<API key id>' or 'session:<session
 // id>'): identifiers, never a secret.

@@ -38,7 +38,7 @@ export async function startServer(config: Config, out: (line: string) => void = 
   // The first start's admin login is printed last, set apart, after the listening line (and
   // after whatever the build and start-up wrote), or before the error when the start fails
   // after creating the account (port in use): the only admin credential is never lost, nor
-  // buried in other output (docs/api-decisions.md, "First start").
+  // buried in other output (docs/api-decisions.md, "The contract the code relies on": first start).
   let adminLogin: (() => void) | null = null;
   try {
     const admin = await bootstrapAdmin(services);
@@ -49,7 +49,7 @@ export async function startServer(config: Config, out: (line: string) => void = 
       };
     // Serializers compiled and the OpenAPI document built before listening: neither is then a
     // one-off stall of a request in service (docs/reliability.md, "No request stalls the server").
-    app = await buildApp(services, { eagerSerializers: true });
+    app = await buildApp(services, { eagerSchemas: true });
     await app.ready();
     app.swagger();
     runtime = services.runtime(config.workers, { log: app.log });

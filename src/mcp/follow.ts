@@ -1,28 +1,13 @@
 // The tools that start charged work and follow it (docs/mcp.md, "Money" and "Waiting"): a
 // submit answers the cost it reserved; a wait reads the status, then long-polls the events feed
-// for the job's or run's end (one request per 10 s at most), with progress notifications, and
-// answers the status it has when its timeout comes (the model calls it again).
+// for the job's or run's end (one request per 10 s at most; followToEnd, src/api/follow.ts), with
+// progress notifications, and answers the status it has when its timeout comes (the model calls
+// it again).
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { followToEnd, type Followed } from '../api/follow.js';
+import { DEFAULT_WAIT_SEC } from '../catalogue/tools.js';
 import { text } from './api.js';
 import { callRoute, jsonResult, type Args, type ToolContext, type ToolDef } from './tool-kit.js';
-import type { JsonSchema } from './schemas.js';
-
-const JOB_ENDS = new Set(['completed', 'error', 'cancelled']);
-const RUN_ENDS = new Set(['completed', 'failed', 'cancelled']);
-/** Longest single long poll: the status (and a progress notification) is read again after it. */
-const POLL_SEC = 10;
-export const DEFAULT_WAIT_SEC = 50;
-export const MAX_WAIT_SEC = 600;
-
-export const TIMEOUT_ARG: Record<string, JsonSchema> = {
-  timeout_seconds: {
-    type: 'integer',
-    minimum: 0,
-    maximum: MAX_WAIT_SEC,
-    default: DEFAULT_WAIT_SEC,
-    description: `How long to wait for the end, in seconds (0: answer the status now; default ${DEFAULT_WAIT_SEC}). When it passes, the answer is the status so far: call again to keep waiting.`,
-  },
-};
 
 /** submit_job: the job's id and what it reserved (the estimate), from its record. */
 export async function submitJob(ctx: ToolContext, def: ToolDef, args: Args): Promise<CallToolResult> {
@@ -46,43 +31,34 @@ export async function startRun(ctx: ToolContext, def: ToolDef, args: Args): Prom
   return jsonResult({ run_id: run.run_id, status: run.status, reserved_usd: run.reserved_usd, next: 'wait_for_workflow_run', run });
 }
 
+/** How a wait reads its subject through the API, and what it reports as progress. */
 interface Subject {
-  kind: 'job' | 'workflow_run';
+  kind: Followed;
   id: string;
   /** The light status (GET /jobs/status, GET /workflows/runs/{id}/status). */
   status(): Promise<Record<string, unknown>>;
-  ends: Set<string>;
   fraction(s: Record<string, unknown>): number;
   message(s: Record<string, unknown>): string;
 }
 
+/** followToEnd as the caller: statuses and the events feed through the API, each status a progress notification. */
 async function follow(ctx: ToolContext, subject: Subject, timeoutSec: number): Promise<{ status: Record<string, unknown>; ended: boolean }> {
-  const deadline = Date.now() + timeoutSec * 1000;
-  let after: string | undefined;
   let last = 0;
-  for (;;) {
-    const s = await subject.status();
-    const ended = subject.ends.has(String(s.status));
-    // Progress must grow with each notification: the fraction done in percent, or one more.
-    last = Math.max(last + 1, Math.round(subject.fraction(s) * 100));
-    await ctx.progress(last, undefined, subject.message(s));
-    const left = deadline - Date.now();
-    if (ended || left <= 0 || ctx.signal.aborted) return { status: s, ended };
-    // The feed holds only ends: any event of this subject means it ended (docs/events.md).
-    let page: { events: unknown[]; next_cursor: string | null };
-    try {
-      page = await ctx.api.get(
-        '/events',
-        { kind: subject.kind, subject_id: subject.id, wait: Math.max(1, Math.min(POLL_SEC, Math.ceil(left / 1000))), ...(after ? { after } : {}) },
-        ctx.signal,
-      );
-    } catch (err) {
-      // Cancelled by the client or ended by a shutdown while polling: the status so far.
-      if (ctx.signal.aborted) return { status: s, ended: false };
-      throw err;
-    }
-    after = page.next_cursor ?? after;
-  }
+  return followToEnd({
+    kind: subject.kind,
+    status: () => subject.status(),
+    async onStatus(s) {
+      // Progress must grow with each notification: the fraction done in percent, or one more.
+      last = Math.max(last + 1, Math.round(subject.fraction(s) * 100));
+      await ctx.progress(last, undefined, subject.message(s));
+    },
+    async nextEvent(wait, after) {
+      const page = await ctx.api.get<{ next_cursor: string | null }>('/events', { kind: subject.kind, subject_id: subject.id, wait, ...(after ? { after } : {}) }, ctx.signal);
+      return page.next_cursor ?? undefined;
+    },
+    timeoutSec,
+    signal: ctx.signal,
+  });
 }
 
 const timeoutOf = (args: Args) => (typeof args.timeout_seconds === 'number' ? args.timeout_seconds : DEFAULT_WAIT_SEC);
@@ -95,7 +71,6 @@ export async function waitForJob(ctx: ToolContext, _def: ToolDef, args: Args): P
       kind: 'job',
       id,
       status: () => ctx.api.get('/jobs/status', { process_id: id }, ctx.signal),
-      ends: JOB_ENDS,
       fraction: (s) => Number((s.progress as { fraction?: number } | null)?.fraction ?? 0),
       message: (s) => `job ${String(s.status)}${s.message ? `: ${text(s.message)}` : ''}`,
     },
@@ -118,7 +93,6 @@ export async function waitForRun(ctx: ToolContext, _def: ToolDef, args: Args): P
       kind: 'workflow_run',
       id,
       status: () => ctx.api.get(`${path}/status`, undefined, ctx.signal),
-      ends: RUN_ENDS,
       fraction: (s) => Number(s.progress ?? 0),
       message: (s) => `run ${String(s.status)}: ${String(s.steps_done)} of ${String(s.steps_total)} steps done`,
     },

@@ -11,7 +11,7 @@ import { readVersion } from '../version.js';
 import type { Credentials } from './api.js';
 import { PngRenderer } from './png.js';
 import { RouteIndex } from './schemas.js';
-import { createMcpServer, ToolCatalog, type McpDeps } from './server.js';
+import { createMcpServer, ToolList, type McpDeps } from './server.js';
 
 /** Tool calls may carry whole workflow specs and SMILES lists, as the routes they call do. */
 const MCP_BODY_LIMIT = 2 * 1024 * 1024;
@@ -31,7 +31,7 @@ export function registerMcp(app: FastifyInstance, services: Services): void {
   });
   app.addHook('onClose', async () => png.close());
   const deps: McpDeps = { app, routes, png, closing: closing.signal, version: readVersion(), log: services.log };
-  const catalog = new ToolCatalog(deps);
+  const catalog = new ToolList(deps);
   // Every tool's route and schema is resolved once all routes are registered: a tool naming a
   // route that does not exist (or a schema that does not resolve) stops the start, not a call.
   app.addHook('onReady', async () => void catalog.all());

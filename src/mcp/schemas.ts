@@ -1,11 +1,11 @@
 // The tools' input schemas come from the routes' own schemas (docs/mcp.md, "Tools"): an onRoute
 // hook keeps what each route validates with (params, query string, body) and its scope, and a
-// tool's input schema is those parts with every $ref to a shared schema inlined, so that it is
-// one self-contained JSON Schema object as MCP clients expect. Nothing is written twice.
+// tool's input schema is those parts with every $ref to a shared schema inlined
+// (src/catalogue/schemas.ts), so that it is one self-contained JSON Schema object as MCP clients
+// expect. Nothing is written twice.
 import type { RouteOptions } from 'fastify';
 import { requiredScope, type Scope } from '../api/route.js';
-
-export type JsonSchema = Record<string, unknown>;
+import { inlineRefs, type JsonSchema } from '../catalogue/schemas.js';
 
 /** What a tool needs of a route: its schemas, as registered, and the scope it asks for. */
 export interface RouteInfo {
@@ -41,39 +41,6 @@ export class RouteIndex {
     if (!r) throw new Error(`MCP: no route ${method} ${url}`);
     return r;
   }
-}
-
-/** Keywords whose value is a map of names to schemas: its keys are names, never keywords. */
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions']);
-
-/**
- * `schema` with every `$ref` to a registered schema replaced by that schema (titled with its id,
- * so that a branch of a oneOf keeps its name), without `$id`s, OpenAPI-only keywords
- * (`discriminator`) or extensions (`x-...`), and without TypeBox's symbol keys.
- */
-export function inlineRefs(schema: unknown, lookup: (id: string) => unknown, stack: string[] = []): unknown {
-  if (Array.isArray(schema)) return schema.map((s) => inlineRefs(s, lookup, stack));
-  if (!schema || typeof schema !== 'object') return schema;
-  const src = schema as JsonSchema;
-  if (typeof src.$ref === 'string') {
-    const id = src.$ref.replace(/#$/, '');
-    const { $ref: _ref, ...siblings } = src;
-    const rest = inlineRefs(siblings, lookup, stack) as JsonSchema;
-    if (stack.includes(id)) return { ...rest, description: `${typeof rest.description === 'string' ? rest.description : ''} (a ${id}, as above)`.trim() };
-    const target = lookup(id);
-    if (!target) throw new Error(`MCP: unresolved schema reference ${src.$ref}`);
-    const resolved = inlineRefs(target, lookup, [...stack, id]) as JsonSchema;
-    return { title: id, ...resolved, ...rest };
-  }
-  const out: JsonSchema = {};
-  for (const k of Object.keys(src)) {
-    if (k === '$id' || k === 'discriminator' || k.startsWith('x-')) continue;
-    const v = src[k];
-    if (SCHEMA_MAPS.has(k) && v && typeof v === 'object' && !Array.isArray(v)) {
-      out[k] = Object.fromEntries(Object.entries(v as JsonSchema).map(([name, s]) => [name, inlineRefs(s, lookup, stack)]));
-    } else out[k] = inlineRefs(v, lookup, stack);
-  }
-  return out;
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

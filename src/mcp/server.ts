@@ -47,8 +47,8 @@ export interface McpDeps {
   log: Logger;
 }
 
-/** The tools with their input schemas, built once from the registered routes and schemas. */
-export class ToolCatalog {
+/** The tools of the catalogue (src/catalogue/tools.ts, through TOOLS) with their input schemas, built once from the registered routes and schemas. */
+export class ToolList {
   private entries: Entry[] | null = null;
 
   constructor(private readonly deps: Pick<McpDeps, 'app' | 'routes'>) {}
@@ -79,7 +79,7 @@ export interface Caller {
   ip?: string;
 }
 
-export function createMcpServer(deps: McpDeps, catalog: ToolCatalog, caller: Caller): Server {
+export function createMcpServer(deps: McpDeps, catalog: ToolList, caller: Caller): Server {
   const server = new Server(
     { name: 'crucible', title: 'Crucible', version: deps.version },
     { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },

@@ -1,5 +1,5 @@
 // `crucible mcp`: the MCP server over stdio for desktop assistants, as a client of a running
-// Crucible server (docs/mcp.md, "Over stdio"). It relays each JSON-RPC message between stdin
+// Crucible server (docs/mcp.md, "Connect a desktop assistant"). It relays each JSON-RPC message between stdin
 // and stdout and the server's POST /mcp (Streamable HTTP) with the API key of CRUCIBLE_API_KEY,
 // so the tools, their checks and the database are the server's: one implementation, one set of
 // checks. stdout carries protocol messages only; everything else goes to stderr.

@@ -1,12 +1,14 @@
-// What a tool is (docs/mcp.md, "Tools"), and how a tool's arguments become its route's request
-// and the API's answer becomes the tool's result.
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import type { Scope } from '../api/route.js';
+// What a tool is (docs/mcp.md, "Tools"): an entry of the tool catalogue (src/catalogue/tools.ts)
+// with how it runs; and how a tool's arguments become its route's request and the API's answer
+// becomes the tool's result.
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { API_PREFIX, ApiProblem, fillPath, text, type CallerApi } from './api.js';
 import type { PngRenderer } from './png.js';
-import type { JsonSchema, RouteInfo } from './schemas.js';
+import type { JsonSchema } from '../catalogue/schemas.js';
+import type { McpTool, Method } from '../catalogue/tools.js';
+import type { RouteInfo } from './schemas.js';
 
-export type Method = 'GET' | 'POST' | 'DELETE';
+export type { Method };
 export type Args = Record<string, unknown>;
 
 export interface ToolContext {
@@ -22,23 +24,9 @@ export interface ToolContext {
   lookup: (id: string) => unknown;
 }
 
-export interface ToolDef {
+/** A tool of the catalogue as MCP offers it (src/catalogue/tools.ts), with how it runs (default: call its route). */
+export interface ToolDef extends McpTool {
   name: string;
-  title: string;
-  /** For a model: what it does, when to use it, what it returns. */
-  description: string;
-  /** The API route whose schemas make the input (its params, query string and body) and whose scope the tool needs. */
-  route?: { method: Method; url: string };
-  /** Arguments of the tool's own (not sent to the API), e.g. a wait's timeout. */
-  extra?: Record<string, JsonSchema>;
-  /** A tool without a route: its input schema and scope. */
-  input?: JsonSchema;
-  scope?: Scope;
-  /** Send an Idempotency-Key (the route requires one from API keys). */
-  idempotent?: boolean;
-  /** The tool reserves money from the wallet (submit, start run): annotated so, and it answers the cost reserved. */
-  charges?: boolean;
-  annotations?: ToolAnnotations;
   run?(ctx: ToolContext, def: ToolDef, args: Args): Promise<CallToolResult>;
 }
 

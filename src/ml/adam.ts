@@ -1,5 +1,5 @@
 // Adam on one flat Float32Array of parameters, for the fused training path (docs/models.md,
-// "Training defaults"): PyTorch's update, as tfjs's AdamOptimizer computes it for the tfjs path:
+// "Training defaults and where they come from"): PyTorch's update, as tfjs's AdamOptimizer computes it for the tfjs path:
 //   m = b1 m + (1 - b1) g;  v = b2 v + (1 - b2) g^2
 //   w -= lr (m / (1 - b1^t)) / (sqrt(v / (1 - b2^t)) + eps)
 // Moments are float32 (as PyTorch and tfjs keep them); each update is computed in double

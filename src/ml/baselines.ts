@@ -5,7 +5,7 @@
 import { parseSmiles } from '../chem/depict.js';
 import { regressionMetrics, type RegressionMetrics } from './metrics.js';
 import { rawDescriptors } from './mol-features.js';
-import type { RDKitModule } from './rdkit.js';
+import type { RDKitModule } from '../chem/rdkit.js';
 
 export interface BaselineResult {
   name: string;

@@ -9,7 +9,7 @@ import { invalidInput, type Issue } from '../errors.js';
 import { featurizeSmiles, withHybridisationQueries, type MolFeatures } from './featurize.js';
 import type { SplitOptions, Task } from './options.js';
 import { Prng } from './prng.js';
-import type { RDKitModule } from './rdkit.js';
+import type { RDKitModule } from '../chem/rdkit.js';
 import { murckoScaffold } from './scaffold.js';
 
 export const MIN_ROWS = 50;

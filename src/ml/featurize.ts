@@ -15,9 +15,10 @@
 import type { Mol } from '@rdkit/rdkit';
 import { parseSmiles } from '../chem/depict.js';
 import { element, isotopeMass } from '../chem/properties/data.js';
-import { readGraph, type MlGraph } from './molgraph.js';
+import { readMolGraph } from '../chem/molgraph.js';
+import { mlGraph, type MlGraph } from './molgraph.js';
 
-import type { RDKitModule } from './rdkit.js';
+import type { RDKitModule } from '../chem/rdkit.js';
 
 /** Bumped whenever a feature changes: a model records the version it was trained with. */
 export const FEATURIZER_VERSION = 'chemprop-v2-default/1';
@@ -168,7 +169,7 @@ export function featuresOf(g: MlGraph, hybrid: Uint8Array): MolFeatures {
 
 /** Features of a parsed molecule. */
 export function featurizeMol(mol: Mol, queries: HybridisationQueries): MolFeatures {
-  const g = readGraph(mol.get_json());
+  const g = mlGraph(readMolGraph(mol.get_json()));
   return featuresOf(g, queries.slots(mol, g.n));
 }
 

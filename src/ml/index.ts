@@ -10,5 +10,5 @@ export { featurizeAll, FEATURIZER_VERSION, ATOM_FDIM, BOND_FDIM, type MolFeature
 export { murckoScaffold } from './scaffold.js';
 export { meanBaseline, ridgeBaseline, descriptorMatrix, type BaselineResult } from './baselines.js';
 export { regressionMetrics, classificationMetrics, type RegressionMetrics, type ClassificationMetrics } from './metrics.js';
-export { getRDKit } from './rdkit.js';
+export { getRDKit } from '../chem/rdkit.js';
 export type { ModelConfig, TrainedModel } from './model.js';

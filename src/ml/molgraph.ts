@@ -1,5 +1,5 @@
-// The molecular graph the D-MPNN featuriser reads, taken from RDKit MinimalLib's JSON
-// (Mol.get_json(), "rdkitjson" v12), and the three bond properties that JSON does not carry,
+// The molecular graph the D-MPNN featuriser reads: chem's reader of RDKit MinimalLib's JSON
+// (src/chem/molgraph.ts, readMolGraph), and the three bond properties that JSON does not carry,
 // derived here as RDKit derives them:
 //
 // - in ring: a bond is in a ring when it is not a bridge of the graph (every bond on a cycle
@@ -12,58 +12,20 @@
 //   E/Z from the highest CIP-ranked neighbour at each end, which the JSON's cipRanks give.
 //
 // Checked against native RDKit over the fixture molecules (docs/models.md, "Featurisation").
+import type { MolGraph } from '../chem/molgraph.js';
 import valenceJson from './data/valence.json' with { type: 'json' };
 
 /** RDKit's BondStereo values (rdchem.BondStereo). */
 export const STEREO = { NONE: 0, ANY: 1, Z: 2, E: 3, CIS: 4, TRANS: 5 } as const;
 
-export interface MlGraph {
-  n: number;
-  z: Int16Array;
-  /** total H count (RDKit getTotalNumHs), hydrogens that are atoms of the graph excluded */
-  hs: Int16Array;
-  chg: Int16Array;
-  isotope: Int16Array;
-  nRad: Int16Array;
-  /** RDKit chiral tag: 0 unspecified, 1 CW, 2 CCW, 3 other, 4 any tag the featuriser does not know */
-  chiral: Int8Array;
-  aromaticAtom: Uint8Array;
+/** The molecule as chem's reader read it, with the degrees and the bond properties derived here. */
+export interface MlGraph extends MolGraph {
   /** explicit neighbours (RDKit getDegree) */
   degree: Int16Array;
-  nBonds: number;
-  bondA: Int32Array;
-  bondB: Int32Array;
-  /** bond order as in the JSON (kekulé form): 1, 2, 3, 0 for zero-order bonds */
-  order: Float32Array;
-  aromaticBond: Uint8Array;
   inRing: Uint8Array;
   conjugated: Uint8Array;
   /** RDKit BondStereo value (STEREO) */
   stereo: Int8Array;
-}
-
-/** An atom and a bond of MinimalLib's JSON (get_json()), as this library reads them. */
-export interface JsonAtom {
-  z?: number;
-  impHs?: number;
-  chg?: number;
-  nRad?: number;
-  isotope?: number;
-  stereo?: string;
-}
-export interface JsonBond {
-  bo?: number;
-  atoms: [number, number];
-  stereo?: string;
-  stereoAtoms?: [number, number];
-}
-interface JsonDoc {
-  defaults?: { atom?: JsonAtom; bond?: Omit<JsonBond, 'atoms'> };
-  molecules: {
-    atoms?: JsonAtom[];
-    bonds?: JsonBond[];
-    extensions?: { name?: string; aromaticAtoms?: number[]; aromaticBonds?: number[]; cipRanks?: number[] }[];
-  }[];
 }
 
 /** [default valence (-1: none), outer-shell electrons, allowed valences] per atomic number, from RDKit 2022.09's periodic table. */
@@ -72,59 +34,19 @@ export const defaultValence = (z: number): number => VALENCE.get(z)?.[0] ?? -1;
 export const outerElectrons = (z: number): number => VALENCE.get(z)?.[1] ?? 0;
 export const allowedValences = (z: number): number[] => VALENCE.get(z)?.[2] ?? [-1];
 
-const CHIRAL: Record<string, number> = { unspecified: 0, cw: 1, ccw: 2, other: 3 };
-
-/** Reads MinimalLib's JSON of one molecule. */
-export function readGraph(json: string): MlGraph {
-  const doc = JSON.parse(json) as JsonDoc;
-  const da = doc.defaults?.atom ?? {};
-  const db = doc.defaults?.bond ?? {};
-  const m = doc.molecules[0] ?? {};
-  const atoms = m.atoms ?? [];
-  const bonds = m.bonds ?? [];
-  const n = atoms.length;
-  const nb = bonds.length;
-  const g: MlGraph = {
-    n,
-    z: new Int16Array(n),
-    hs: new Int16Array(n),
-    chg: new Int16Array(n),
-    isotope: new Int16Array(n),
-    nRad: new Int16Array(n),
-    chiral: new Int8Array(n),
-    aromaticAtom: new Uint8Array(n),
-    degree: new Int16Array(n),
-    nBonds: nb,
-    bondA: new Int32Array(nb),
-    bondB: new Int32Array(nb),
-    order: new Float32Array(nb),
-    aromaticBond: new Uint8Array(nb),
-    inRing: new Uint8Array(nb),
-    conjugated: new Uint8Array(nb),
-    stereo: new Int8Array(nb),
-  };
-  for (const [i, a] of atoms.entries()) {
-    g.z[i] = a.z ?? da.z ?? 6;
-    g.hs[i] = a.impHs ?? da.impHs ?? 0;
-    g.chg[i] = a.chg ?? da.chg ?? 0;
-    g.isotope[i] = a.isotope ?? da.isotope ?? 0;
-    g.nRad[i] = a.nRad ?? da.nRad ?? 0;
-    g.chiral[i] = CHIRAL[a.stereo ?? da.stereo ?? 'unspecified'] ?? 4;
-  }
-  const rep = m.extensions?.find((e) => e.name === 'rdkitRepresentation');
-  for (const a of rep?.aromaticAtoms ?? []) g.aromaticAtom[a] = 1;
-  for (const b of rep?.aromaticBonds ?? []) g.aromaticBond[b] = 1;
-  for (const [i, b] of bonds.entries()) {
-    const [a, c] = b.atoms;
-    g.bondA[i] = a;
-    g.bondB[i] = c;
-    g.order[i] = b.bo ?? db.bo ?? 1;
+/** The D-MPNN's view of a molecule graph (chem's readMolGraph): degrees, ring bonds, conjugation and bond stereo added. */
+export function mlGraph(mol: MolGraph): MlGraph {
+  const nb = mol.nBonds;
+  const g: MlGraph = { ...mol, degree: new Int16Array(mol.n), inRing: new Uint8Array(nb), conjugated: new Uint8Array(nb), stereo: new Int8Array(nb) };
+  for (let b = 0; b < nb; b++) {
+    const a = g.bondA[b] as number;
+    const c = g.bondB[b] as number;
     g.degree[a] = (g.degree[a] ?? 0) + 1;
     g.degree[c] = (g.degree[c] ?? 0) + 1;
   }
   markRingBonds(g);
   markConjugation(g);
-  for (const [i, b] of bonds.entries()) g.stereo[i] = bondStereo(g, i, b.stereo ?? db.stereo ?? 'unspecified', b.stereoAtoms, rep?.cipRanks);
+  for (let b = 0; b < nb; b++) g.stereo[b] = bondStereo(g, b, g.stereoLabel[b] ?? 'unspecified', g.stereoAtoms[b], g.cipRanks);
   return g;
 }
 

@@ -1,6 +1,6 @@
 // Training options: the hyperparameters of the contract with their ranges and defaults, and the
 // training settings around them. Defaults follow chemprop (docs/models.md, "Training
-// defaults"); out-of-range values are input errors located at ["options", name].
+// defaults and where they come from"); out-of-range values are input errors located at ["options", name].
 import { invalidInput, type Issue } from '../errors.js';
 import type { Aggregation, Architecture } from './dmpnn.js';
 import { MOLECULE_FEATURE_SETS, type MoleculeFeatureSet } from './mol-features.js';

@@ -8,10 +8,11 @@
 // a finite number: prediction and uncertainty are then null).
 import { parseSmiles } from '../chem/depict.js';
 import { FEATURIZER_VERSION, featurizeMol, withHybridisationQueries, type MolFeatures } from './featurize.js';
-import { maxTanimoto, morganFingerprint } from './fingerprint.js';
+import { maxTanimoto } from '../chem/similarity.js';
+import { morganFingerprint } from './fingerprint.js';
 import { ensembleStats, memberPredictions, type TrainedModel } from './model.js';
 import { moleculeFeatures } from './mol-features.js';
-import { getRDKit, type RDKitModule } from './rdkit.js';
+import { getRDKit, type RDKitModule } from '../chem/rdkit.js';
 import { tfReady } from './tf.js';
 
 /** The error of a molecule whose prediction (or ensemble spread) is not a finite number. */

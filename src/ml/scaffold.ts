@@ -13,8 +13,9 @@
 // test/ml/scaffold.test.ts checks kept atoms and SMILES against native RDKit.
 import type { Mol } from '@rdkit/rdkit';
 import { parseSmiles } from '../chem/depict.js';
-import { adjacency, allowedValences, outerElectrons, readGraph, type JsonAtom, type JsonBond, type MlGraph } from './molgraph.js';
-import type { RDKitModule } from './rdkit.js';
+import { readMolGraph, type JsonAtom, type JsonBond } from '../chem/molgraph.js';
+import { adjacency, allowedValences, mlGraph, outerElectrons, type MlGraph } from './molgraph.js';
+import type { RDKitModule } from '../chem/rdkit.js';
 
 /** Indices of the atoms RDKit's MurckoDecompose keeps, ascending. */
 export function scaffoldAtoms(g: MlGraph): number[] {
@@ -104,56 +105,44 @@ function hydrogensAfterLoss(g: MlGraph, i: number, hs: number, lost: number, fra
   return bracket ? hs : hs + Math.round(lost);
 }
 
-interface JsonDoc {
-  rdkitjson: unknown;
-  defaults?: { atom?: JsonAtom; bond?: Omit<JsonBond, 'atoms'> };
-  molecules: { atoms?: JsonAtom[]; bonds?: JsonBond[]; extensions?: unknown[] }[];
-}
-
 /** The scaffold of a parsed molecule as MinimalLib canonical SMILES without stereo ("" when it has no ring). */
 export function scaffoldOfMol(rdkit: RDKitModule, mol: Mol): string {
-  const json = mol.get_json();
-  const g = readGraph(json);
+  const g = mlGraph(readMolGraph(mol.get_json()));
   const { kept, framework } = murckoAtoms(g);
   if (kept.length === 0) return '';
-  const doc = JSON.parse(json) as JsonDoc;
-  const m = doc.molecules[0] ?? {};
-  const atoms = m.atoms ?? [];
-  const bonds = m.bonds ?? [];
-  const dh = doc.defaults?.atom?.impHs ?? 0;
   const index = new Map<number, number>(kept.map((a, k) => [a, k]));
   const extraHs = new Float64Array(g.n);
   const keptValence = new Float64Array(g.n);
   const outBonds: JsonBond[] = [];
-  for (const [b, bond] of bonds.entries()) {
-    const [a, c] = bond.atoms;
+  for (let b = 0; b < g.nBonds; b++) {
+    const a = g.bondA[b] as number;
+    const c = g.bondB[b] as number;
     const ka = index.get(a);
     const kc = index.get(c);
     const valence = g.aromaticBond[b] ? 1.5 : (g.order[b] ?? 1);
     if (ka !== undefined && kc !== undefined) {
       keptValence[a] = (keptValence[a] as number) + valence;
       keptValence[c] = (keptValence[c] as number) + valence;
-      outBonds.push({ bo: bond.bo ?? doc.defaults?.bond?.bo ?? 1, atoms: [ka, kc] });
+      outBonds.push({ bo: g.order[b] as number, atoms: [ka, kc] });
       continue;
     }
     if (ka !== undefined) extraHs[a] = (extraHs[a] as number) + valence;
     if (kc !== undefined) extraHs[c] = (extraHs[c] as number) + valence;
   }
   const outAtoms: JsonAtom[] = kept.map((i) => {
-    const a = atoms[i] ?? {};
-    const hs = a.impHs ?? dh;
+    const hs = g.hs[i] as number;
     const lost = extraHs[i] as number;
     return {
-      z: a.z ?? doc.defaults?.atom?.z ?? 6,
+      z: g.z[i] as number,
       impHs: lost > 0 ? hydrogensAfterLoss(g, i, hs, lost, framework[i] === 1, keptValence[i] as number) : hs,
-      chg: a.chg ?? doc.defaults?.atom?.chg ?? 0,
-      nRad: a.nRad ?? 0,
+      chg: g.chg[i] as number,
+      nRad: g.nRad[i] as number,
       isotope: 0,
       stereo: 'unspecified',
     };
   });
   const out = {
-    rdkitjson: doc.rdkitjson,
+    rdkitjson: g.rdkitjson,
     defaults: { atom: { z: 6, impHs: 0, chg: 0, nRad: 0, isotope: 0, stereo: 'unspecified' }, bond: { bo: 1, stereo: 'unspecified' } },
     molecules: [{ atoms: outAtoms, bonds: outBonds }],
   };

@@ -20,7 +20,7 @@ import { ensembleStats, memberPredictions, MODEL_FORMAT, MODEL_FORMAT_VERSION, t
 import { fitFeatureSpec, normaliseFeatures, type MoleculeFeatureSpec } from './mol-features.js';
 import { resolveOptions, type ResolvedOptions, type TrainOptions } from './options.js';
 import { Prng } from './prng.js';
-import { getRDKit, type RDKitModule } from './rdkit.js';
+import { getRDKit, type RDKitModule } from '../chem/rdkit.js';
 import { learningRate, type LrSchedule } from './schedule.js';
 import { memberTrainer, type TrainRuntime } from './trainer.js';
 import { tf, tfReady } from './tf.js';

@@ -30,7 +30,7 @@ export interface TrainRuntime {
   engine?: Engine;
   /** threads computing gradients, 1 or 2 (default: 2 when the machine has 2 cores or more) */
   threads?: number;
-  /** the gradient thread's nice value on Linux (train-thread.ts: 10, as its own), so that the API's threads come first; default unchanged */
+  /** the gradient thread's nice value on Linux (src/compute/types/mpnn-train-thread.ts: 10, as its own), so that the API's threads come first; default unchanged */
   nice?: number;
 }
 

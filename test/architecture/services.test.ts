@@ -1,5 +1,5 @@
 // Services callable without a request: describe and depict take a plain command and return the
-// plain result the routes send (docs/architecture.md, "Layers"), for workflows and the Assistant.
+// plain result the routes send (docs/architecture.md, "Layout"), for workflows and the Assistant.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { depictMolecules, depictReactions } from '../../src/modules/depict/service.js';

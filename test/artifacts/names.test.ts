@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { migrate } from '../../src/db/migrate.js';
 import { artifactNameIssue, resultName, uploadName } from '../../src/modules/artifacts/names.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
@@ -146,9 +145,8 @@ for (const backend of BACKENDS) {
     });
 
     it('migration 017 names the rows from before it', async () => {
-      const { db, drop } = await backend.create();
+      const { db, drop } = await backend.create({ migrated: true });
       try {
-        await migrate(db);
         await db.query('ALTER TABLE artifacts DROP COLUMN name');
         const { rows } = await db.query<{ id: string }>(`INSERT INTO users (email, password_hash) VALUES ('names@example.com', 'x') RETURNING id`);
         const user = rows[0]!.id;

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { BACKENDS } from '../helpers/backends.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { standInEnv, StandIn } from '../lookups-api/setup.js';
 import { twoLigandReceptor, uploadFile } from '../engines/docking-helpers.js';
@@ -20,7 +20,7 @@ const SERTRALINE = 'CN[C@H]1CC[C@H](C2=CC=CC=C12)C3=CC(=C(C=C3)Cl)Cl';
 /** The box around 1IEP's STI with the default padding (4 A): docs/engines.md, "Docking". */
 const STI_BOX = { center: [15.19, 53.903, 16.917], size: [16.664, 24.739, 21.526], box_site: 'STI' };
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('postgres')) {
   describe(`assistant docking, builtin provider [${backend.name}]`, () => {
     let h: Harness;
     let standIn: StandIn;

@@ -8,14 +8,14 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { compoundByName } from '../../src/assistant/compounds.js';
-import { BACKENDS } from '../helpers/backends.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { uploadSmiles, waitForRun } from '../workflows/helpers.js';
 import { ask, newSession } from './helpers.js';
 
 const CAFFEINE = compoundByName('caffeine')!.smiles;
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('pglite')) {
   describe(`assistant engine jobs, builtin provider [${backend.name}]`, () => {
     let h: Harness;
     let u: { token: string; userId: string };

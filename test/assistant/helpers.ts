@@ -1,30 +1,9 @@
 // Shared by the Assistant tests: sessions, turns and reading a turn's Server-Sent Events.
 import assert from 'node:assert/strict';
 import type { Harness } from '../helpers/harness.js';
+import { parseSse, type SseEvent } from '../helpers/sse.js';
 
-export interface SseEvent {
-  id: number;
-  event: string;
-  data: any;
-}
-
-/** Parses a text/event-stream body (complete events only). */
-export function parseSse(text: string): SseEvent[] {
-  const out: SseEvent[] = [];
-  for (const block of text.split('\n\n')) {
-    if (!block.trim() || block.startsWith(':')) continue;
-    let id = NaN;
-    let event = 'message';
-    const data: string[] = [];
-    for (const line of block.split('\n')) {
-      if (line.startsWith('id: ')) id = Number(line.slice(4));
-      else if (line.startsWith('event: ')) event = line.slice(7);
-      else if (line.startsWith('data: ')) data.push(line.slice(6));
-    }
-    if (data.length) out.push({ id, event, data: JSON.parse(data.join('\n')) });
-  }
-  return out;
-}
+export { parseSse, type SseEvent };
 
 /**
  * Reads a turn's stream until its last event (done or error), or until `stopAfter` events

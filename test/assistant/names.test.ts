@@ -5,7 +5,7 @@
 // never a newer workflow output, and an ambiguous one is a question listing the sets by name.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BACKENDS } from '../helpers/backends.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { lookup, standInEnv, StandIn } from '../lookups-api/setup.js';
 import { LIBRARY, uploadSmiles } from '../workflows/helpers.js';
@@ -14,7 +14,7 @@ import { ask, newSession } from './helpers.js';
 const SERTRALINE = 'CN[C@H]1CC[C@H](C2=CC=CC=C12)C3=CC(=C(C=C3)Cl)Cl';
 const OLAPARIB = 'C1CC1C(=O)N2CCN(CC2)C(=O)C3=C(C=CC(=C3)CC4=NNC(=O)C5=CC=CC=C54)F';
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('pglite')) {
   describe(`assistant names [${backend.name}]`, () => {
     const standIn = new StandIn();
     let h: Harness;

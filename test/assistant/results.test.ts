@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { countTokens as o200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { JOB_TYPE_NAMES } from '../../src/compute/registry.js';
-import { BACKENDS } from '../helpers/backends.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { ask, newSession, type SseEvent } from './helpers.js';
 
@@ -46,7 +46,7 @@ function countedUsage(messages: Stored[], turnId: string): { input_tokens: numbe
 
 const names = (events: SseEvent[], kind: string) => events.filter((e) => e.event === kind).map((e) => e.data.name);
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('postgres')) {
   describe(`assistant on results, limits and token billing, builtin provider [${backend.name}]`, () => {
     let h: Harness;
     let u: { token: string; userId: string };

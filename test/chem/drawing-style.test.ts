@@ -4,8 +4,8 @@
 // with RDKit's highlights added (docs/chemistry-service.md, "Drawings").
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { depictMolecule, depictReaction, givePlusRoom, type RDKitModule } from '../../src/chem/depict.js';
-import { loadRDKit } from '../../src/chem/properties/index.js';
+import { depictMolecule, depictReaction, givePlusRoom } from '../../src/chem/depict.js';
+import { loadRDKit, type RDKitModule } from '../../src/chem/rdkit.js';
 import { substructure } from '../../src/chem/utilities/handlers.js';
 import { assertSafeSvg } from './svg-check.js';
 import { elementsOf, plusClearances, plusSigns } from './svg-geometry.js';

@@ -6,16 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import {
-  _internal,
-  describeMolecule,
-  loadRDKit,
-  MAX_HEAVY_ATOMS,
-  MAX_SMILES_LENGTH,
-  releaseQueries,
-  type MolecularProperties,
-  type RDKitModule,
-} from '../../src/chem/properties/index.js';
+import { _internal, describeMolecule, MAX_HEAVY_ATOMS, MAX_SMILES_LENGTH, releaseQueries, type MolecularProperties } from '../../src/chem/properties/index.js';
+import { loadRDKit, type RDKitModule } from '../../src/chem/rdkit.js';
 import { ELEMENTS } from '../../src/chem/properties/data.js';
 import { ELECTRON_MASS } from '../../src/chem/properties/mass.js';
 import { PROPERTIES_SCHEMAS } from '../../src/chem/properties/schema.js';

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { BACKENDS } from '../helpers/backends.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -137,7 +137,7 @@ describe('pip install ./clients/python in a fresh venv, offline', { skip }, () =
   // The installed package against a live server, on each interpreter: httpx comes from Debian's
   // pure-Python python3-httpx (a .pth file appends its directory to the venv's sys.path).
   const httpx = fs.existsSync(path.join(DEBIAN_SITE, 'httpx'));
-  for (const backend of BACKENDS) {
+  for (const backend of onlyOn('pglite')) {
     describe(`a live server (${backend.name})`, { skip: httpx ? false : `no httpx in ${DEBIAN_SITE} (apt install python3-httpx): no live call` }, () => {
       let h: Harness;
       before(async () => {

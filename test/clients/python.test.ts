@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { generatePython, staleFiles } from '../../scripts/clients/generate-python.js';
-import { BACKENDS } from '../helpers/backends.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -107,7 +107,7 @@ describe('the Python SDK', { skip }, () => {
     assert.match(mypy.stdout, /Success: no issues found/);
   });
 
-  for (const backend of BACKENDS) {
+  for (const backend of onlyOn('postgres')) {
     describe(backend.name, () => {
       let h: Harness;
       before(async () => {

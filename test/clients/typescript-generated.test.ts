@@ -26,7 +26,8 @@ describe("the TypeScript SDK's generated files", () => {
         .filter(([, op]) => op.parameters?.some((x) => x.in === 'header' && x.name === 'idempotency-key'))
         .map(([m]) => `${m.toUpperCase()} ${p}`),
     );
-    // The contract's 14 (section 8) and starting an Assistant turn.
+    // The 14 writes that take an Idempotency-Key (docs/api-decisions.md, "Idempotency") and
+    // starting an Assistant turn.
     assert.equal(keyed.length, 15);
     for (const op of keyed) assert.ok(operations.includes(`'${op}'`), op);
     assert.equal(operations.match(/^ {2}'/gm)?.length, keyed.length);

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { inspect, promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import { BACKENDS } from '../helpers/backends.js';
+import { BACKENDS, onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { buildSdk, castsIn, compileAsUser, readmeExamples, recordingFetch, TYPE_CHECKS, type Sdk } from './typescript-sdk.js';
 
@@ -24,7 +24,7 @@ before(async () => {
   console.log(`# the SDK built with tsc in ${built.buildMs} ms`);
 });
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('postgres')) {
   describe(`TypeScript SDK against a live server [${backend.name}]`, () => {
     let h: Harness;
     let user: { email: string; password: string; userId: string };

@@ -1,14 +1,20 @@
-// Where job types run (docs/architecture.md, "Add a job type"): the `thread` placement runs
+// Where job types run (docs/architecture.md, "Recipes"): the `thread` placement runs
 // work in its own worker thread (the event loop keeps turning, progress comes back, an abort
-// ends it), and the `process` placement runs a program (stdin in, stdout out, abort kills it).
+// ends it), and the `process` placement runs a program as an engine call (stdin in, stdout out, abort
+// kills it).
 import assert from 'node:assert/strict';
+import os from 'node:os';
 import { describe, it } from 'node:test';
 import { JobAborted } from '../../src/compute/job-type.js';
-import { ProcessFailed, runProcess } from '../../src/compute/processes.js';
 import { JOB_TYPES } from '../../src/compute/registry.js';
 import { runInThread, ThreadWorkError } from '../../src/compute/threads.js';
+import { runEngine } from '../../src/engines/process.js';
 
 const BUSY = new URL('./fixtures-busy-work.ts', import.meta.url);
+
+/** Node as the program of the `process` placement (an engine call: src/engines/process.ts). */
+const runNode = (args: string[], signal: AbortSignal, input?: string) =>
+  runEngine({ path: process.execPath, args, cwd: os.tmpdir(), input, threads: 1, memoryBytes: 64 * 1024 ** 3, timeoutMs: 60_000, signal });
 
 describe('job placement', () => {
   it('every registered job type declares where it runs', () => {
@@ -54,26 +60,19 @@ describe('job placement', () => {
     );
   });
 
-  it('process: stdin in, stdout out; a non-zero exit is ProcessFailed with stderr', async () => {
-    const ok = await runProcess(process.execPath, ['-e', 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(s.toUpperCase()))'], {
-      signal: new AbortController().signal,
-      input: 'c1ccccc1',
-    });
-    assert.deepEqual(ok, { code: 0, stdout: 'C1CCCCC1', stderr: '' });
-    await assert.rejects(
-      runProcess(process.execPath, ['-e', 'console.error("bad input");process.exit(3)'], { signal: new AbortController().signal }),
-      (e: unknown) => e instanceof ProcessFailed && e.result.code === 3 && /bad input/.test(e.message),
-    );
+  it('process: stdin in, stdout out; a non-zero exit is its code, with stderr', async () => {
+    const ok = await runNode(['-e', 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(s.toUpperCase()))'], new AbortController().signal, 'c1ccccc1');
+    assert.deepEqual([ok.code, ok.stdout, ok.stderr], [0, 'C1CCCCC1', '']);
+    const bad = await runNode(['-e', 'console.error("bad input");process.exit(3)'], new AbortController().signal);
+    assert.equal(bad.code, 3);
+    assert.match(bad.stderr, /bad input/);
   });
 
-  it('process: an abort kills the program', async () => {
+  it('process: an abort kills the program and rejects with the abort reason', async () => {
     const ac = new AbortController();
     const started = Date.now();
     setTimeout(() => ac.abort(new JobAborted('runtime-limit')), 200);
-    await assert.rejects(
-      runProcess(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { signal: ac.signal }),
-      (e: unknown) => e instanceof JobAborted && e.reason === 'runtime-limit',
-    );
+    await assert.rejects(runNode(['-e', 'setTimeout(() => {}, 60000)'], ac.signal), (e: unknown) => e instanceof JobAborted && e.reason === 'runtime-limit');
     assert.ok(Date.now() - started < 10_000);
   });
 });

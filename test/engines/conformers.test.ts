@@ -5,9 +5,9 @@
 // per-conformer table; progress per candidate and a cancel that stops the engines at once.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { conformerRmsd, KCAL_PER_HARTREE, rmsdContext, type Vec3 } from '../../src/compute/types/engine/ensemble.js';
-import { readMolblockAtoms } from '../../src/compute/types/engine/structures.js';
-import { BACKENDS } from '../helpers/backends.js';
+import { conformerRmsd, KCAL_PER_HARTREE, rmsdContext, type Vec3 } from '../../src/engines/qm/ensemble.js';
+import { readMolblockAtoms } from '../../src/engines/molblock.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { engineProcesses, within } from './helpers.js';
 
@@ -57,7 +57,7 @@ function checkEnsemble(cs: Conformer[], o: { window: number; threshold: number; 
   });
 }
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('postgres')) {
   describe(`conformers [${backend.name}]`, () => {
     let h: Harness;
     before(async () => {

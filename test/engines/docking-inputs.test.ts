@@ -6,14 +6,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { workersStore } from '../../src/compute/workers-store.js';
-import { BACKENDS } from '../helpers/backends.js';
+import { BACKENDS, onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { closedPortBase, StandIn } from '../lookups/stand-in.js';
 import { boxOf, download, readData, twoLigandReceptor, uploadFile } from './docking-helpers.js';
 
 const LIGAND = 'c1ccccc1O';
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('pglite')) {
   describe(`docking inputs [${backend.name}]`, () => {
     let h: Harness;
     let standIn: StandIn;

@@ -4,13 +4,13 @@
 // best N by score) with the PDB file from a local stand-in of RCSB's file host.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BACKENDS } from '../helpers/backends.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { StandIn } from '../lookups/stand-in.js';
 import { startRun, waitForRun } from '../workflows/helpers.js';
 import { boxOf, download, readData, symbolsOf, uploadFile } from './docking-helpers.js';
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('postgres')) {
   describe(`docking in workflows [${backend.name}]`, () => {
     let h: Harness;
     let standIn: StandIn;

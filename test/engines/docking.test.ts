@@ -9,9 +9,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import { after, before, describe, it } from 'node:test';
-import { BACKENDS } from '../helpers/backends.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { scratchRoot } from '../../src/compute/engines/scratch.js';
+import { scratchRoot } from '../../src/engines/scratch.js';
 import { atomBlock, boxOf, download, P59_SMILES, readData, rmsdToCrystal, symbolsOf, uploadFile } from './docking-helpers.js';
 import { engineProcesses, within } from './helpers.js';
 
@@ -19,7 +19,7 @@ const JOB_TIMEOUT = 600_000;
 /** p59's heavy atoms in its SMILES order. */
 const P59_HEAVY = ['F', ...'CCCCCCC', 'N', ...'CCCCCCC', 'O', 'N', ...'CCCCCC'];
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('pglite')) {
   describe(`docking [${backend.name}]`, () => {
     let h: Harness;
     before(async () => {

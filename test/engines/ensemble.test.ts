@@ -1,4 +1,4 @@
-// The conformer ensemble's pure parts (src/compute/types/engine/ensemble.ts): Kabsch RMSD,
+// The conformer ensemble's pure parts (src/engines/qm/ensemble.ts): Kabsch RMSD,
 // heavy-atom graph symmetries, Boltzmann weights, pruning. No engine needed.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -15,7 +15,7 @@ import {
   rmsdContext,
   spread,
   type Vec3,
-} from '../../src/compute/types/engine/ensemble.js';
+} from '../../src/engines/qm/ensemble.js';
 
 /** A V2000 molblock of `atoms` [symbol, x, y, z] and `bonds` [a, b] (0-based). */
 function molblock(atoms: [string, number, number, number][], bonds: [number, number][]): string {

@@ -6,11 +6,24 @@
 // the result.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BACKENDS } from '../helpers/backends.js';
+import { sdfRecord } from '../../src/engines/molblock.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { upload } from '../artifacts/helpers.js';
 
-for (const backend of BACKENDS) {
+describe("an SDF record (the structures port of the engine jobs, docking's poses and best)", () => {
+  it('titles the molblock, writes the fields in order without the null ones, and ends with $$$$', () => {
+    const molblock = 'old title\n  RDKit          3D\n\n  1  0  0  0  0  0  0  0  0  0999 V2000\n    0.0000    0.0000    0.0000 O   0  0\nM  END\n\n  \n';
+    assert.equal(
+      sdfRecord(molblock, 'water\r\nmolecule', { index: 0, energy: -5.07, note: null, rank: 1 }),
+      'water  molecule\n  RDKit          3D\n\n  1  0  0  0  0  0  0  0  0  0999 V2000\n    0.0000    0.0000    0.0000 O   0  0\nM  END\n' +
+        '>  <index>\n0\n\n>  <energy>\n-5.07\n\n>  <rank>\n1\n\n$$$$\n',
+    );
+    assert.equal(sdfRecord('t\nM  END', 'x'.repeat(90), {}), `${'x'.repeat(80)}\nM  END\n$$$$\n`);
+  });
+});
+
+for (const backend of onlyOn('postgres')) {
   describe(`engine job exports (${backend.name})`, { timeout: 600_000 }, () => {
     let h: Harness;
     let token: string;

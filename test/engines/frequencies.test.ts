@@ -10,9 +10,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { dropRigid, readVibspectrum } from '../../src/compute/types/engine/hessian.js';
-import { readMolblockAtoms } from '../../src/compute/types/engine/structures.js';
-import { BACKENDS } from '../helpers/backends.js';
+import { dropRigid, readVibspectrum } from '../../src/engines/qm/hessian.js';
+import { readMolblockAtoms } from '../../src/engines/molblock.js';
+import { BACKENDS, onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
 interface Item {
@@ -101,7 +101,7 @@ describe('frequencies: parsing', () => {
   });
 });
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('pglite')) {
   describe(`frequencies (${backend.name})`, { timeout: 600_000 }, () => {
     let h: Harness;
     let token: string;

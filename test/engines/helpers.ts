@@ -2,7 +2,7 @@
 // (found through /proc, as an operator would), and molecules of known sizes.
 import fs from 'node:fs';
 import path from 'node:path';
-import { scratchRoot } from '../../src/compute/engines/scratch.js';
+import { scratchRoot } from '../../src/engines/scratch.js';
 
 /** A GFN2 optimisation of this (124 atoms with hydrogens) runs for half a minute or more: long enough to cancel or kill mid-way. */
 export const LONG_SMILES = 'CC(C)Cc1ccc(cc1)C(C)C(=O)NCCCCCCCCCCCCc1ccc(cc1)C(C)C(=O)NCCCCCCCCc1ccccc1';

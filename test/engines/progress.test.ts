@@ -4,8 +4,8 @@
 // preparation and reports Vina's own progress (its asterisks) while Vina runs.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { vinaProgressReader } from '../../src/compute/types/engine/vina.js';
-import { BACKENDS } from '../helpers/backends.js';
+import { vinaProgressReader } from '../../src/engines/docking/vina.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { boxOf, P59_SMILES, readData, uploadFile } from './docking-helpers.js';
 
@@ -49,7 +49,7 @@ describe('progress: reading Vina', () => {
   });
 });
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('postgres')) {
   describe(`progress moves with the engine (${backend.name})`, { timeout: 600_000 }, () => {
     let h: Harness;
     let token: string;

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import { BACKENDS } from '../helpers/backends.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
 const run = promisify(execFile);
@@ -52,7 +52,7 @@ const symbols = (molblock: string) => {
   return lines.slice(4, 4 + Number(lines[3]!.slice(0, 3))).map((l) => l.slice(31, 34).trim());
 };
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('postgres')) {
   describe(`optimize and singlepoint [${backend.name}]`, () => {
     let h: Harness;
     let token = '';

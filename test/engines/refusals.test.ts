@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { MAX_MESSAGE_CHARS } from '../../src/errors.js';
 import { upload } from '../artifacts/helpers.js';
-import { BACKENDS } from '../helpers/backends.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { boxOf, download, readData, uploadFile } from './docking-helpers.js';
 
@@ -64,7 +64,7 @@ function manyGroupsReceptor(n: number): string {
   return `${lines.join('\n')}\nEND\n`;
 }
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('pglite')) {
   describe(`engine refusals [${backend.name}]`, () => {
     let h: Harness;
     before(async () => {

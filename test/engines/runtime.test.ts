@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { scratchRoot } from '../../src/compute/engines/scratch.js';
+import { scratchRoot } from '../../src/engines/scratch.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { engineProcesses, LONG_SMILES, within } from './helpers.js';

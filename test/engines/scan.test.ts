@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { readMolblockAtoms } from '../../src/compute/types/engine/structures.js';
-import { BACKENDS } from '../helpers/backends.js';
+import { readMolblockAtoms } from '../../src/engines/molblock.js';
+import { BACKENDS, onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
 type Vec3 = readonly [number, number, number];
@@ -85,7 +85,7 @@ function permutedButane(order: number[]): string {
   return [...lines.slice(0, 4), ...order.map((old) => atoms[old]!), ...bonds, 'M  END', ''].join('\n');
 }
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('postgres')) {
   describe(`scan (${backend.name})`, { timeout: 600_000 }, () => {
     let h: Harness;
     let token: string;

@@ -8,11 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
+import { crucibleArgv } from '../helpers/cli.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 function crucible(args: string[], dataDir: string) {
-  return spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), ...args], {
+  return spawnSync(process.execPath, crucibleArgv(args), {
     cwd: ROOT,
     env: { ...process.env, CRUCIBLE_DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
     encoding: 'utf8',

@@ -2,13 +2,13 @@
 // 415 problem+json and writes nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BACKENDS } from '../helpers/backends.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
 const PROBLEM = 'application/problem+json; charset=utf-8';
 const ZERO_ID = '00000000-0000-4000-8000-000000000000';
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('postgres')) {
   describe(`form bodies outside login [${backend.name}]`, () => {
     let h: Harness;
     before(async () => {

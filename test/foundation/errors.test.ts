@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { BACKENDS } from '../helpers/backends.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
 const PROBLEM_KEYS = ['detail', 'instance', 'request_id', 'retry', 'status', 'title', 'type'];
@@ -27,7 +27,7 @@ async function probeRoutes(app: FastifyInstance) {
   );
 }
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('pglite')) {
   describe(`errors are problem+json [${backend.name}]`, () => {
     let h: Harness;
     let token: string;

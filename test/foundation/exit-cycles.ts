@@ -21,9 +21,9 @@ import { after, it } from 'node:test';
 import pg from 'pg';
 import { DataDirLock } from '../../src/db/data-dir-lock.js';
 import { SHUTDOWN_MARGIN_SEC } from '../../src/http/server.js';
+import { crucibleArgv } from '../helpers/cli.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const MAIN = path.join(ROOT, 'src', 'main.ts');
 const GRACE_SEC = 2;
 const DEADLINE_MS = (GRACE_SEC + SHUTDOWN_MARGIN_SEC) * 1000;
 /** Cycles the tests run: one of each kind (KINDS), then bench/exit.ts repeats them. */
@@ -105,7 +105,7 @@ class Server {
       this.fifos.push(out, err);
       stdio = ['ignore', out.wfd, err.wfd];
     }
-    this.child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: childEnv({ ...env, PORT: '0' }), stdio, detached: true });
+    this.child = spawn(process.execPath, crucibleArgv(args), { cwd: ROOT, env: childEnv({ ...env, PORT: '0' }), stdio, detached: true });
     live.add(this.child);
     for (const f of this.fifos) fs.closeSync(f.wfd);
     this.child.stdout?.setEncoding('utf8').on('data', (c: string) => (this.output += c));
@@ -399,7 +399,7 @@ export async function runServeCycles(name: 'pglite' | 'postgres', cycles: number
     for (let cycle = 0; cycle < cycles; cycle++) {
       const kind = KINDS[cycle % KINDS.length]!;
       const t0 = performance.now();
-      const s = new Server([MAIN, 'serve'], env, kind.mode, tmp);
+      const s = new Server(['serve'], env, kind.mode, tmp);
       const what = `cycle ${cycle + 1}/${cycles} (${kindLabel(kind)})`;
       try {
         try {
@@ -458,7 +458,7 @@ export async function runWorkerCycles(cycles: number): Promise<CycleReport> {
     for (let cycle = 0; cycle < cycles; cycle++) {
       const mode: PipeMode = cycle % 2 ? 'reader-gone' : 'read';
       const t0 = performance.now();
-      const w = new Server([MAIN, 'worker'], env, mode, tmp);
+      const w = new Server(['worker'], env, mode, tmp);
       const what = `worker cycle ${cycle + 1}/${cycles} (${mode})`;
       try {
         await w.ready(/Crucible worker \S+ running 1 job slots/);

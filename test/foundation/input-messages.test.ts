@@ -5,11 +5,12 @@
 // Run: node --import tsx --test test/foundation/input-messages.test.ts
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { QM_METHODS, SOLVENTS } from '../../src/compute/types/engine/payload.js';
-import { BACKENDS } from '../helpers/backends.js';
+import { QM_METHODS } from '../../src/compute/types/kit/payload.js';
+import { SOLVENTS } from '../../src/engines/qm/solvents.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('postgres')) {
   describe(`what a 422 says about the input [${backend.name}]`, () => {
     let h: Harness;
     let token: string;

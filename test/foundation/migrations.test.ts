@@ -25,9 +25,8 @@ for (const backend of BACKENDS) {
     });
 
     it('keep the ledger append-only', async () => {
-      const { db, drop } = await backend.create();
+      const { db, drop } = await backend.create({ migrated: true });
       try {
-        await migrate(db);
         const { rows } = await db.query<{ id: string }>(`INSERT INTO users (email, password_hash) VALUES ('l@example.com', 'x') RETURNING id`);
         assert.ok(rows[0], 'the user is inserted');
         await db.query(`INSERT INTO ledger (user_id, kind, amount_micros) VALUES ($1, 'credit', 5)`, [rows[0].id]);

@@ -14,9 +14,9 @@ import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { listMigrations } from '../../src/db/migrate.js';
+import { crucibleArgv } from '../helpers/cli.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const MAIN = path.join(ROOT, 'src', 'main.ts');
 const LOGIN = '/api/v1/auth/login-email';
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -38,7 +38,7 @@ class Cli {
   private waiters: (() => void)[] = [];
 
   constructor(args: string[], env: Record<string, string | undefined>) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, crucibleArgv(args), { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     children.add(this);
     this.child.stdout!.setEncoding('utf8').on('data', (c: string) => {
       this.stdout += c;

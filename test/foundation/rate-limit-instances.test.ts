@@ -1,5 +1,5 @@
-// Request rate limits across API instances (docs/architecture.md, "Rate limits across
-// instances"): three instances on one PostgreSQL database admit a credential its tier figure
+// Request rate limits across API instances (docs/architecture.md, "Decisions": rate limits
+// across instances): three instances on one PostgreSQL database admit a credential its tier figure
 // within 10 %, however its requests are spread; a database that fails while counting never
 // fails a request (each instance then counts alone, and adds its counts once the database answers).
 import assert from 'node:assert/strict';

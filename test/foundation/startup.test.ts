@@ -7,12 +7,12 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { crucibleArgv } from '../helpers/cli.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const MAIN = path.join(ROOT, 'src', 'main.ts');
 
 function run(args: string[], env: Record<string, string>) {
-  return spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  return spawnSync(process.execPath, crucibleArgv(args), {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
     encoding: 'utf8',
@@ -52,7 +52,7 @@ describe('start-up failures', () => {
     assert.ok(password, `the password was printed before the failure:\n${r.stdout}`);
 
     // The next start creates nothing and prints no password; the printed one logs in.
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+    const child = spawn(process.execPath, crucibleArgv(['serve']), {
       cwd: ROOT,
       env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', PORT: '0', CRUCIBLE_DATA_DIR: dataDir },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -98,7 +98,7 @@ describe('start-up failures', () => {
     assert.equal(db.stderr.trim().split('\n').length, 1);
 
     const dataDir = tmp();
-    const first = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+    const first = spawn(process.execPath, crucibleArgv(['serve']), {
       cwd: ROOT,
       env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', PORT: '0', CRUCIBLE_DATA_DIR: dataDir },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -129,7 +129,7 @@ describe('start-up failures', () => {
     // stdout and stderr into one file, in the order they were written, with the logs at info.
     const file = path.join(dataDir, 'out.txt');
     const fd = fs.openSync(file, 'w');
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+    const child = spawn(process.execPath, crucibleArgv(['serve']), {
       cwd: ROOT,
       env: { ...process.env, LOG_LEVEL: 'info', DATABASE_URL: '', PORT: '0', CRUCIBLE_DATA_DIR: path.join(dataDir, 'data') },
       stdio: ['ignore', fd, fd],

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../src/db/database.js';
 import { BACKENDS } from '../helpers/backends.js';
+import { crucibleArgv } from '../helpers/cli.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const JOBS = 300;
@@ -37,7 +38,7 @@ interface Server {
 const children: ChildProcess[] = [];
 
 async function startServe(env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), 'serve'], {
+  const child = spawn(process.execPath, crucibleArgv(['serve']), {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

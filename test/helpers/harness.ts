@@ -103,7 +103,7 @@ interface HarnessOptions extends BuildOptions {
 
 export async function startHarness(backend: Backend, givenEnv: Record<string, string> = {}, opts: HarnessOptions = {}): Promise<Harness> {
   const { env, s3 } = await storageEnv(givenEnv);
-  const { db, url, drop } = await backend.create();
+  const { db, url, drop } = await backend.create({ migrated: true });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-test-'));
   const config = loadConfig({ LOG_LEVEL: 'silent', CRUCIBLE_DATA_DIR: dataDir, ...env });
   const services = await createServices(config, db);

@@ -1,6 +1,8 @@
 // Asks GET /api/v1/health/live every `everyMs` from a worker thread of its own, so that what the
 // test's own thread does (building megabyte bodies, parsing answers) never counts as the
 // server's delay: the answer times measure only the server (docs/reliability.md, "Fuzzing").
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { Worker } from 'node:worker_threads';
 
 const PROBE = `
@@ -54,4 +56,15 @@ export function startLivenessProbe(base: string, everyMs: number): LivenessProbe
 export function probeSummary(times: number[]): string {
   const sorted = [...times].sort((a, b) => a - b);
   return `${times.length} probes, median ${(sorted[sorted.length >> 1] ?? NaN).toFixed(1)} ms, worst ${(sorted[sorted.length - 1] ?? NaN).toFixed(1)} ms`;
+}
+
+/**
+ * A full garbage collection now, so that what the test built before its window (megabyte
+ * bodies, hundreds of thousands of lines) is not collected inside it: the harness's server
+ * shares this process's heap, and a major collection of that garbage pauses its event loop
+ * too (300 ms once on CI). Node exposes `gc` to a fresh context once the flag is set.
+ */
+export function collectGarbage(): void {
+  v8.setFlagsFromString('--expose-gc');
+  (vm.runInNewContext('gc') as () => void)();
 }

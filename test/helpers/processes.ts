@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { crucibleArgv } from './cli.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -20,7 +21,7 @@ export interface CrucibleProcess {
 /** Starts `crucible <args>` with `env` (LOG_LEVEL warn and one RDKit thread unless given); `children` collects it for an after() hook to kill. */
 export function spawnCrucible(args: string[], env: Record<string, string>, children: ChildProcess[]): CrucibleProcess {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(CRUCIBLE_|DATABASE_URL$|PORT$|HOST$|NODE_TEST_CONTEXT$)/.test(k)));
-  const child = spawn(process.execPath, [...(process.env.XPROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), '--import', 'tsx', path.join(ROOT, 'src/main.ts'), ...args], {
+  const child = spawn(process.execPath, [...(process.env.XPROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), ...crucibleArgv(args)], {
     cwd: ROOT,
     env: { ...clean, LOG_LEVEL: 'warn', CRUCIBLE_CHEM_THREADS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,14 +1,15 @@
 // Results name their molecules as the input did (issue 25, point 3; docs/models.md, "Inference";
-// docs/utilities.md, "Inputs"; docs/jobs.md, `cluster`), on both databases: a molecule from an
+// docs/utilities.md, "Inputs"; docs/jobs.md, `cluster`), on one database (onlyOn): a molecule from an
 // uploaded set carries its record id and name, one given inline its SMILES as given, through
 // asynchronous predictions (JSON pages and CSV), `mpnn_predict` results, the similarity
 // utility's hits and a cluster job's assignments; the OpenAPI schemas say so.
 // Run: node --import tsx --test test/inference/labels.test.ts
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { loadRDKit } from '../../src/chem/properties/index.js';
-import { BACKENDS } from '../helpers/backends.js';
+import { loadRDKit } from '../../src/chem/rdkit.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { uploadArtifact } from '../helpers/uploads.js';
 
 const ASPIRIN = 'CC(=O)Oc1ccccc1C(=O)O';
 const CAFFEINE = 'Cn1cnc2c1c(=O)n(C)c(=O)n2C';
@@ -22,7 +23,7 @@ const SMI = SET.map(([s, n]) => `${s} ${n}`).join('\n') + '\n';
 
 type User = Awaited<ReturnType<Harness['user']>>;
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('postgres')) {
   describe(`results name their molecules [${backend.name}]`, () => {
     let h: Harness;
     let u: User;
@@ -32,7 +33,7 @@ for (const backend of BACKENDS) {
       h = await startHarness(backend, {}, { workers: 1 });
       u = await h.user();
       await h.credit(u.userId, 5);
-      smi = await upload('set.smi', SMI);
+      smi = await uploadArtifact(h, u.token, 'molecules', 'set.smi', SMI);
       const rdkit = await loadRDKit();
       const blocks = [ASPIRIN, CAFFEINE].map((s) => {
         const mol = rdkit.get_mol(s)!;
@@ -42,19 +43,10 @@ for (const backend of BACKENDS) {
           mol.delete();
         }
       });
-      sdf = await upload('two.sdf', blocks.map((b, i) => `${b.replace(/^[^\n]*/, `sdfmol${i}`)}\n$$$$\n`).join(''));
+      sdf = await uploadArtifact(h, u.token, 'molecules', 'two.sdf', blocks.map((b, i) => `${b.replace(/^[^\n]*/, `sdfmol${i}`)}\n$$$$\n`).join(''));
     });
     after(() => h?.close());
 
-    async function upload(name: string, content: string): Promise<string> {
-      const form = new FormData();
-      form.append('mode', 'molecules');
-      form.append('file', new Blob([content]), name);
-      const r = await fetch(`${h.base}/api/v1/artifacts`, { method: 'POST', body: form, headers: { authorization: `Bearer ${u.token}` } });
-      const body = (await r.json()) as { id: string };
-      assert.equal(r.status, 201, JSON.stringify(body));
-      return body.id;
-    }
     /** An asynchronous prediction's JSON page and CSV text. */
     async function predictAsync(body: Record<string, unknown>) {
       const s = await h.req('POST', '/api/v1/inference/submit', { token: u.token, body: { model: 'public/esol-logs', ...body } });

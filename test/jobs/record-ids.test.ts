@@ -1,4 +1,4 @@
-// One rule for record ids (issue 32 point 2; docs/artifacts.md, "Record ids"; src/record-ids.ts):
+// One rule for record ids (issue 32 point 2; docs/artifacts.md, "Molecule files"; src/record-ids.ts):
 // an upload whose ids a job's results could not store is a 422 naming the entry (201 characters,
 // 200 emoji counted as 400 UTF-16 code units, a control character), in a molecule file and in an
 // archive's manifest; ids derived by a job (`<id>-<rank>`) never pass the rule, so a set of

@@ -8,12 +8,13 @@ import { after, before, describe, it } from 'node:test';
 import { walletStore } from '../../src/modules/wallet/store.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { crucibleArgv } from '../helpers/cli.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const children: ChildProcess[] = [];
 
 function crucible(args: string[], env: Record<string, string>): { child: ChildProcess; output: () => string; ready: Promise<void> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), ...args], {
+  const child = spawn(process.execPath, crucibleArgv(args), {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,9 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { butinaAssign, butinaCluster, butinaCount, butinaOrder, buildTable, tanimotoBytes } from '../../src/chem/jobs/butina.js';
+import { butinaAssign, butinaCluster, butinaCount, butinaOrder, buildTable } from '../../src/chem/jobs/butina.js';
+import { maxTanimoto, tanimotoBytes } from '../../src/chem/similarity.js';
 import { morganFp, substructureMatch, substructureQuery } from '../../src/chem/jobs/handlers.js';
-import { loadRDKit, type RDKitModule } from '../../src/chem/properties/index.js';
+import { loadRDKit, type RDKitModule } from '../../src/chem/rdkit.js';
 import type { ButinaOptions } from '../../src/chem/jobs/types.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -53,11 +54,16 @@ describe('job chemistry vs native RDKit', () => {
   it('Tanimoto equals DataStructs.TanimotoSimilarity', () => {
     for (const s of fixture.similarity) {
       const q = morganFp(rdkit, s.query, MORGAN).fp!;
-      for (const [i, native] of Object.entries(s.similarities as Record<string, number>)) {
+      const natives = Object.entries(s.similarities as Record<string, number>);
+      for (const [i, native] of natives) {
         const fp = morganFp(rdkit, fixture.library[Number(i)], MORGAN).fp!;
         assert.equal(tanimotoBytes(q, fp), native, `${s.query} vs ${fixture.library[Number(i)]}`);
       }
+      // the applicability domain's form: the library packed end to end, the highest similarity
+      const packed = Buffer.concat(natives.map(([i]) => morganFp(rdkit, fixture.library[Number(i)], MORGAN).fp!));
+      assert.equal(maxTanimoto(q, new Uint8Array(packed)), Math.max(0, ...natives.map(([, v]) => v)), s.query);
     }
+    assert.equal(maxTanimoto(new Uint8Array(256), new Uint8Array(0)), 0, 'an empty library');
   });
 
   it('substructure matches equal GetSubstructMatch / GetSubstructMatches', () => {

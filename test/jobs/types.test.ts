@@ -8,10 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { loadRDKit } from '../../src/chem/properties/index.js';
+import { loadRDKit } from '../../src/chem/rdkit.js';
 import { walletStore } from '../../src/modules/wallet/store.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { uploadArtifact } from '../helpers/uploads.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = JSON.parse(fs.readFileSync(path.join(here, '../fixtures/chem/jobs-reference.json'), 'utf8'));
@@ -35,16 +36,6 @@ async function run(h: Harness, u: User, job_type: string, payload: unknown): Pro
   const r = await h.req('GET', `/api/v1/jobs/result?process_id=${pid}`, { token: u.token });
   assert.equal(r.status, 200);
   return { pid, result: r.body, artifactId: done.result_artifact_id! };
-}
-
-async function uploadMolecules(h: Harness, u: User, name: string, content: string): Promise<string> {
-  const form = new FormData();
-  form.append('mode', 'molecules');
-  form.append('file', new Blob([content], { type: 'application/octet-stream' }), name);
-  const r = await fetch(`${h.base}/api/v1/artifacts`, { method: 'POST', body: form, headers: { authorization: `Bearer ${u.token}` } });
-  const body = (await r.json()) as any;
-  assert.equal(r.status, 201, JSON.stringify(body));
-  return body.id;
 }
 
 async function record(h: Harness, u: User, artifactId: string, port: string, id: string): Promise<{ type: string | null; text: string }> {
@@ -247,7 +238,7 @@ describe('chemistry job types [pglite]', () => {
     // Record ids of a .smi upload are the entry numbers (1-based); the unparseable entry is left
     // out of the set at upload (a warning), so the set holds the 33 others.
     const smi = LIBRARY.map((s, i) => `${s} mol${i}`).join('\n');
-    const aid = await uploadMolecules(h, u, 'library.smi', `${smi}\n`);
+    const aid = await uploadArtifact(h, u.token, 'molecules', 'library.smi', `${smi}\n`);
     const est = await h.req('POST', '/api/v1/jobs/estimate', { token: u.token, body: { job_type: 'cluster', payload: { input_artifact_id: aid, cutoff: 0.6 } } });
     assert.equal(est.status, 200, est.text);
     assert.equal(est.body.assumptions.input, 'artifact');
@@ -277,7 +268,7 @@ describe('chemistry job types [pglite]', () => {
       }
     });
     const sdf = blocks.map((b, i) => `${b.replace(/^[^\n]*/, `sdfmol${i}`)}\n$$$$\n`).join('');
-    const sdfId = await uploadMolecules(h, u, 'two.sdf', sdf);
+    const sdfId = await uploadArtifact(h, u.token, 'molecules', 'two.sdf', sdf);
     const props = await run(h, u, 'properties', { input_artifact_id: sdfId });
     assert.equal(props.result.summary.described, 2, JSON.stringify(props.result.summary));
     assertProperties(props.result.items[0].properties, ASPIRIN);
@@ -317,10 +308,10 @@ describe('chemistry job types [pglite]', () => {
     }
     // An artifact that is not the user's (or not there): 404; one that is not a molecule set: 422 at the port.
     const other = await h.user();
-    const theirs = await uploadMolecules(h, other, 'x.smi', 'CCO\n');
+    const theirs = await uploadArtifact(h, other.token, 'molecules', 'x.smi', 'CCO\n');
     const nf = await h.req('POST', '/api/v1/jobs/submit', { token: u.token, body: { job_name: 'bad', job_type: 'properties', payload: { input_artifact_id: theirs } } });
     assert.equal(nf.status, 404);
-    const mine = await uploadMolecules(h, u, 'y.smi', 'CCO\nc1ccccc1\n');
+    const mine = await uploadArtifact(h, u.token, 'molecules', 'y.smi', 'CCO\nc1ccccc1\n');
     const badPort = await h.req('POST', '/api/v1/jobs/estimate', { token: u.token, body: { job_type: 'properties', payload: { input_artifact_id: mine, port: 'nope' } } });
     assert.equal(badPort.status, 422);
     assert.deepEqual(badPort.body.errors[0].loc, ['body', 'payload', 'port']);

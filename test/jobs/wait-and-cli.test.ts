@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { JobAborted } from '../../src/compute/job-type.js';
 import { waitJob } from '../../src/compute/types/wait.js';
+import { crucibleArgv } from '../helpers/cli.js';
 
 function runWait(seconds: number, signal: AbortSignal) {
   const progress: number[] = [];
@@ -70,7 +71,7 @@ describe('crucible wallet credit: argument errors', () => {
   const crucible = (args: string[]) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-cli-'));
     try {
-      return spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts'), ...args], {
+      return spawnSync(process.execPath, crucibleArgv(args), {
         cwd: root,
         env: { ...process.env, CRUCIBLE_DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
         encoding: 'utf8',

@@ -3,7 +3,7 @@
 // checked against the response component that /openapi.json publishes for the route.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { BACKENDS } from '../helpers/backends.js';
+import { onlyOn } from '../helpers/backends.js';
 import type { Harness } from '../helpers/harness.js';
 import { callers, lookup, responseValidators, StandIn, withHarness, type Callers } from './setup.js';
 
@@ -207,7 +207,7 @@ const CASES: Case[] = [
   },
 ];
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('postgres')) {
   describe(`lookup endpoints over HTTP (${backend.name})`, () => {
     let standIn: StandIn;
     let h: Harness;

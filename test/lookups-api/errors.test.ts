@@ -4,7 +4,7 @@
 // 500 that fails its item only (200 overall, item `upstream_error`, not cached).
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { BACKENDS } from '../helpers/backends.js';
+import { onlyOn } from '../helpers/backends.js';
 import type { Harness, Res } from '../helpers/harness.js';
 import { callers, lookup, StandIn, withHarness, type Callers } from './setup.js';
 
@@ -20,7 +20,7 @@ function assertProblem(r: Res, status: number, type: string, retry: string) {
   assert.equal(r.body.request_id, r.headers.get('x-request-id'));
 }
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('pglite')) {
   describe(`lookup errors over HTTP (${backend.name})`, () => {
     let standIn: StandIn;
     let h: Harness;

@@ -4,7 +4,7 @@
 // sent at all.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { BACKENDS } from '../helpers/backends.js';
+import { onlyOn } from '../helpers/backends.js';
 import type { Harness } from '../helpers/harness.js';
 import { callers, lookup, StandIn, withHarness, type Callers } from './setup.js';
 
@@ -12,7 +12,7 @@ const ASPIRIN_SMILES = 'CC(=O)Oc1ccccc1C(=O)O';
 const ASPIRIN_INCHI = 'InChI=1S/C9H8O4/c1-6(10)13-8-5-3-2-4-7(8)9(11)12/h2-5H,1H3,(H,11,12)';
 const BENZOIC_SMILES = 'c1ccccc1C(=O)O';
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('postgres')) {
   describe(`lookup privacy over HTTP (${backend.name})`, () => {
     let standIn: StandIn;
     let h: Harness;

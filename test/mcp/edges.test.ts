@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { irSpectrumSvg } from '../../src/compute/types/engine/plots.js';
+import { irSpectrumSvg } from '../../src/engines/qm/plots.js';
 import { PngRenderer } from '../../src/mcp/png.js';
 import { MAX_IMAGE_DATA } from '../../src/mcp/tool-kit.js';
-import { BACKENDS } from '../helpers/backends.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { decodePng, httpClient, inkOf, toolErrorOf } from './helpers.js';
 
@@ -41,7 +41,7 @@ describe('PNG drawings carry their text', () => {
   });
 });
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('pglite')) {
   describe(`MCP edges [${backend.name}]`, () => {
     let h: Harness;
     let client: Client;

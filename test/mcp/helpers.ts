@@ -7,11 +7,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { crucibleArgv } from '../helpers/cli.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** `crucible mcp` from the sources (as spawnCrucible runs the CLI): node --import tsx src/main.ts mcp. */
-export const MCP_COMMAND = { command: process.execPath, args: ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), 'mcp'] };
+export const MCP_COMMAND = { command: process.execPath, args: crucibleArgv(['mcp']) };
 
 /** The environment of a spawned `crucible mcp`: only what it needs (PATH for tsx, the URL and the key). */
 export function mcpEnv(base: string, key: string | null): Record<string, string> {

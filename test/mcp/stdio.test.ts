@@ -1,4 +1,4 @@
-// `crucible mcp` over stdio (issue 27; docs/mcp.md, "Over stdio"), spawned as a process and
+// `crucible mcp` over stdio (issue 27; docs/mcp.md, "Connect a desktop assistant"), spawned as a process and
 // driven by the MCP SDK's own client, against a server on each database: the same tools as over
 // HTTP, a describe, an image, a job submitted and awaited, a read-only key refused a submit,
 // another user's job not found, a tool error answered without a crash; and, reading its raw
@@ -13,7 +13,7 @@ import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MAX_LINE_BYTES } from '../../src/mcp/stdio.js';
-import { BACKENDS } from '../helpers/backends.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { httpClient, jsonOf, MCP_COMMAND, mcpEnv, pngSize, ROOT, stdioClient, toolErrorOf, WRITE_TOOLS, type StdioClient } from './helpers.js';
 
@@ -44,7 +44,7 @@ function assertProtocolOnly(out: string[]): Record<string, any>[] {
   });
 }
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('postgres')) {
   describe(`crucible mcp over stdio [${backend.name}]`, () => {
     let h: Harness;
     let owner: Awaited<ReturnType<Harness['user']>>;

@@ -21,7 +21,7 @@ import {
   type TrainingRow,
 } from '../../src/ml/index.js';
 import { classificationMetrics, regressionMetrics } from '../../src/ml/metrics.js';
-import { getRDKit, type RDKitModule } from '../../src/ml/rdkit.js';
+import { getRDKit, type RDKitModule } from '../../src/chem/rdkit.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ESOL: TrainingRow[] = readCsvTable(fs.readFileSync(path.join(root, 'data/public/esol.csv'), 'utf8')).map((r) => ({

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ATOM_FDIM, BOND_FDIM, featurizeAll, FEATURIZER_VERSION, type ParsedMolecule } from '../../src/ml/featurize.js';
-import { getRDKit, type RDKitModule } from '../../src/ml/rdkit.js';
+import { getRDKit, type RDKitModule } from '../../src/chem/rdkit.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 

@@ -15,7 +15,7 @@ import { featurizeAll, type MolFeatures } from '../../src/ml/featurize.js';
 import { FusedNet, type LossKind } from '../../src/ml/fused.js';
 import { serializeModel, trainModel, type TrainingRow } from '../../src/ml/index.js';
 import { Prng } from '../../src/ml/prng.js';
-import { getRDKit } from '../../src/ml/rdkit.js';
+import { getRDKit } from '../../src/chem/rdkit.js';
 import { tf, tfReady } from '../../src/ml/tf.js';
 import { PARTS } from '../../src/ml/grad-protocol.js';
 import { cutParts } from '../../src/ml/trainer.js';

@@ -14,7 +14,7 @@ import { featurizeAll } from '../../src/ml/featurize.js';
 import { loadModel, predict, resolveOptions, serializeModel, trainModel, type TrainResult, type TrainingRow } from '../../src/ml/index.js';
 import { memberPredictions } from '../../src/ml/model.js';
 import { CLIP, fitFeatureSpec, moleculeFeatures, normaliseFeatures, rawDescriptors } from '../../src/ml/mol-features.js';
-import { getRDKit } from '../../src/ml/rdkit.js';
+import { getRDKit } from '../../src/chem/rdkit.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ESOL: TrainingRow[] = readCsvTable(fs.readFileSync(path.join(root, 'data/public/esol.csv'), 'utf8')).map((r) => ({

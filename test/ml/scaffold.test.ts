@@ -9,8 +9,9 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parseSmiles } from '../../src/chem/depict.js';
-import { readGraph } from '../../src/ml/molgraph.js';
-import { getRDKit, type RDKitModule } from '../../src/ml/rdkit.js';
+import { readMolGraph } from '../../src/chem/molgraph.js';
+import { mlGraph } from '../../src/ml/molgraph.js';
+import { getRDKit, type RDKitModule } from '../../src/chem/rdkit.js';
 import { murckoScaffold, scaffoldAtoms } from '../../src/ml/scaffold.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -45,7 +46,7 @@ describe('Bemis-Murcko scaffolds against native RDKit', () => {
       const mol = parseSmiles(rdkit, ref.smiles);
       assert.ok(mol, ref.smiles);
       try {
-        const kept = scaffoldAtoms(readGraph(mol.get_json()));
+        const kept = scaffoldAtoms(mlGraph(readMolGraph(mol.get_json())));
         compared++;
         if (JSON.stringify(kept) !== JSON.stringify(ref.scaffold_atoms))
           bad.push(`${ref.name} ${ref.smiles}: ours ${JSON.stringify(kept)}, native ${JSON.stringify(ref.scaffold_atoms)}`);

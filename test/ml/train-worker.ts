@@ -1,9 +1,9 @@
 // A worker thread that trains a model (test/ml/worker.test.ts): rows and options from
 // workerData, each epoch posted as progress, the model posted as one Buffer at the end. With
-// `job`, it runs the mpnn_train job's thread work (src/ml/train-thread.ts) instead of trainModel.
+// `job`, it runs the mpnn_train job's thread work (src/compute/types/mpnn-train-thread.ts) instead of trainModel.
 import { parentPort, workerData } from 'node:worker_threads';
 import { serializeModel, trainModel, type TrainOptions, type TrainingRow } from '../../src/ml/index.js';
-import work from '../../src/ml/train-thread.js';
+import work from '../../src/compute/types/mpnn-train-thread.js';
 
 const { rows, options, job } = workerData as { rows: TrainingRow[]; options: TrainOptions; job?: boolean };
 if (job) {

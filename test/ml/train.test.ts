@@ -12,7 +12,7 @@ import { stack, toTensors, disposeBatch } from '../../src/ml/batch.js';
 import { DmpnnParams, forward, initialWeights } from '../../src/ml/dmpnn.js';
 import { featurizeAll } from '../../src/ml/featurize.js';
 import { Prng } from '../../src/ml/prng.js';
-import { getRDKit } from '../../src/ml/rdkit.js';
+import { getRDKit } from '../../src/chem/rdkit.js';
 import { tf, tfReady } from '../../src/ml/tf.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { uploadArtifact } from '../helpers/uploads.js';
 
 const ESOL = (parse(fs.readFileSync(new URL('../../data/public/esol.csv', import.meta.url), 'utf8'), { columns: true, trim: true }) as Record<string, string>[]).map((r) => ({
   smiles: r.smiles!,
@@ -28,15 +29,6 @@ for (const backend of BACKENDS) {
     });
     after(() => h?.close());
 
-    async function upload(token: string, mode: 'file' | 'molecules', name: string, content: string): Promise<string> {
-      const form = new FormData();
-      form.append('mode', mode);
-      form.append('file', new Blob([content]), name);
-      const r = await fetch(`${h.base}/api/v1/artifacts`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
-      const body = (await r.json()) as { id: string };
-      assert.equal(r.status, 201, JSON.stringify(body));
-      return body.id;
-    }
     const trainCsv = (targets: (i: number) => string | number) => ['smiles,y', ...ESOL.slice(0, 60).map((r, i) => `${r.smiles},${targets(i)}`)].join('\n');
 
     /** Nothing was reserved or created for the user. */
@@ -108,7 +100,8 @@ for (const backend of BACKENDS) {
     it('a training CSV with targets of +-1e308 ends the job `error` at the first bad row: charged, not a platform fault, nothing registered', async () => {
       const u = await h.user();
       await h.credit(u.userId, 5);
-      const file = await upload(
+      const file = await uploadArtifact(
+        h,
         u.token,
         'file',
         'huge.csv',
@@ -128,7 +121,8 @@ for (const backend of BACKENDS) {
       const u = await h.user();
       const other = await h.user();
       await h.credit(u.userId, 5);
-      const theirs = await upload(
+      const theirs = await uploadArtifact(
+        h,
         other.token,
         'file',
         'train.csv',
@@ -141,8 +135,8 @@ for (const backend of BACKENDS) {
           assert.deepEqual(body.errors, [{ type: 'not_found', loc: ['body', 'payload', 'input_artifact_id'], msg: `artifact ${id} not found`, input: id }]);
         }
       }
-      const molecules = await upload(u.token, 'molecules', 'set.smi', 'CCO a\nCCN b\n');
-      const binary = await upload(u.token, 'file', 'weights.bin', 'smiles,y\nCCO,1\n');
+      const molecules = await uploadArtifact(h, u.token, 'molecules', 'set.smi', 'CCO a\nCCN b\n');
+      const binary = await uploadArtifact(h, u.token, 'file', 'weights.bin', 'smiles,y\nCCO,1\n');
       for (const [id, what] of [
         [molecules, 'a molecule set (port molecules: 2 molecules with their ids and names, no target values)'],
         [binary, 'a file of format "bin"'],
@@ -181,7 +175,7 @@ for (const backend of BACKENDS) {
       assert.equal(later.body.valid, true, later.text);
 
       // The molecule sets of mpnn_predict and /inference/submit: the caller's own only.
-      const set = await upload(other.token, 'molecules', 'set.smi', 'CCO a\n');
+      const set = await uploadArtifact(h, other.token, 'molecules', 'set.smi', 'CCO a\n');
       await refused(u.token, 'mpnn_predict', { model: 'public/esol-logs', input_artifact_id: set }, 404);
       const inf = await h.req('POST', '/api/v1/inference/submit', { token: u.token, body: { model: 'public/esol-logs', input_artifact_id: set } });
       assert.equal(inf.status, 404, inf.text);
@@ -194,13 +188,14 @@ for (const backend of BACKENDS) {
     it('an input deleted between submit and run ends the job `error` as an input problem (charged, not a platform fault)', async () => {
       const u = await h.user();
       await h.credit(u.userId, 5);
-      const file = await upload(
+      const file = await uploadArtifact(
+        h,
         u.token,
         'file',
         'train.csv',
         trainCsv((i) => ESOL[i]!.target),
       );
-      const set = await upload(u.token, 'molecules', 'set.smi', 'CCO a\nCCN b\n');
+      const set = await uploadArtifact(h, u.token, 'molecules', 'set.smi', 'CCO a\nCCN b\n');
       // The one job slot is busy while the inputs are deleted.
       const wait = await h.req('POST', '/api/v1/jobs/submit', { token: u.token, body: { job_name: 'wait', job_type: 'wait', payload: { seconds: 2 } } });
       assert.equal(wait.status, 200, wait.text);

@@ -12,8 +12,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { BACKENDS } from '../helpers/backends.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { uploadArtifact } from '../helpers/uploads.js';
 
 const ESOL = (parse(fs.readFileSync(new URL('../../data/public/esol.csv', import.meta.url), 'utf8'), { columns: true, trim: true }) as Record<string, string>[]).map((r) => ({
   name: r['Compound ID']!,
@@ -23,7 +24,7 @@ const ESOL = (parse(fs.readFileSync(new URL('../../data/public/esol.csv', import
 const TINY = { depth: 2, hidden_size: 32, ffn_layers: 1, epochs: 2, batch_size: 16 };
 const csvOf = (n: number, from = 0) => ['name,SMILES,logS', ...ESOL.slice(from, from + n).map((r) => `"${r.name}",${r.smiles},${r.target}`)].join('\n');
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('pglite')) {
   describe(`mpnn_train from an uploaded CSV [${backend.name}]`, () => {
     let h: Harness;
     before(async () => {
@@ -31,15 +32,6 @@ for (const backend of BACKENDS) {
     });
     after(() => h?.close());
 
-    async function upload(token: string, mode: 'file' | 'molecules', name: string, content: string): Promise<string> {
-      const form = new FormData();
-      form.append('mode', mode);
-      form.append('file', new Blob([content]), name);
-      const r = await fetch(`${h.base}/api/v1/artifacts`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
-      const body = (await r.json()) as { id: string };
-      assert.equal(r.status, 201, JSON.stringify(body));
-      return body.id;
-    }
     const estimate = async (token: string, payload: Record<string, unknown>) => {
       const r = await h.req('POST', '/api/v1/jobs/estimate', { token, body: { job_type: 'mpnn_train', payload } });
       assert.equal(r.status, 200, r.text);
@@ -49,8 +41,8 @@ for (const backend of BACKENDS) {
     it('counts the rows at estimate and submit; the estimate grows with rows, epochs, hidden size and ensemble size, and is within a sane factor of the runtime', async (t) => {
       const u = await h.user();
       await h.credit(u.userId, 5);
-      const small = await upload(u.token, 'file', 'small.csv', csvOf(60));
-      const large = await upload(u.token, 'file', 'large.csv', csvOf(600));
+      const small = await uploadArtifact(h, u.token, 'file', 'small.csv', csvOf(60));
+      const large = await uploadArtifact(h, u.token, 'file', 'large.csv', csvOf(600));
       const base = { model_name: 'sol', task: 'regression', target_column: 'logS', smiles_column: 'smiles' };
       const e60 = await estimate(u.token, { ...base, input_artifact_id: small, hyperparameters: TINY });
       const e600 = await estimate(u.token, { ...base, input_artifact_id: large, hyperparameters: TINY });
@@ -109,7 +101,7 @@ for (const backend of BACKENDS) {
     it('a column the file does not have, a molecule set, a file of SMILES and names, too few rows or no CSV: a 422 at the field naming the columns, nothing reserved', async () => {
       const u = await h.user();
       await h.credit(u.userId, 5);
-      const file = await upload(u.token, 'file', 'train.csv', csvOf(60));
+      const file = await uploadArtifact(h, u.token, 'file', 'train.csv', csvOf(60));
       const refused = async (payload: Record<string, unknown>) => {
         const answers = [];
         for (const route of ['estimate', 'submit']) {
@@ -145,7 +137,7 @@ for (const backend of BACKENDS) {
       const smi = ESOL.slice(0, 60)
         .map((r) => `${r.smiles}\t${r.name}`)
         .join('\n');
-      const set = await upload(u.token, 'molecules', 'set.smi', smi);
+      const set = await uploadArtifact(h, u.token, 'molecules', 'set.smi', smi);
       assert.deepEqual(await refused({ input_artifact_id: set, target_column: 'logS' }), [
         {
           type: 'artifact_type',
@@ -154,7 +146,7 @@ for (const backend of BACKENDS) {
           input: set,
         },
       ]);
-      const asText = await upload(u.token, 'file', 'set.txt', smi);
+      const asText = await uploadArtifact(h, u.token, 'file', 'set.txt', smi);
       const [noSmiles, noTarget] = await refused({ input_artifact_id: asText, target_column: 'logS' });
       assert.deepEqual(noSmiles!.loc, ['body', 'payload', 'smiles_column']);
       assert.equal(
@@ -162,11 +154,11 @@ for (const backend of BACKENDS) {
         `the training file has no column "smiles" (any case); its columns are ${JSON.stringify(`${ESOL[0]!.smiles}\t${ESOL[0]!.name}`)}. Its first line is one tab-separated field: a training file is comma-separated, its first line naming the columns (a .smi molecule set of SMILES and names has no target values to train on)`,
       );
       assert.deepEqual(noTarget!.loc, ['body', 'payload', 'target_column']);
-      const headless = await upload(u.token, 'file', 'headless.csv', csvOf(60).split('\n').slice(1).join('\n'));
+      const headless = await uploadArtifact(h, u.token, 'file', 'headless.csv', csvOf(60).split('\n').slice(1).join('\n'));
       const [first] = await refused({ input_artifact_id: headless, target_column: 'logS' });
       assert.match(first!.msg, /Its first line looks like a molecule, not a header/);
 
-      const few = await upload(u.token, 'file', 'few.csv', csvOf(49));
+      const few = await uploadArtifact(h, u.token, 'file', 'few.csv', csvOf(49));
       assert.deepEqual(
         (await refused({ input_artifact_id: few, target_column: 'logS' })).map((e) => [e.type, e.loc.slice(2).join('.'), e.msg]),
         [['too_short', 'input_artifact_id', 'the training file has 49 data rows; training takes at least 50 (rows RDKit cannot read and repeated structures do not count)']],
@@ -176,11 +168,11 @@ for (const backend of BACKENDS) {
         fewInline.map((e) => [e.type, e.loc.slice(2).join('.')]),
         [['too_short', 'rows']],
       );
-      const broken = await upload(u.token, 'file', 'broken.csv', `smiles,logS\n"CCO,1\n${csvOf(60)}`);
+      const broken = await uploadArtifact(h, u.token, 'file', 'broken.csv', `smiles,logS\n"CCO,1\n${csvOf(60)}`);
       const [notCsv] = await refused({ input_artifact_id: broken, target_column: 'logS' });
       assert.deepEqual([notCsv!.type, notCsv!.loc.slice(2)], ['csv_invalid', ['input_artifact_id']]);
       assert.match(notCsv!.msg, /^the training file is not CSV: /);
-      const empty = await upload(u.token, 'file', 'empty.csv', '\n\n');
+      const empty = await uploadArtifact(h, u.token, 'file', 'empty.csv', '\n\n');
       assert.deepEqual(
         (await refused({ input_artifact_id: empty, target_column: 'logS' })).map((e) => e.msg),
         ['the training file is empty'],
@@ -197,7 +189,7 @@ for (const backend of BACKENDS) {
       const lines = ['smiles,logS'];
       for (let i = 0; i < 50_001; i++) lines.push(`${ESOL[i % ESOL.length]!.smiles},${i % 7}`);
       const text = lines.join('\n');
-      const big = await upload(u.token, 'file', 'big.csv', text);
+      const big = await uploadArtifact(h, u.token, 'file', 'big.csv', text);
       let turns = 0;
       let turning = true;
       const spin = () => {

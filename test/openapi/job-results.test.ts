@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { JOB_TYPES } from '../../src/compute/registry.js';
-import { BACKENDS } from '../helpers/backends.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
 const pascal = (name: string) => name.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase());
@@ -37,7 +37,7 @@ const CHECKED_BY_ENGINE_TESTS: Record<string, string> = {
   docking: 'test/engines/docking.test.ts',
 };
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('pglite')) {
   describe(`job results in the OpenAPI document [${backend.name}]`, () => {
     let h: Harness;
     let doc: any;

@@ -1,5 +1,5 @@
-// What to cite for a prediction with a public model (issue 25, point 3; docs/papers.md, "What to
-// cite"), on both databases: GET /papers/cite of an `mpnn_predict` job, of an asynchronous
+// What to cite for a prediction with a public model (issue 25, point 3; docs/papers.md, "The
+// API"), on one database (onlyOn): GET /papers/cite of an `mpnn_predict` job, of an asynchronous
 // inference request and of a workflow run cites the data set the model was trained on (its
 // card's training_data.doi): Delaney 2004 for esol-logs, Mobley and Guthrie 2014 for
 // freesolv-dg-hyd; a user's model cites none.
@@ -11,7 +11,7 @@ import { parse as parseBibtex } from '@retorquere/bibtex-parser';
 import { parse } from 'csv-parse/sync';
 import { publicModels } from '../../src/modules/models/public.js';
 import { CATALOG } from '../../src/modules/papers/service.js';
-import { BACKENDS } from '../helpers/backends.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
 const ESOL = (parse(fs.readFileSync(new URL('../../data/public/esol.csv', import.meta.url), 'utf8'), { columns: true, trim: true }) as Record<string, string>[]).map((r) => ({
@@ -54,7 +54,7 @@ it('every public model card names its data set by a DOI the catalog holds', () =
   assert.equal((publicModels().get('freesolv-dg-hyd')!.card.training_data as { doi: string }).doi, MOBLEY.doi);
 });
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('postgres')) {
   describe(`citing a prediction's data set [${backend.name}]`, () => {
     let h: Harness;
     let u: Awaited<ReturnType<Harness['user']>>;

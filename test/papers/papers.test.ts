@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { JOB_TYPES } from '../../src/compute/registry.js';
 import { bibtexKey } from '../../src/modules/papers/formats.js';
 import { CATALOG } from '../../src/modules/papers/service.js';
-import { BACKENDS } from '../helpers/backends.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
 /** Checks an RIS text record by record (RIS: "XX  - value" lines, TY first, ER last); returns the tag lists. */
@@ -37,7 +37,7 @@ function risRecords(text: string): Map<string, string[]>[] {
   return records;
 }
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('pglite')) {
   describe(`reference papers [${backend.name}]`, () => {
     let h: Harness;
     let u: Awaited<ReturnType<Harness['user']>>;

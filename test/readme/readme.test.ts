@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { crucibleArgv } from '../helpers/cli.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CI = process.env.CI === 'true' || process.env.CI === '1';
@@ -59,14 +60,14 @@ describe('README', () => {
     const { script, blocks } = readmeScript(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'));
     assert.ok(blocks >= 3, `found ${blocks} runnable blocks`);
     const password = crypto.randomBytes(12).toString('base64url');
-    server = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), 'serve'], {
+    server = spawn(process.execPath, crucibleArgv(['serve']), {
       cwd: ROOT,
       env: { ...process.env, PORT: '0', CRUCIBLE_DATA_DIR: dataDir, CRUCIBLE_ADMIN_PASSWORD: password, LOG_LEVEL: 'warn', CRUCIBLE_WORKERS: '2' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no listening line in 60 s: ${out}`)), 60_000);
+      const timer = setTimeout(() => reject(new Error(`no listening line in 120 s: ${out}`)), 120_000);
       server!.stdout!.on('data', (d: Buffer) => {
         out += d.toString();
         const m = /Crucible listening on (http:\/\/\S+?) /.exec(out);

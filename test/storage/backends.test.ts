@@ -13,7 +13,6 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import type { Database } from '../../src/db/database.js';
-import { migrate } from '../../src/db/migrate.js';
 import { LocalFileStorage } from '../../src/storage/local.js';
 import { PostgresStorage } from '../../src/storage/postgres.js';
 import { S3Storage } from '../../src/storage/s3.js';
@@ -322,9 +321,8 @@ async function measure(s: ArtifactStorage, diag: (m: string) => void): Promise<v
 describe(`${mb(MEMORY_OBJECT)} through a store and back with bounded memory (under ${mb(MEMORY_LIMIT)})`, () => {
   for (const backend of BACKENDS.filter((b) => b.name === 'postgres')) {
     it('postgres storage on PostgreSQL (1 MiB chunks)', async (t) => {
-      const { db, drop } = await backend.create();
+      const { db, drop } = await backend.create({ migrated: true });
       try {
-        await migrate(db);
         await measure(new PostgresStorage(db), (m) => t.diagnostic(m));
       } finally {
         await drop();
@@ -371,9 +369,8 @@ for (const backend of BACKENDS) {
       large: 20_123,
       tempAfter: 0,
       async open() {
-        const created = await backend.create();
+        const created = await backend.create({ migrated: true });
         db = created.db;
-        await migrate(db);
         return { storage: new PostgresStorage(db, { chunkBytes: 1000 }), close: created.drop };
       },
     },

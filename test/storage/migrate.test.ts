@@ -17,6 +17,7 @@ import { download, upload } from '../artifacts/helpers.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { startS3StandIn, type S3StandIn } from '../helpers/s3-stand-in.js';
+import { crucibleArgv } from '../helpers/cli.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -138,11 +139,8 @@ for (const backend of BACKENDS) {
         // Asynchronously: the S3 stand-in the command reads from answers from this process.
         const crucible = (...args: string[]) =>
           new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-            execFile(
-              process.execPath,
-              ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), ...args],
-              { cwd: ROOT, env, encoding: 'utf8', timeout: 120_000 },
-              (err, stdout, stderr) => resolve({ status: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }),
+            execFile(process.execPath, crucibleArgv(args), { cwd: ROOT, env, encoding: 'utf8', timeout: 120_000 }, (err, stdout, stderr) =>
+              resolve({ status: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }),
             );
           });
         const run = await crucible('storage', 'migrate', '--to', 'local');

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { periodOf } from '../../src/modules/usage/service.js';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { uploadArtifact } from '../helpers/uploads.js';
 
 /** `n` small molecules as a .smi file (names by position). */
 const smi = (n: number) => Array.from({ length: n }, (_, i) => `C${'C'.repeat(i % 8)}O m${i}`).join('\n') + '\n';
@@ -22,16 +23,6 @@ for (const backend of BACKENDS) {
       h = await startHarness(backend, {}, { workers: 0 });
     });
     after(() => h?.close());
-
-    async function upload(token: string, content: string): Promise<string> {
-      const form = new FormData();
-      form.append('mode', 'molecules');
-      form.append('file', new Blob([content]), 'set.smi');
-      const r = await fetch(`${h.base}/api/v1/artifacts`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
-      const body = (await r.json()) as { id: string };
-      assert.equal(r.status, 201, JSON.stringify(body));
-      return body.id;
-    }
 
     async function submit(token: string, path: '/utilities/submit' | '/inference/submit', body: unknown, counted: number): Promise<string> {
       const r = await h.req('POST', `/api/v1${path}`, { token, body });
@@ -62,8 +53,8 @@ for (const backend of BACKENDS) {
 
     it('a request that ends `error` leaves the count where it was before its submit; completed and cancelled ones keep theirs', async () => {
       const u = await h.user();
-      const setU = await upload(u.token, smi(150)); // 2 units
-      const setI = await upload(u.token, smi(250)); // 3 units
+      const setU = await uploadArtifact(h, u.token, 'molecules', 'set.smi', smi(150)); // 2 units
+      const setI = await uploadArtifact(h, u.token, 'molecules', 'set.smi', smi(250)); // 3 units
       assert.deepEqual(await usage(u.token), { utilities: 0, inference: 0, all_time: 0 });
 
       const failU = await submit(u.token, '/utilities/submit', { tool: 'convert', input: { input_artifact_id: setU } }, 2);
@@ -101,8 +92,8 @@ for (const backend of BACKENDS) {
 
     it('the units go back to the month of the request, never below zero', async () => {
       const u = await h.user();
-      const setA = await upload(u.token, smi(150)); // 2 units
-      const setB = await upload(u.token, smi(150)); // 2 units
+      const setA = await uploadArtifact(h, u.token, 'molecules', 'set.smi', smi(150)); // 2 units
+      const setB = await uploadArtifact(h, u.token, 'molecules', 'set.smi', smi(150)); // 2 units
       const a = await submit(u.token, '/utilities/submit', { tool: 'convert', input: { input_artifact_id: setA } }, 2);
       const b = await submit(u.token, '/utilities/submit', { tool: 'convert', input: { input_artifact_id: setB } }, 2);
       const now = periodOf().key;

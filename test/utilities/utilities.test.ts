@@ -1,17 +1,18 @@
-// The utilities over HTTP (docs/utilities.md) on both databases: the catalog, each tool's
+// The utilities over HTTP (docs/utilities.md) on one database (onlyOn): the catalog, each tool's
 // values, bad input (nothing counted), the synchronous limits, asynchronous requests on the
 // job runtime (counted ceil(molecules / 100), never charged, private, cancellable, large
 // results in an artifact), and idempotent replays that count nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BACKENDS } from '../helpers/backends.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { uploadArtifact } from '../helpers/uploads.js';
 
 const ASPIRIN = 'CC(=O)Oc1ccccc1C(=O)O';
 /** Two saturated polycycles whose MCS takes RDKit longer than a second (measured). */
 const SLOW_MCS = ['C1CC2CCC3CCC4CCC5CCC6CCC1C1C2C3C4C5C61', 'C1CC2CC3CCC4CCC5CC6CCC1C1C2C3C4C5C61'];
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('pglite')) {
   describe(`utilities [${backend.name}]`, () => {
     let h: Harness;
     before(async () => {
@@ -211,12 +212,7 @@ for (const backend of BACKENDS) {
 
     it('an asynchronous request on an uploaded set; a running request is cancelled by DELETE', async () => {
       const u = await h.user();
-      const form = new FormData();
-      form.append('mode', 'molecules');
-      form.append('file', new Blob([['c1ccccc1O phenol', 'CCO ethanol', 'CCN ethylamine'].join('\n')]), 'set.smi');
-      const up = await fetch(`${h.base}/api/v1/artifacts`, { method: 'POST', body: form, headers: { authorization: `Bearer ${u.token}` } });
-      assert.equal(up.status, 201);
-      const artifactId = ((await up.json()) as { id: string }).id;
+      const artifactId = await uploadArtifact(h, u.token, 'molecules', 'set.smi', ['c1ccccc1O phenol', 'CCO ethanol', 'CCN ethylamine'].join('\n'));
       const s = await h.req('POST', '/api/v1/utilities/submit', { token: u.token, body: { tool: 'substructure', input: { input_artifact_id: artifactId, query: '[OX2H]' } } });
       assert.equal(s.status, 200, s.text);
       const done = await waitRequest(u.token, s.body.request_id);

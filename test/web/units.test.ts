@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { artifactDetail, artifactName, defaultJobName } from '../../web/src/lib/names.js';
-import { fieldLabel, formatNumber, formatValue, unitOf, usd } from '../../web/src/lib/units.js';
+import { bytes, fieldLabel, formatNumber, formatValue, numberText, unitOf, usd } from '../../web/src/lib/units.js';
 
 describe('console numbers: the precision of each unit', () => {
   it('energies in Eh to 6 decimals', () => {
@@ -23,6 +23,24 @@ describe('console numbers: the precision of each unit', () => {
     assert.equal(formatNumber('cost_usd', 0.00042), '$0.0004');
     assert.equal(formatNumber('charged_amount', 1.5), '$1.5000');
     assert.equal(usd(null), '–');
+    assert.equal(usd(4.999594), '$4.9996', 'the wallet as the rest of the console');
+  });
+  it('money where a place asks for its digits: the ledger and a turn to the micro-dollar, prices and key ceilings to the cent', () => {
+    assert.equal(usd(-0.000406, { digits: 6, move: true }), '−$0.000406');
+    assert.equal(usd(5, { digits: 6, move: true }), '+$5.000000');
+    assert.equal(usd(0, { digits: 6, move: true }), '–');
+    assert.equal(usd(0.003889, { digits: 6 }), '$0.003889');
+    assert.equal(usd(10, { digits: 2 }), '$10.00');
+  });
+  it('one number formatter: decimals, significant digits, a sign, a dash for none', () => {
+    assert.equal(numberText(180.15894, 2), '180.16');
+    assert.equal(numberText(0.6087, 2, { sign: true }), '+0.61');
+    assert.equal(numberText(-0.5, 2, { sign: true }), '-0.50');
+    assert.equal(numberText(0.123456, 4, { significant: true }), '0.1235');
+    assert.equal(numberText(null, 2), '–');
+    assert.equal(numberText(Number.NaN, 2), '–');
+    assert.equal(bytes(4198), '4.1 KiB');
+    assert.equal(bytes(50 * 1024 ** 3), '50.00 GiB');
   });
   it('wavenumbers, intensities, angles, temperatures, entropies', () => {
     assert.equal(formatNumber('frequencies_cm1', 1652.4567), '1652.5');

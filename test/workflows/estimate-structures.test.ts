@@ -6,7 +6,7 @@
 // output still prices the stand-in set (its structures are known only when the run gets there).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BACKENDS } from '../helpers/backends.js';
+import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
 const oneStep = (structures?: string[]) => ({
@@ -16,7 +16,7 @@ const oneStep = (structures?: string[]) => ({
   outputs: { lowest: '$steps.conformers.outputs.lowest' },
 });
 
-for (const backend of BACKENDS) {
+for (const backend of onlyOn('pglite')) {
   describe(`workflow estimates over inline structures [${backend.name}]`, () => {
     let h: Harness;
     let token: string;

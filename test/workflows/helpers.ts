@@ -1,6 +1,7 @@
 // Shared by the workflow tests: starting runs, waiting for them, and the ledger of an account.
 import assert from 'node:assert/strict';
 import type { Harness } from '../helpers/harness.js';
+import { uploadArtifact } from '../helpers/uploads.js';
 
 export const LIBRARY = [
   'CCO',
@@ -78,23 +79,11 @@ export async function chargedToRun(h: Harness, runId: string): Promise<number> {
 }
 
 /** Uploads SMILES as a molecule set (mode molecules); returns its artifact id. */
-export async function uploadSmiles(h: Harness, token: string, smiles: string[], name = 'library.smi'): Promise<string> {
-  const form = new FormData();
-  form.append('mode', 'molecules');
-  form.append('file', new Blob([smiles.map((s, i) => `${s} m${i}`).join('\n') + '\n'], { type: 'application/octet-stream' }), name);
-  const r = await fetch(`${h.base}/api/v1/artifacts`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
-  const body = (await r.json()) as { id: string };
-  assert.equal(r.status, 201, JSON.stringify(body));
-  return body.id;
+export function uploadSmiles(h: Harness, token: string, smiles: string[], name = 'library.smi'): Promise<string> {
+  return uploadArtifact(h, token, 'molecules', name, smiles.map((s, i) => `${s} m${i}`).join('\n') + '\n');
 }
 
 /** Uploads a file as is (mode file); returns its artifact id. */
-export async function uploadFile(h: Harness, token: string, name: string, content: string): Promise<string> {
-  const form = new FormData();
-  form.append('mode', 'file');
-  form.append('file', new Blob([content], { type: 'text/csv' }), name);
-  const r = await fetch(`${h.base}/api/v1/artifacts`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
-  const body = (await r.json()) as { id: string };
-  assert.equal(r.status, 201, JSON.stringify(body));
-  return body.id;
+export function uploadFile(h: Harness, token: string, name: string, content: string): Promise<string> {
+  return uploadArtifact(h, token, 'file', name, content, { type: 'text/csv' });
 }

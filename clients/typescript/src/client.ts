@@ -64,6 +64,18 @@ export interface UploadOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * A fresh Idempotency-Key: a random UUID (version 4). Made with crypto.getRandomValues, which
+ * every browser page has, where crypto.randomUUID needs a secure context (https or localhost).
+ */
+export function idempotencyKey(): string {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 /** Paths sent without the credential (they take none). */
 const UNAUTHENTICATED = new Set(['/api/v1/auth/login-email', '/api/v1/auth/refresh']);
 const IDEMPOTENT = new Set(IDEMPOTENT_OPERATIONS);
@@ -121,11 +133,22 @@ export class Crucible {
     return this.#credentials.refresh();
   }
 
-  /** Ends the session (GET /auth/logout) and forgets the tokens. */
+  /** Ends the session (GET /auth/logout) and forgets the tokens, even when the call fails. */
   async logout(): Promise<string> {
-    const { message } = await this.get('/api/v1/auth/logout');
-    this.#credentials.clear();
-    return message;
+    try {
+      return (await this.get('/api/v1/auth/logout')).message;
+    } finally {
+      this.#credentials.clear();
+    }
+  }
+
+  /**
+   * The headers that authenticate a request now (the access token refreshed first when it is
+   * about to expire), for a request the client does not send itself: an upload by
+   * XMLHttpRequest to follow its progress in a browser, a stream read with fetch.
+   */
+  authHeaders(): Promise<Record<string, string>> {
+    return this.#credentials.headers();
   }
 
   /** The credential in use. */
@@ -163,7 +186,7 @@ export class Crucible {
     const keyed = IDEMPOTENT.has(`${method.toUpperCase()} ${url}`);
     if (keyed) {
       const given = (options.params as { header?: Record<string, unknown> } | undefined)?.header?.['idempotency-key'];
-      if (given === undefined) options.headers = { ...(options.headers as Record<string, string> | undefined), 'Idempotency-Key': crypto.randomUUID() };
+      if (given === undefined) options.headers = { ...(options.headers as Record<string, string> | undefined), 'Idempotency-Key': idempotencyKey() };
     }
     const safe = method === 'get' || keyed;
     const signal = (options.signal as AbortSignal | undefined) ?? null;

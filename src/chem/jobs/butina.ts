@@ -14,47 +14,10 @@
 // `budgetMs` with how far they got, so that no item runs into the pool's item timeout and the
 // job can stop between items when cancelled.
 //
-// Tanimoto = c / (a + b - c) as a double (c common bits, a and b bits set), exactly RDKit's
-// TanimotoSimilarity for ExplicitBitVect (1 when both are empty), so neighbour decisions are
+// Tanimoto as RDKit's TanimotoSimilarity (src/chem/similarity.ts), so neighbour decisions are
 // bit-identical to native RDKit for the same fingerprints.
+import { popcount, tanimoto } from '../similarity.js';
 import type { ButinaAssignOptions, ButinaAssignOutcome, ButinaCountOutcome, ButinaOptions, FingerprintTable, RowRange } from './types.js';
-
-/** Bits set in a byte. */
-const POP8 = new Uint8Array(256);
-for (let i = 1; i < 256; i++) POP8[i] = (i & 1) + (POP8[i >> 1] ?? 0);
-
-/** Bits set in a packed bit vector. */
-export function popcount(fp: Uint8Array): number {
-  let n = 0;
-  for (let i = 0; i < fp.length; i++) n += POP8[fp[i] ?? 0] ?? 0;
-  return n;
-}
-
-/** Bits set in both of two packed bit vectors of the same length, and in each. */
-export function bitOverlap(a: Uint8Array, b: Uint8Array): { common: number; na: number; nb: number } {
-  let common = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] ?? 0;
-    const y = b[i] ?? 0;
-    common += POP8[x & y] ?? 0;
-    na += POP8[x] ?? 0;
-    nb += POP8[y] ?? 0;
-  }
-  return { common, na, nb };
-}
-
-/** RDKit's TanimotoSimilarity of two packed bit vectors of the same length (1 for two empty ones, as RDKit). */
-export function tanimotoBytes(a: Uint8Array, b: Uint8Array): number {
-  const o = bitOverlap(a, b);
-  return tanimoto(o.common, o.na, o.nb);
-}
-
-function tanimoto(common: number, a: number, b: number): number {
-  const denom = a + b - common;
-  return denom === 0 ? 1 : common / denom;
-}
 
 /** Packs fingerprints (from morgan_fp) into shared memory, ordered by bits set, for the clustering passes. */
 export function buildTable(fps: Uint8Array[], nBits: number): FingerprintTable {

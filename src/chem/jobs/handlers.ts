@@ -4,11 +4,13 @@
 // finally block (WASM objects are not garbage-collected).
 import { molblockCoordinateProblem } from '../formats/coordinates.js';
 import type { Mol } from '@rdkit/rdkit';
-import { parseSmiles, tooManyAtoms, type RDKitModule } from '../depict.js';
+import { parseSmiles, tooManyAtoms } from '../depict.js';
+import type { RDKitModule } from '../rdkit.js';
 import { MAX_INPUT_CHARS, tooLargeToParse } from '../limits.js';
 import { ELEMENTS } from '../properties/data.js';
-import { readMolGraph } from '../properties/molgraph.js';
-import { butinaAssign, butinaCount, popcount, tanimotoBytes } from './butina.js';
+import { readMolGraph } from '../molgraph.js';
+import { popcount, tanimotoBytes } from '../similarity.js';
+import { butinaAssign, butinaCount } from './butina.js';
 import type {
   ButinaAssignOptions,
   JobKindMap,

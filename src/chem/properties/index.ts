@@ -7,14 +7,14 @@
 // garbage-collected. Query molecules (SMARTS) are parsed once per module (queries.ts).
 import { QED_DATA, type Prefilter } from './data.js';
 import { clean, massSpecHints, composition, formatFormula } from './mass.js';
-import { classCounts, cycleRank, readMolGraph, type MolGraph } from './molgraph.js';
+import { classCounts, cycleRank, readMolGraph, type MolGraph } from '../molgraph.js';
 import { qedFromProperties, type QedProperties } from './qed.js';
-import { compiledQueries, type CompiledFilter, type CompiledQuery, type JSMol, type RDKitModule } from './queries.js';
+import { compiledQueries, type CompiledFilter, type CompiledQuery, type JSMol } from './queries.js';
+import type { RDKitModule } from '../rdkit.js';
 import { explainSmiles } from '../explain.js';
 import { tooLargeToParse, tooManyAtomsDetail } from '../limits.js';
 import type { DescribeResult, MolecularProperties, MoleculeIdentifiers, RuleCheck } from './schema.js';
 
-export type { RDKitModule } from './queries.js';
 export { releaseQueries } from './queries.js';
 export type { DescribeResult, MolecularProperties } from './schema.js';
 
@@ -22,13 +22,6 @@ export type { DescribeResult, MolecularProperties } from './schema.js';
 export const MAX_SMILES_LENGTH = 2000;
 /** Molecules with more heavy atoms (atomic number > 1) than this are refused with `too_large`. */
 export const MAX_HEAVY_ATOMS = 200;
-
-/** Loads RDKit MinimalLib (one instance per thread; it takes ~100-300 ms). */
-export async function loadRDKit(): Promise<RDKitModule> {
-  const mod = (await import('@rdkit/rdkit')) as unknown as { default: () => Promise<RDKitModule> };
-  const init = mod.default;
-  return init();
-}
 
 // lib ES2023 without DOM types does not declare WebAssembly; it is there at run time.
 const WasmRuntimeError = (globalThis as unknown as { WebAssembly?: { RuntimeError: new () => Error } }).WebAssembly?.RuntimeError;

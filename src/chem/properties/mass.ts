@@ -4,7 +4,7 @@
 // isotope of each element is the one MinimalLib's ExactMolWt uses (monoisotopic.json, from
 // scripts/rdkit/export_monoisotopic.ts), so that M is `monoisotopic_mass` for every element.
 import { element, elementBySymbol, ELEMENTS, isotopeMass } from './data.js';
-import { components, type MolGraph } from './molgraph.js';
+import { components, type MolGraph } from '../molgraph.js';
 import type { IsotopePeak, MassSpecHints, MsAdduct } from './schema.js';
 
 /** Electron rest mass in u (CODATA 2018), the value RDKit's ExactMolWt uses for ions. */
@@ -207,7 +207,7 @@ function species(g: MolGraph, atoms: readonly number[]): Species {
     const z = g.z[i];
     if (z === undefined) continue; // not an atom of g
     hs += g.hs[i] ?? 0;
-    const iso = g.iso[i] ?? 0;
+    const iso = g.isotope[i] ?? 0;
     if (iso) labelledMass += isotopeMass(z, iso);
     else natural.set(z, (natural.get(z) ?? 0) + 1);
   }

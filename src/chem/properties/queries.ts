@@ -1,10 +1,10 @@
 // Query molecules (SMARTS) parsed once per RDKit module instance and reused for every
 // molecule. They live as long as the module (a worker thread's RDKit instance); call
 // releaseQueries() before dropping a module you keep running.
-import type { MainModule, Mol } from '@rdkit/rdkit';
+import type { Mol } from '@rdkit/rdkit';
+import type { RDKitModule } from '../rdkit.js';
 import { CATALOG_ENTRIES, QED_DATA, type Prefilter } from './data.js';
 
-export type RDKitModule = MainModule;
 export type JSMol = Mol;
 
 export interface CompiledQuery {

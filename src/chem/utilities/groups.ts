@@ -3,7 +3,7 @@
 // (RGroupDecomposition through get_rgd). Molecules RDKit cannot read are reported per item
 // and left out of the group. Every RDKit object is deleted in a finally block.
 import type { Mol, MolList } from '@rdkit/rdkit';
-import type { RDKitModule } from '../depict.js';
+import type { RDKitModule } from '../rdkit.js';
 import { readInput } from './read.js';
 import type { ItemFailure, McsInput, McsOutcome, RGroupsInput, RGroupsItem, RGroupsOutcome } from './types.js';
 

@@ -3,10 +3,11 @@
 // MCS and R-groups are in groups.ts. Every RDKit object is deleted in a finally block (WASM
 // objects are not garbage-collected).
 import type { Mol } from '@rdkit/rdkit';
-import { depictHighlighted, type RDKitModule } from '../depict.js';
-import { bitOverlap, tanimotoBytes } from '../jobs/butina.js';
+import { depictHighlighted } from '../depict.js';
+import type { RDKitModule } from '../rdkit.js';
+import { bitOverlap, tanimotoBytes } from '../similarity.js';
 import { composition, formatFormula } from '../properties/mass.js';
-import { readMolGraph } from '../properties/molgraph.js';
+import { readMolGraph } from '../molgraph.js';
 import { mcsItem, rgroupsItem } from './groups.js';
 import { withMolecule } from './read.js';
 import type {

@@ -4,7 +4,8 @@
 // but RDKit MinimalLib has no InChI parser, so it is a per-item `unsupported_format`
 // (docs/utilities.md). Runs in a chemistry worker thread; the caller deletes the molecule.
 import type { Mol } from '@rdkit/rdkit';
-import { parseSmiles, tooManyAtomsOf, type RDKitModule } from '../depict.js';
+import { parseSmiles, tooManyAtomsOf } from '../depict.js';
+import type { RDKitModule } from '../rdkit.js';
 import { explainSmiles } from '../explain.js';
 import { tooLargeToParse } from '../limits.js';
 import type { InputFormat, ItemFailure } from './types.js';

@@ -1,4 +1,4 @@
-// `conformers` (docs/engines.md, "Conformers"; contract section 13): a 3D conformer ensemble of
+// `conformers` (docs/engines.md, "Conformers"): a 3D conformer ensemble of
 // each structure, optimised and ranked. Open Babel generates candidates (Confab's systematic
 // search, with its genetic algorithm added when Confab cannot finish or cannot run), xtb
 // optimises each with GFN-FF, and with GFN2 the ones GFN-FF keeps; the ensemble is pruned by
@@ -8,18 +8,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
-import type { JobType, OutputRecord, RunContext } from '../job-type.js';
-import { checkAborted, chemPool } from './molecule-jobs.js';
-import { bondsKept, bondsOf, boltzmannWeights, KCAL_PER_HARTREE, pruneEnsembleAsync, rmsdContext, spread, type RmsdContext, type Vec3 } from './engine/ensemble.js';
-import { SOLVENTS, structureFields, type QmPayload } from './engine/payload.js';
-import { chargeAndSpin, qmEstimate } from './engine/qm.js';
-import { conformerEstimate } from './engine/calibration.js';
+import type { OutputRecord, RunContext } from '../job-type.js';
+import { checkAborted } from './molecule-jobs.js';
+import { engineJob } from './kit/engine-job.js';
+import { bondsKept, bondsOf, boltzmannWeights, KCAL_PER_HARTREE, pruneEnsembleAsync, rmsdContext, spread, type RmsdContext, type Vec3 } from '../../engines/qm/ensemble.js';
+import { SOLVENTS } from '../../engines/qm/solvents.js';
+import { structureFields, type QmPayload } from './kit/payload.js';
+import { chargeAndSpin, qmEstimate } from './kit/qm.js';
+import { conformerEstimate } from './kit/calibration.js';
 import type { StructureInfoOutcome } from '../../chem/jobs/types.js';
-import { engineOutput, runItems, type EngineTools, type ItemOutput } from './engine/run.js';
-import { checkStructure, ItemFailure, loadStructures, prepare, readMolblockAtoms, withCoords, type Prepared, type Structure } from './engine/structures.js';
+import { engineOutput, runItems, type ItemOutput } from './kit/run.js';
+import { checkStructure, loadStructures } from './kit/structures.js';
+import { readMolblockAtoms, withCoords } from '../../engines/molblock.js';
+import { prepare } from '../../engines/prepare.js';
+import { ItemFailure, type EngineTools, type Prepared, type Structure } from '../../engines/tools.js';
 import { qmMethods } from './optimize.js';
-import { runXtb } from './engine/xtb.js';
-import { ConformersResult } from './engine/results.js';
+import { runXtb } from '../../engines/qm/xtb.js';
+import { ConformersResult } from './kit/results.js';
 import { suffixedRecordId } from '../../record-ids.js';
 
 const Payload = Type.Object(
@@ -333,18 +338,10 @@ export function conformerMethods(p: QmPayload): string[] {
   return [...new Set([...qmMethods({ ...p, method: m }), 'gfnff'])];
 }
 
-export const conformersJob: JobType<Payload> = {
-  name: 'conformers',
+export const conformersJob = engineJob<Payload>('conformers', { structures: 'molecules', lowest: 'molecules', table: 'table' }, ['obabel', 'xtb'], {
   summary: "3D conformer ensemble of each structure: Open Babel's candidates optimised with GFN-FF (and GFN2-xTB), pruned by energy window and RMSD, Boltzmann-weighted",
   payload: Payload,
   result: ConformersResult,
-  ports: {
-    inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'molecules' } },
-    outputs: { structures: 'molecules', lowest: 'molecules', table: 'table' },
-  },
-  runsOn: 'process',
-  engines: () => ['obabel', 'xtb'],
-  engineSets: [['obabel', 'xtb']],
   methods: ['gfn2', 'gfnff', 'alpb', 'openbabel'],
   methodsOf: conformerMethods,
   async estimate(p, ctx) {
@@ -366,7 +363,7 @@ export const conformersJob: JobType<Payload> = {
   },
   async run(ctx) {
     const set = settingsOf(ctx.payload);
-    const structures = await loadStructures(ctx, chemPool(ctx));
+    const structures = await loadStructures(ctx);
     const run = await runItems(ctx, structures, { perCallTimeoutMs: PER_CALL_MS, label: 'conformers' }, (s, tools, dir) => searchOne(ctx, set, s, tools, dir, structures.length));
     const out = engineOutput('conformers', set.method, run, {
       solvent: set.solvent,
@@ -410,4 +407,4 @@ export const conformersJob: JobType<Payload> = {
     out.ports!.table = { format: 'csv', kind: 'table', records: [{ id: 'table', files: { primary: { name: 'conformers.csv', content: table, contentType: 'text/csv' } } }] };
     return out;
   },
-};
+});

@@ -1,4 +1,4 @@
-// `docking` (docs/engines.md, "Docking"; contract section 13): AutoDock Vina docks each ligand
+// `docking` (docs/engines.md, "Docking"): AutoDock Vina docks each ligand
 // into a rigid receptor within a box. The receptor is an uploaded PDB file or an RCSB PDB entry,
 // prepared once per content (waters and other hetero groups out unless kept, hydrogens at the
 // job's pH, PDBQT by Open Babel) and cached on the worker's machine; each ligand is given 3D
@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
-import { JobInputError, type JobType, type OutputRecord } from '../job-type.js';
-import { makeScratch, removeScratch } from '../engines/scratch.js';
+import { JobInputError, type OutputRecord } from '../job-type.js';
+import { makeScratch, removeScratch } from '../../engines/scratch.js';
 import {
   checkDockingInputs,
   checkDockingPayload,
@@ -21,15 +21,21 @@ import {
   MAX_BOX_SIDE,
   MAX_LIGANDS,
   type DockingPayload,
-} from './engine/docking-inputs.js';
-import { ITS_LIGAND } from './engine/docking-box.js';
-import { countStructures, MAX_MOLBLOCK_CHARS, structureFields } from './engine/payload.js';
-import { prepareReceptor, RECEPTOR_PDB, ReceptorProblem } from './engine/receptor.js';
-import { EngineLogs, engineOutput, runItems, toolsFor, type ItemResult } from './engine/run.js';
-import { checkStructure, loadStructures, titled } from './engine/structures.js';
-import { prepareLigand, runVina } from './engine/vina.js';
-import { chemPool } from './molecule-jobs.js';
-import { DockingResult } from './engine/results.js';
+} from './kit/docking-inputs.js';
+import { ITS_LIGAND } from '../../engines/docking/box.js';
+import { countStructures, MAX_MOLBLOCK_CHARS, structureFields } from './kit/payload.js';
+import { prepareReceptor, RECEPTOR_PDB, ReceptorProblem } from '../../engines/docking/receptor.js';
+import { EngineLogs, engineOutput, runItems, toolsFor, type ItemResult } from './kit/run.js';
+import { checkStructure, loadStructures } from './kit/structures.js';
+import { sdfRecord } from '../../engines/molblock.js';
+import { prepareLigand, runVina } from '../../engines/docking/vina.js';
+import { engineJob } from './kit/engine-job.js';
+import { DockingResult } from './kit/results.js';
+
+/** A receptor the engines cannot use is the job's input problem (charged, as the user's). */
+function receptorInputError(err: unknown): never {
+  throw err instanceof ReceptorProblem ? new JobInputError(err.message) : err;
+}
 
 const Vec3 = (item: Record<string, unknown>, description: string) => Type.Array(Type.Number(item), { minItems: 3, maxItems: 3, description });
 
@@ -115,26 +121,10 @@ function bestLigands(items: ItemResult[], n: number | undefined) {
     .slice(0, n ?? items.length);
 }
 
-/** One SDF record: the molblock titled, then its fields. */
-function sdfRecord(molblock: string, title: string, props: Record<string, number>): string {
-  const body = titled(molblock, title).replace(/\s*$/, '\n');
-  return `${body}${Object.entries(props)
-    .map(([k, v]) => `>  <${k}>\n${v}\n\n`)
-    .join('')}$$$$\n`;
-}
-
-export const dockingJob: JobType<Payload> = {
-  name: 'docking',
+export const dockingJob = engineJob<Payload>('docking', { poses: 'molecules', best: 'molecules', table: 'table' }, ['obabel', 'vina'], {
   summary: 'AutoDock Vina docking of ligands into a receptor (an uploaded PDB file or an RCSB PDB entry) within a box',
   payload: Payload,
   result: DockingResult,
-  ports: {
-    inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'molecules' } },
-    outputs: { poses: 'molecules', best: 'molecules', table: 'table' },
-  },
-  runsOn: 'process',
-  engines: () => ['obabel', 'vina'],
-  engineSets: [['obabel', 'vina']],
   methods: ['vina', 'vina12', 'openbabel'],
   async estimate(p, ctx) {
     checkDockingPayload(p);
@@ -161,7 +151,7 @@ export const dockingJob: JobType<Payload> = {
     const receptorLogs = new EngineLogs();
     try {
       const { receptor, box, boxSource } = await dockingInputs(ctx, path.join(dir, RECEPTOR_PDB));
-      const structures = await loadStructures(ctx, chemPool(ctx));
+      const structures = await loadStructures(ctx);
       ctx.progress(0.01, 'preparing the receptor');
       const prepared = await prepareReceptor(
         { sha256: receptor.sha256, info: receptor.info, keep, ph },
@@ -169,9 +159,7 @@ export const dockingJob: JobType<Payload> = {
         dir,
         ctx.deps.engines?.obabel.version ?? '',
         { dir: ctx.deps.cacheDir, userId: ctx.userId },
-      ).catch((err: unknown) => {
-        throw err instanceof ReceptorProblem ? new JobInputError(err.message) : err;
-      });
+      ).catch(receptorInputError);
       const receptorFile = prepared.file;
       // Progress moves with Vina (docs/jobs.md, "Progress"): each ligand's share of 0.02..0.98
       // (as runItems counts them), 5% for its preparation, the rest as Vina's asterisks come.
@@ -187,7 +175,7 @@ export const dockingJob: JobType<Payload> = {
         const lig = await prepareLigand(s, tools, idir, ph);
         ligandProgress(k, 0.05, 'docking with Vina, 0%');
         const onProgress = (f: number) => ligandProgress(k, 0.05 + 0.95 * f, `docking with Vina, ${Math.round(100 * f)}%`);
-        const poses = await runVina(tools, idir, lig, { receptor: receptorFile, box, exhaustiveness, numModes, seed, onProgress });
+        const poses = await runVina(tools, idir, lig, { receptor: receptorFile, box, exhaustiveness, numModes, seed, onProgress }).catch(receptorInputError);
         const best = poses[0]!.score_kcal_mol;
         return {
           fields: { poses, best_score_kcal_mol: best, torsions: lig.torsions, charge: lig.charge, ...(lig.dropped ? { fragments_dropped: lig.dropped } : {}) },
@@ -257,4 +245,4 @@ export const dockingJob: JobType<Payload> = {
       removeScratch(dir);
     }
   },
-};
+});

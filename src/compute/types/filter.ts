@@ -9,11 +9,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { MolecularProperties } from '../../chem/properties/schema.js';
 import { invalid } from '../../errors.js';
 import { compileExpression, ExpressionError, type Env, type ValueType } from '../expression.js';
-import type { JobType, OutputRecord } from '../job-type.js';
-import { linearEstimate } from './calibration.js';
-import { chemPool, countLibrary, ErrorLog, failureCode, INLINE_ITEMS, inputSummary, libraryFields, loadLibrary, phase, runChunks } from './molecule-jobs.js';
+import { INLINE_ITEMS, inputSummary, libraryEstimate, libraryFields, libraryJob, loadLibrary, moleculeSet, smilesRecord } from './molecule-jobs.js';
 import { propertyMetrics } from './properties.js';
-import { errorFields, InputSummary, labelFields, portsField, resultSchema } from './result-parts.js';
+import { InputSummary, labelFields } from './result-parts.js';
 
 /** The names an expression may use, and their types. */
 export const FILTER_NAMES: Readonly<Record<string, ValueType>> = {
@@ -82,94 +80,64 @@ interface Kept {
 
 const Count = Type.Integer({ minimum: 0 });
 
-/** GET /jobs/result of a filter job. */
-const Result = resultSchema(
-  'filter',
-  {
-    input: InputSummary,
-    expression: Type.String(),
-    summary: Type.Object({ molecules: Count, kept: Count, dropped: Count, errors: Count }, { additionalProperties: false }),
-    kept: Type.Union(
-      [
-        Type.Array(
-          Type.Object(
-            { ...labelFields, metrics: Type.Record(Type.String(), Type.Number(), { description: 'The numeric properties (mw, clogp, tpsa, qed, ...)' }) },
-            { additionalProperties: false },
-          ),
+/** GET /jobs/result of a filter job: `job_type`, these fields, then its ports and errors (libraryJob). */
+const ResultFields = {
+  input: InputSummary,
+  expression: Type.String(),
+  summary: Type.Object({ molecules: Count, kept: Count, dropped: Count, errors: Count }, { additionalProperties: false }),
+  kept: Type.Union(
+    [
+      Type.Array(
+        Type.Object(
+          { ...labelFields, metrics: Type.Record(Type.String(), Type.Number(), { description: 'The numeric properties (mw, clogp, tpsa, qed, ...)' }) },
+          { additionalProperties: false },
         ),
-        Type.Null(),
-      ],
-      { description: 'The kept molecules in input order, when at most 1,000 (else null: the port has them)' },
-    ),
-    ports: portsField(['molecules']),
-    ...errorFields,
-  },
-  'filter: the molecules whose properties satisfy the expression',
-);
+      ),
+      Type.Null(),
+    ],
+    { description: 'The kept molecules in input order, when at most 1,000 (else null: the port has them)' },
+  ),
+};
 
-export const filterJob: JobType<Payload> = {
-  name: 'filter',
-  ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'smiles' } }, outputs: { molecules: 'molecules' } },
-  runsOn: 'chem-pool',
-  methods: ['smiles', 'clogp', 'tpsa', 'qed', 'lipinski', 'veber', 'pains', 'brenk'],
-  summary: 'Keep the molecules whose properties satisfy an expression, e.g. "mw <= 500 and clogp < 5 and not pains"',
-  payload: Payload,
-  result: Result,
+export const filterJob = libraryJob<Payload>(
+  'filter',
+  { molecules: 'molecules' },
+  {
+    methods: ['smiles', 'clogp', 'tpsa', 'qed', 'lipinski', 'veber', 'pains', 'brenk'],
+    summary: 'Keep the molecules whose properties satisfy an expression, e.g. "mw <= 500 and clogp < 5 and not pains"',
+    payload: Payload,
+    result: { fields: ResultFields, description: 'filter: the molecules whose properties satisfy the expression' },
 
-  async estimate(p, ctx) {
-    compile(p.expression);
-    const { n, source } = await countLibrary(p, ctx);
-    return {
-      expectedRuntimeSec: linearEstimate(n, source === 'artifact' ? ['readArtifact', 'describe', 'writeRecord'] : ['describe', 'writeRecord'], ctx.resource.vcpu),
-      assumptions: { molecules: n, input: source, model: 'overhead + molecules x per-molecule cost (docs/jobs.md)' },
-    };
-  },
+    async estimate(p, ctx) {
+      compile(p.expression);
+      return libraryEstimate(p, ctx, ['describe', 'writeRecord']);
+    },
 
-  async run(ctx) {
-    const keep = compile(ctx.payload.expression);
-    const pool = chemPool(ctx);
-    const errors = new ErrorLog();
-    const items = await loadLibrary(ctx, pool, errors);
-    const kept: Kept[] = [];
-    await runChunks(
-      ctx,
-      pool,
-      'describe',
-      items,
-      (t) => t.smiles,
-      { key: false },
-      (t, out) => {
+    async run(ctx) {
+      const keep = compile(ctx.payload.expression);
+      const library = await loadLibrary(ctx);
+      const { items, errors } = library;
+      const kept: Kept[] = [];
+      await library.run('describe', { key: false }, 'filtered', (t, out) => {
         if (!out) return;
         if (out.ok && out.value.properties) {
           if (keep(envOf(out.value.properties))) kept.push({ index: t.index, id: t.id, name: t.name, smiles: t.smiles, metrics: propertyMetrics(out.value.properties) });
-        } else {
-          const code = out.ok ? (out.value.error ?? 'describe_failed') : failureCode(out);
-          errors.add(t, code, out.ok ? undefined : out.message);
-        }
-      },
-      phase(ctx, items.length, 0.05, 0.95, 'filtered'),
-    );
-    return {
-      result: {
-        job_type: 'filter',
-        input: inputSummary(ctx.payload, items.length),
-        expression: ctx.payload.expression,
-        summary: { molecules: items.length, kept: kept.length, dropped: items.length - kept.length - errors.total, errors: errors.total },
-        kept: kept.length <= INLINE_ITEMS ? kept : null,
-        ports: { molecules: 'the kept molecules as a molecule set (SMILES records, property metrics): usable as input_artifact_id with port "molecules"' },
-        ...errors.toJSON(),
-      },
-      ports: {
-        molecules: {
-          format: 'smiles',
-          kind: 'molecules',
-          records: kept.map((k): OutputRecord => ({
-            id: k.id,
-            files: { primary: { name: 'molecule.smi', content: `${k.smiles}\t${k.name ?? k.id}\n`, contentType: 'chemical/x-daylight-smiles' } },
-            metrics: { ...k.metrics, index: k.index },
-          })),
+        } else errors.failed(t, out, 'describe_failed');
+      });
+      return {
+        result: {
+          job_type: 'filter',
+          input: inputSummary(ctx.payload, items.length),
+          expression: ctx.payload.expression,
+          summary: { molecules: items.length, kept: kept.length, dropped: items.length - kept.length - errors.total, errors: errors.total },
+          kept: kept.length <= INLINE_ITEMS ? kept : null,
+          ports: { molecules: 'the kept molecules as a molecule set (SMILES records, property metrics): usable as input_artifact_id with port "molecules"' },
+          ...errors.toJSON(),
         },
-      },
-    };
+        ports: {
+          molecules: moleculeSet(kept.map((k) => smilesRecord(k, { ...k.metrics, index: k.index }))),
+        },
+      };
+    },
   },
-};
+);

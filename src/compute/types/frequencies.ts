@@ -1,4 +1,4 @@
-// `frequencies` (docs/engines.md, "Frequencies and scans"; contract section 13): each
+// `frequencies` (docs/engines.md, "Frequencies and scans"): each
 // structure optimised (tight convergence with xtb, PRECISE with MOPAC), then its harmonic
 // frequencies, IR intensities and thermochemistry at `temperature_k` on that geometry. Result
 // items: molblock, energy_hartree, frequencies_cm1 (imaginary negative; the rotations and
@@ -6,16 +6,17 @@
 // entropy_cal_mol_k, gibbs_hartree, temperature_k; the `plot` port holds an IR spectrum per
 // structure.
 import { Type, type Static } from '@sinclair/typebox';
-import type { JobType, OutputRecord } from '../job-type.js';
-import { mopacVibrations, xtbVibrations, type Vibrations } from './engine/hessian.js';
-import { ENGINE_SETS, enginesForMethod, qmFields, structureFields, XTB_METHODS, type QmPayload } from './engine/payload.js';
-import { irSpectrumSvg } from './engine/plots.js';
-import { chargeAndSpin, methodOf, qmEstimate, runQm } from './engine/qm.js';
-import { engineOutput, runItems } from './engine/run.js';
-import { checkStructure, displayName, loadStructures, prepare, readMolblockAtoms } from './engine/structures.js';
-import { chemPool } from './molecule-jobs.js';
+import type { OutputRecord } from '../job-type.js';
+import { mopacVibrations, xtbVibrations, type Vibrations } from '../../engines/qm/hessian.js';
+import { qmFields, structureFields, XTB_METHODS, type QmPayload } from './kit/payload.js';
+import { irSpectrumSvg } from '../../engines/qm/plots.js';
+import { methodOf, qmEstimate, runQm, runQmItems } from './kit/qm.js';
+import { engineOutput } from './kit/run.js';
+import { displayName } from './kit/structures.js';
+import { readMolblockAtoms } from '../../engines/molblock.js';
+import { engineJob } from './kit/engine-job.js';
 import { qmMethods } from './optimize.js';
-import { FrequenciesResult } from './engine/results.js';
+import { FrequenciesResult } from './kit/results.js';
 
 const Payload = Type.Object(
   {
@@ -43,23 +44,12 @@ const Payload = Type.Object(
 );
 type Payload = Static<typeof Payload> & QmPayload & { temperature_k?: number; scale_factor?: number };
 
-/** Seconds one engine call may take: the job's runtime limit is the real bound; this stops a single hung call. */
-const PER_CALL_MS = 30 * 60_000;
-
 const round = (v: number, d: number) => Math.round(v * 10 ** d) / 10 ** d;
 
-export const frequenciesJob: JobType<Payload> = {
-  name: 'frequencies',
+export const frequenciesJob = engineJob<Payload>('frequencies', { structures: 'molecules', table: 'table' }, 'method', {
   summary: 'Harmonic frequencies, IR intensities and thermochemistry (ZPVE, H, S, G) of the optimised structure, with xtb or MOPAC',
   payload: Payload,
   result: FrequenciesResult,
-  ports: {
-    inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'molecules' } },
-    outputs: { structures: 'molecules', table: 'table' },
-  },
-  runsOn: 'process',
-  engines: (p) => enginesForMethod(methodOf(p)),
-  engineSets: ENGINE_SETS,
   methods: ['gfn2', 'gfn1', 'gfnff', 'pm7', 'pm6', 'alpb', 'cosmo', 'openbabel', 'rrho'],
   methodsOf: (p) => {
     const m = qmMethods(p);
@@ -71,12 +61,8 @@ export const frequenciesJob: JobType<Payload> = {
     const method = methodOf(p);
     const temperatureK = p.temperature_k ?? 298.15;
     const scale = p.scale_factor ?? 1;
-    const structures = await loadStructures(ctx, chemPool(ctx));
     const plots: OutputRecord[] = [];
-    const run = await runItems(ctx, structures, { perCallTimeoutMs: PER_CALL_MS, label: 'frequencies' }, async (s, tools, dir) => {
-      checkStructure(s, method);
-      const spin = chargeAndSpin(p, s);
-      const prepared = await prepare(s, tools, dir);
+    const run = await runQmItems(ctx, 'frequencies', async ({ s, tools, dir, spin, prepared }) => {
       const call = { method, solvent: p.solvent, ...spin };
       const opt = await runQm(tools, dir, prepared, { ...call, optimize: { maxIterations: p.max_iterations, level: 'tight' } });
       const optimized = { ...prepared, molblock: opt.molblock, ...readMolblockAtoms(opt.molblock) };
@@ -128,4 +114,4 @@ export const frequenciesJob: JobType<Payload> = {
     out.ports!.plot = { format: 'svg', kind: 'svg', records: plots };
     return out;
   },
-};
+});

@@ -8,13 +8,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { Type } from '@sinclair/typebox';
+import { Type, type TProperties } from '@sinclair/typebox';
 import type { ChemPool, ItemOutcome } from '../../chem/pool.js';
 import type { KindInput, KindOptions, KindOutput, TaskKind } from '../../chem/kinds.js';
 import { isMolblock } from '../../chem/jobs/handlers.js';
 import { AppError, invalid } from '../../errors.js';
 import { suffixedRecordId } from '../../record-ids.js';
-import { JobAborted, JobInputError, type EstimateContext, type RunContext } from '../job-type.js';
+import { JobAborted, JobInputError, type Estimate, type EstimateContext, type JobType, type OutputRecord, type PortType, type RunContext } from '../job-type.js';
+import { linearEstimate, type CostName } from './calibration.js';
+import { errorFields, portsField, resultSchema } from './result-parts.js';
 
 /** Molecules per job at most, inline or from an uploaded set. */
 export const MAX_MOLECULES = 100_000;
@@ -26,6 +28,30 @@ export const INLINE_ITEMS = 1_000;
 export const MAX_LISTED_ERRORS = 1_000;
 /** Morgan fingerprints of every job type: radius 2, 2048 bits (RDKit GetMorganFingerprintAsBitVect(m, 2, 2048)). */
 export const MORGAN = { radius: 2, nBits: 2048 } as const;
+
+/**
+ * The workflow ports of a job type that takes molecules (docs/workflows.md): an uploaded set by
+ * input_artifact_id and port, or given inline in the payload field `inline` (SMILES, or an engine
+ * job's structures); and its `outputs`.
+ */
+export function moleculePorts(outputs: Record<string, PortType>, inline: 'smiles' | 'molecules' = 'smiles') {
+  return { inputs: { molecules: { type: 'molecules' as const, field: 'input_artifact_id', portField: 'port', inline } }, outputs };
+}
+
+/**
+ * A chemistry job type over a molecule library (properties, depict, filter, similarity_search,
+ * substructure_search, cluster): it runs on the chemistry pool, takes its molecules inline or as a
+ * molecule set and gives `outputs`; its result document is `job_type`, the `result` fields, then
+ * its ports and its per-item errors.
+ */
+export function libraryJob<P extends LibraryPayload>(
+  name: string,
+  outputs: Record<string, PortType>,
+  def: Omit<JobType<P>, 'name' | 'ports' | 'runsOn' | 'result'> & { result: { fields: TProperties; description: string } },
+): JobType<P> {
+  const result = resultSchema(name, { ...def.result.fields, ports: portsField(Object.keys(outputs)), ...errorFields }, def.result.description);
+  return { ...def, name, ports: moleculePorts(outputs), runsOn: 'chem-pool', result };
+}
 
 /** The payload fields naming the molecules a job works on (exactly one of smiles and input_artifact_id). */
 export function libraryFields(what = 'The molecules') {
@@ -79,6 +105,24 @@ export async function countLibrary(p: LibraryPayload, ctx: EstimateContext): Pro
     throw invalid(['input_artifact_id'], `artifact ${p.input_artifact_id} holds ${n} molecules; a job takes at most ${MAX_MOLECULES}`, p.input_artifact_id, 'too_long');
   }
   return { n, source: 'artifact' };
+}
+
+/**
+ * The estimate of a job over a molecule library (docs/jobs.md): `costs` per molecule (reading an
+ * uploaded set added), plus `pairSec(n)` of pairwise work spread over the vCPUs; `more` goes
+ * into the assumptions before the `model`.
+ */
+export async function libraryEstimate(
+  p: LibraryPayload,
+  ctx: EstimateContext,
+  costs: CostName[],
+  opts: { pairSec?: (n: number) => number; more?: (n: number) => Record<string, unknown>; model?: string } = {},
+): Promise<Estimate> {
+  const { n, source } = await countLibrary(p, ctx);
+  return {
+    expectedRuntimeSec: linearEstimate(n, source === 'artifact' ? ['readArtifact', ...costs] : costs, ctx.resource.vcpu, opts.pairSec?.(n)),
+    assumptions: { molecules: n, input: source, ...opts.more?.(n), model: opts.model ?? 'overhead + molecules x per-molecule cost (docs/jobs.md)' },
+  };
 }
 
 /** Why a substructure query cannot be SMARTS (or SMILES) text, from its shape alone; null when it may be. */
@@ -164,6 +208,19 @@ export class ErrorLog {
     if (this.listed.length < MAX_LISTED_ERRORS)
       this.listed.push({ index: item.index, id: item.id, smiles: clip(item.original ?? item.smiles), error, ...(message ? { message } : {}) });
   }
+  /** Logs an item whose pool outcome has no value: its own error code (else `fallback`), or how the call failed. Returns the code. */
+  failed(item: LibraryItem, out: ItemOutcome<{ error?: string | null }>, fallback = 'failed'): string {
+    const code = out.ok ? (out.value.error ?? fallback) : failureCode(out);
+    this.add(item, code, out.ok ? undefined : out.message);
+    return code;
+  }
+  /** The counts of `codes` and, as `failed`, of every other error (result.json's summary). */
+  breakdown(codes: readonly string[] = ['unparseable', 'too_large']): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const c of codes) out[c] = this.counts[c] ?? 0;
+    out.failed = this.total - codes.reduce((sum, c) => sum + (this.counts[c] ?? 0), 0);
+    return out;
+  }
   toJSON() {
     return { errors: this.listed, errors_listed: this.listed.length, errors_total: this.total };
   }
@@ -224,12 +281,44 @@ export async function runChunks<K extends TaskKind, T extends LibraryItem>(
   }
 }
 
+/** A job's molecules (loadLibrary), with the log of their per-item errors. */
+export interface Library {
+  items: LibraryItem[];
+  errors: ErrorLog;
+  /**
+   * Runs `kind` on every molecule's SMILES on the chemistry pool (runChunks), with progress
+   * `label` from 5% to 95% of the job (or from `from` to `to`): `each` gets each molecule in input
+   * order with its outcome, null for a molecule that could not be read.
+   */
+  run<K extends TaskKind>(
+    kind: K,
+    options: KindOptions<K>,
+    progress: string | { label: string; from: number; to: number },
+    each: (t: LibraryItem, out: ItemOutcome<KindOutput<K>> | null) => void | Promise<void>,
+  ): Promise<void>;
+}
+
 /**
  * The job's molecules, in input order: the inline list, or the uploaded set read through
- * ctx.readMolecules (SDF molblocks converted to SMILES on the pool). A set that is gone or is
- * no molecule set by now is the user's input problem (JobInputError).
+ * ctx.readMolecules (SDF molblocks converted to SMILES on the pool), with the log of the job's
+ * per-item errors (those converting molblocks first). A set that is gone or is no molecule set
+ * by now is the user's input problem (JobInputError).
  */
-export async function loadLibrary(ctx: RunContext<LibraryPayload>, pool: ChemPool, errors: ErrorLog, share = 0.05): Promise<LibraryItem[]> {
+export async function loadLibrary(ctx: RunContext<LibraryPayload>, share = 0.05): Promise<Library> {
+  const pool = chemPool(ctx);
+  const errors = new ErrorLog();
+  const items = await readLibrary(ctx, pool, errors, share);
+  return {
+    items,
+    errors,
+    run: (kind, options, progress, each) => {
+      const { label, from, to } = typeof progress === 'string' ? { label: progress, from: 0.05, to: 0.95 } : progress;
+      return runChunks(ctx, pool, kind, items, (t) => t.smiles, options, each, phase(ctx, items.length, from, to, label));
+    },
+  };
+}
+
+async function readLibrary(ctx: RunContext<LibraryPayload>, pool: ChemPool, errors: ErrorLog, share: number): Promise<LibraryItem[]> {
   const p = ctx.payload;
   if (p.smiles) return p.smiles.map((smiles, index) => ({ index, id: String(index), smiles }));
   const items: LibraryItem[] = [];
@@ -292,6 +381,20 @@ export function usable(item: LibraryItem): boolean {
 /** Progress over the main phase, from `from` to `to` of the whole job. */
 export function phase(ctx: RunContext<unknown>, total: number, from: number, to: number, label: string): (done: number) => void {
   return (done) => ctx.progress(from + ((to - from) * done) / Math.max(1, total), `${label}: ${done} of ${total}`);
+}
+
+/** A molecule set port (docs/jobs.md): one SMILES record per molecule, usable as a later job's input_artifact_id. */
+export function moleculeSet(records: OutputRecord[]) {
+  return { format: 'smiles', kind: 'molecules', records };
+}
+
+/** A molecule's record of a molecule set: its SMILES line (SMILES and name), its metrics and any more files. */
+export function smilesRecord(m: { id: string; name?: string; smiles: string }, metrics: Record<string, number>, more: OutputRecord['files'] = {}): OutputRecord {
+  return {
+    id: m.id,
+    files: { primary: { name: 'molecule.smi', content: `${m.smiles}\t${m.name ?? m.id}\n`, contentType: 'chemical/x-daylight-smiles' }, ...more },
+    metrics,
+  };
 }
 
 /** The `input` block of result.json. */

@@ -4,13 +4,13 @@
 // (POST /inference/submit: not charged, counted against the monthly allowance).
 import { Type, type Static } from '@sinclair/typebox';
 import { AppError, invalid } from '../../errors.js';
-import type { PredictThreadInput } from '../../ml/predict-thread.js';
+import type { PredictThreadInput } from './mpnn-predict-thread.js';
 import type { Prediction } from '../../ml/predict.js';
 import { JobInputError, type JobType } from '../job-type.js';
 import { RUNNING_FROM_SOURCE } from '../../paths.js';
 import { runInThread } from '../threads.js';
 import { CALIBRATION } from './calibration.js';
-import { ErrorLog, loadLibrary } from './molecule-jobs.js';
+import { loadLibrary, moleculePorts } from './molecule-jobs.js';
 import { MpnnPredictResult } from './mpnn-results.js';
 
 export const MAX_ASYNC_SMILES = 100_000;
@@ -60,7 +60,7 @@ export function predictionItem(p: Prediction, uncertainty = true, label?: Molecu
 
 export const mpnnPredictJob: JobType<Payload> = {
   name: 'mpnn_predict',
-  ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'smiles' } }, outputs: {} },
+  ports: moleculePorts({}),
   runsOn: 'thread',
   methods: ['rdkit', 'dmpnn', 'morgan'],
   summary: 'Predict a property with a public model or one of your MPNN models, for SMILES or an uploaded molecule set',
@@ -87,7 +87,7 @@ export const mpnnPredictJob: JobType<Payload> = {
     let labels: MoleculeLabel[] | undefined;
     if (!smiles) {
       // The set as the chemistry job types read it: record ids made unique, names kept, SDF molblocks as RDKit's SMILES.
-      const items = await loadLibrary(ctx, ctx.deps.chem, new ErrorLog());
+      const { items } = await loadLibrary(ctx);
       smiles = items.map((t) => (t.error ? '' : t.smiles));
       labels = items.map((t) => ({ id: t.id, name: t.name ?? null, ...(t.error ? { error: t.error } : {}) }));
     }
@@ -95,7 +95,7 @@ export const mpnnPredictJob: JobType<Payload> = {
       throw err instanceof AppError ? new JobInputError(`model ${p.model}: ${err.message} (deleted since the request was made?)`) : err;
     });
     const preds = await runInThread<PredictThreadInput, Prediction[]>(
-      new URL(`../../ml/predict-thread${RUNNING_FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url),
+      new URL(`./mpnn-predict-thread${RUNNING_FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url),
       { weights, smiles },
       { signal: ctx.signal, progress: (f, m, d) => ctx.progress(f, m, d) },
     );

@@ -10,7 +10,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { AppError, invalid, invalidInput, type Issue } from '../../errors.js';
 import { checkTarget, MIN_ROWS, type TrainingRow } from '../../ml/data.js';
 import { describeMoleculeFeatures, type MoleculeFeatureSpec } from '../../ml/mol-features.js';
-import type { TrainThreadInput, TrainThreadOutput } from '../../ml/train-thread.js';
+import type { TrainThreadInput, TrainThreadOutput } from './mpnn-train-thread.js';
 import { JobInputError, type JobType, type RunContext } from '../job-type.js';
 import { RUNNING_FROM_SOURCE } from '../../paths.js';
 import { runInThread } from '../threads.js';
@@ -167,7 +167,7 @@ export const mpnnTrainJob: JobType<Payload> = {
         split: { type: p.split ?? 'random', sizes: [1 - val - test, val, test], seed: p.split_seed ?? 0 },
       },
     };
-    const out = await runInThread<TrainThreadInput, TrainThreadOutput>(new URL(`../../ml/train-thread${RUNNING_FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url), input, {
+    const out = await runInThread<TrainThreadInput, TrainThreadOutput>(new URL(`./mpnn-train-thread${RUNNING_FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url), input, {
       signal: ctx.signal,
       progress: (f, m, d) => ctx.progress(f, m, d, true), // each message of the training thread ends an epoch
     }).catch((err: unknown) => {

@@ -1,15 +1,14 @@
-// `optimize` and `singlepoint` (docs/engines.md; contract section 13): a geometry optimisation,
+// `optimize` and `singlepoint` (docs/engines.md, "Optimisation and single points"): a geometry optimisation,
 // or the energy and electronic properties at the given geometry, with GFN2-xTB, GFN1-xTB or
 // GFN-FF (xtb) or PM7 or PM6 (MOPAC), in the gas phase or an implicit solvent. Result items:
 // molblock, energy_hartree, homo_lumo_gap_ev, dipole_debye, charges, converged, iterations.
 import { Type, type Static } from '@sinclair/typebox';
 import type { JobType } from '../job-type.js';
-import { chargeAndSpin, methodOf, qmEstimate, runQm } from './engine/qm.js';
-import { ENGINE_SETS, enginesForMethod, qmFields, structureFields, type QmPayload } from './engine/payload.js';
-import { engineOutput, runItems } from './engine/run.js';
-import { OptimizeResult, SinglepointResult } from './engine/results.js';
-import { checkStructure, loadStructures, prepare } from './engine/structures.js';
-import { chemPool } from './molecule-jobs.js';
+import { methodOf, qmEstimate, runQm, runQmItems } from './kit/qm.js';
+import { qmFields, structureFields, type QmPayload } from './kit/payload.js';
+import { engineOutput } from './kit/run.js';
+import { OptimizeResult, SinglepointResult } from './kit/results.js';
+import { engineJob } from './kit/engine-job.js';
 
 const Payload = Type.Object({ ...structureFields(), ...qmFields() }, { additionalProperties: false });
 type Payload = Static<typeof Payload> & QmPayload;
@@ -21,36 +20,21 @@ export function qmMethods(p: QmPayload): string[] {
   return [m, ...solvation, 'openbabel'];
 }
 
-/** Seconds one engine call may take: the job's runtime limit is the real bound; this stops a single hung call. */
-const PER_CALL_MS = 30 * 60_000;
-
 function qmJob(name: 'optimize' | 'singlepoint'): JobType<Payload> {
   const optimizing = name === 'optimize';
-  return {
-    name,
+  return engineJob<Payload>(name, { structures: 'molecules', table: 'table' }, 'method', {
     summary: optimizing
       ? 'Geometry optimisation with GFN2-xTB, GFN1-xTB, GFN-FF (xtb) or PM7, PM6 (MOPAC), in the gas phase or an implicit solvent'
       : 'Energy, HOMO-LUMO gap, dipole and partial charges at the given geometry (xtb or MOPAC)',
     payload: Payload,
     result: optimizing ? OptimizeResult : SinglepointResult,
-    ports: {
-      inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'molecules' } },
-      outputs: { structures: 'molecules', table: 'table' },
-    },
-    runsOn: 'process',
-    engines: (p) => enginesForMethod(methodOf(p)),
-    engineSets: ENGINE_SETS,
     methods: ['gfn2', 'gfn1', 'gfnff', 'pm7', 'pm6', 'alpb', 'cosmo', 'openbabel'],
     methodsOf: qmMethods,
     estimate: (p, ctx) => qmEstimate(p, ctx, optimizing ? 'optimize' : 'singlepoint'),
     async run(ctx) {
       const p = ctx.payload;
       const method = methodOf(p);
-      const structures = await loadStructures(ctx, chemPool(ctx));
-      const run = await runItems(ctx, structures, { perCallTimeoutMs: PER_CALL_MS, label: name }, async (s, tools, dir) => {
-        checkStructure(s, method);
-        const spin = chargeAndSpin(p, s);
-        const prepared = await prepare(s, tools, dir);
+      const run = await runQmItems(ctx, name, async ({ tools, dir, spin, prepared }) => {
         const r = await runQm(tools, dir, prepared, { method, solvent: p.solvent, ...spin, optimize: optimizing ? { maxIterations: p.max_iterations } : undefined });
         const heat = (r as { heatOfFormationKcal?: number }).heatOfFormationKcal;
         const fields = {
@@ -69,7 +53,7 @@ function qmJob(name: 'optimize' | 'singlepoint'): JobType<Payload> {
       });
       return engineOutput(name, method, run, { solvent: p.solvent ?? null });
     },
-  };
+  });
 }
 
 export const optimizeJob = qmJob('optimize');

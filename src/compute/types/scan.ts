@@ -1,4 +1,4 @@
-// `scan` (docs/engines.md, "Frequencies and scans"; contract section 13): a relaxed torsion
+// `scan` (docs/engines.md, "Frequencies and scans"): a relaxed torsion
 // scan with xtb. For each angle from start_deg to end_deg (`steps` points, both ends included)
 // the torsion is turned to the angle (the atoms on l's side of the j-k bond rotate, unless j-k
 // is in a ring) and the structure optimised with the dihedral held by xtb's `$constrain`
@@ -11,17 +11,19 @@ import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import type { StructureInfoOutcome } from '../../chem/jobs/types.js';
 import { invalid } from '../../errors.js';
-import type { EstimateContext, JobType, OutputRecord } from '../job-type.js';
-import { dihedralProblem, molblockBonds, turnDihedral, wrapDeg } from './engine/geometry.js';
-import { qmFields, structureFields, XTB_METHODS, type QmPayload } from './engine/payload.js';
-import { scanProfileSvg } from './engine/plots.js';
-import { chargeAndSpin, methodOf, qmEstimate } from './engine/qm.js';
-import { engineOutput, runItems } from './engine/run.js';
-import { checkStructure, displayName, ItemFailure, loadStructures, prepare, readMolblockAtoms, withCoords, type Prepared } from './engine/structures.js';
-import { HARTREE_PER_KCAL, runXtb } from './engine/xtb.js';
-import { chemPool } from './molecule-jobs.js';
+import type { EstimateContext, OutputRecord } from '../job-type.js';
+import { dihedralProblem, molblockBonds, turnDihedral, wrapDeg } from '../../engines/qm/geometry.js';
+import { qmFields, structureFields, XTB_METHODS, type QmPayload } from './kit/payload.js';
+import { scanProfileSvg } from '../../engines/qm/plots.js';
+import { methodOf, qmEstimate, runQmItems } from './kit/qm.js';
+import { engineOutput } from './kit/run.js';
+import { displayName } from './kit/structures.js';
+import { readMolblockAtoms, withCoords } from '../../engines/molblock.js';
+import { ItemFailure, type Prepared } from '../../engines/tools.js';
+import { HARTREE_PER_KCAL, runXtb } from '../../engines/qm/xtb.js';
+import { engineJob } from './kit/engine-job.js';
 import { qmMethods } from './optimize.js';
-import { ScanResult } from './engine/results.js';
+import { ScanResult } from './kit/results.js';
 
 const Payload = Type.Object(
   {
@@ -41,8 +43,6 @@ const Payload = Type.Object(
 );
 type Payload = Static<typeof Payload> & QmPayload;
 
-/** Seconds one engine call may take: the job's runtime limit is the real bound; this stops a single hung call. */
-const PER_CALL_MS = 30 * 60_000;
 /** Force constant of the dihedral restraint (xtb's $constrain, Eh per rad^2): a point lands within about 0.1 degree. */
 export const FORCE_CONSTANT = 1.0;
 
@@ -84,19 +84,11 @@ function restraintEnergy(stdout: string): number {
   return v;
 }
 
-export const scanJob: JobType<Payload> = {
-  name: 'scan',
+// Only xtb scans; a pm7/pm6 payload is refused by the estimate (422 at payload.method).
+export const scanJob = engineJob<Payload>('scan', { structures: 'molecules', table: 'table' }, ['obabel', 'xtb'], {
   summary: 'Relaxed torsion scan with GFN2-xTB, GFN1-xTB or GFN-FF: the energy profile of a dihedral, each point optimised with the dihedral held',
   payload: Payload,
   result: ScanResult,
-  ports: {
-    inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'molecules' } },
-    outputs: { structures: 'molecules', table: 'table' },
-  },
-  runsOn: 'process',
-  // Only xtb scans; a pm7/pm6 payload is refused by the estimate (422 at payload.method).
-  engines: () => ['obabel', 'xtb'],
-  engineSets: [['obabel', 'xtb']],
   methods: ['gfn2', 'gfn1', 'gfnff', 'alpb', 'openbabel'],
   methodsOf: qmMethods,
   estimate,
@@ -104,12 +96,8 @@ export const scanJob: JobType<Payload> = {
     const p = ctx.payload;
     const method = methodOf(p) as 'gfn2' | 'gfn1' | 'gfnff';
     const angles = scanAngles(p);
-    const structures = await loadStructures(ctx, chemPool(ctx));
     const plots: OutputRecord[] = [];
-    const run = await runItems(ctx, structures, { perCallTimeoutMs: PER_CALL_MS, label: 'scan' }, async (s, tools, dir) => {
-      checkStructure(s, method);
-      const spin = chargeAndSpin(p, s);
-      const prepared = await prepare(s, tools, dir);
+    const run = await runQmItems(ctx, 'scan', async ({ s, tools, dir, spin, prepared, total }) => {
       const bonds = molblockBonds(prepared.molblock);
       const problem = dihedralProblem(p.dihedral, prepared.symbols.length, bonds);
       if (problem) throw new ItemFailure('invalid_dihedral', problem);
@@ -130,9 +118,9 @@ export const scanJob: JobType<Payload> = {
         raw.push({ angle_deg: angle, energy_hartree: Math.round((r.energyHartree - restraintEnergy(r.stdout)) * 1e12) / 1e12, molblock: r.molblock });
         current = { ...current, molblock: r.molblock, ...readMolblockAtoms(r.molblock) };
         ctx.progress(
-          0.02 + (0.96 * (s.index + (n + 1) / angles.length)) / structures.length,
-          `structure ${s.index + 1} of ${structures.length}: point ${n + 1} of ${angles.length}`,
-          { structure: s.index, structures: structures.length, done: n + 1, total: angles.length },
+          0.02 + (0.96 * (s.index + (n + 1) / angles.length)) / total,
+          `structure ${s.index + 1} of ${total}: point ${n + 1} of ${angles.length}`,
+          { structure: s.index, structures: total, done: n + 1, total: angles.length },
           false,
         );
       }
@@ -176,4 +164,4 @@ export const scanJob: JobType<Payload> = {
     out.ports!.plot = { format: 'svg', kind: 'svg', records: plots };
     return out;
   },
-};
+});

@@ -20,10 +20,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import { invalid } from '../../errors.js';
 import { MAX_QUERY_CHARS } from '../../chem/jobs/handlers.js';
 import { smilesShapeError } from '../../chem/formats/smiles-shape.js';
-import { JobInputError, type JobType, type OutputRecord } from '../job-type.js';
-import { linearEstimate } from './calibration.js';
-import { chemPool, countLibrary, ErrorLog, failureCode, inputSummary, libraryFields, loadLibrary, phase, runChunks, smartsShapeError } from './molecule-jobs.js';
-import { errorFields, InputSummary, labelFields, portsField, resultSchema } from './result-parts.js';
+import { JobInputError } from '../job-type.js';
+import { chemPool, inputSummary, libraryEstimate, libraryFields, libraryJob, loadLibrary, moleculeSet, smartsShapeError, smilesRecord } from './molecule-jobs.js';
+import { InputSummary, labelFields } from './result-parts.js';
 
 /** Matching molecules listed in result.json at most (the port has all of them). */
 export const MAX_LISTED_MATCHES = 10_000;
@@ -57,79 +56,60 @@ interface Match {
 
 const Count = Type.Integer({ minimum: 0 });
 
-/** GET /jobs/result of a substructure_search job. */
-const Result = resultSchema(
-  'substructure_search',
-  {
-    query: Type.Object(
-      { text: Type.String(), read_as: Type.Union([Type.Literal('smarts'), Type.Literal('smiles')]), atoms: Type.Integer(), use_chirality: Type.Boolean() },
+/** GET /jobs/result of a substructure_search job: `job_type`, these fields, then its ports and errors (libraryJob). */
+const ResultFields = {
+  query: Type.Object(
+    { text: Type.String(), read_as: Type.Union([Type.Literal('smarts'), Type.Literal('smiles')]), atoms: Type.Integer(), use_chirality: Type.Boolean() },
+    { additionalProperties: false },
+  ),
+  input: InputSummary,
+  summary: Type.Object({ molecules: Count, screened: Count, matched: Count, unparseable: Count, too_large: Count, failed: Count }, { additionalProperties: false }),
+  matches: Type.Array(
+    Type.Object(
+      {
+        ...labelFields,
+        match_count: Type.Integer({ minimum: 1 }),
+        atoms: Type.Array(Type.Integer(), { description: "The first match's atom indices, in the query's atom order" }),
+        bonds: Type.Array(Type.Integer()),
+      },
       { additionalProperties: false },
     ),
-    input: InputSummary,
-    summary: Type.Object({ molecules: Count, screened: Count, matched: Count, unparseable: Count, too_large: Count, failed: Count }, { additionalProperties: false }),
-    matches: Type.Array(
-      Type.Object(
-        {
-          ...labelFields,
-          match_count: Type.Integer({ minimum: 1 }),
-          atoms: Type.Array(Type.Integer(), { description: "The first match's atom indices, in the query's atom order" }),
-          bonds: Type.Array(Type.Integer()),
-        },
-        { additionalProperties: false },
-      ),
-      { description: 'In input order, the first 10,000 (the port has all)' },
-    ),
-    matches_listed: Count,
-    ports: portsField(['matches']),
-    ...errorFields,
-  },
-  'substructure_search: the library molecules that contain the query',
-);
+    { description: 'In input order, the first 10,000 (the port has all)' },
+  ),
+  matches_listed: Count,
+};
 
-export const substructureSearchJob: JobType<Payload> = {
-  name: 'substructure_search',
-  ports: { inputs: { molecules: { type: 'molecules', field: 'input_artifact_id', portField: 'port', inline: 'smiles' } }, outputs: { matches: 'molecules' } },
-  runsOn: 'chem-pool',
-  methods: ['smiles'],
-  summary: 'Molecules of a library that contain a substructure given as SMARTS or SMILES, with the atoms of the first match',
-  payload: Payload,
-  result: Result,
+export const substructureSearchJob = libraryJob<Payload>(
+  'substructure_search',
+  { matches: 'molecules' },
+  {
+    methods: ['smiles'],
+    summary: 'Molecules of a library that contain a substructure given as SMARTS or SMILES, with the atoms of the first match',
+    payload: Payload,
+    result: { fields: ResultFields, description: 'substructure_search: the library molecules that contain the query' },
 
-  async estimate(p, ctx) {
-    const format = p.query_format ?? 'auto';
-    const bad = format === 'smiles' ? smilesShapeError(p.query) : smartsShapeError(p.query);
-    if (bad) throw invalid(['query'], `not a valid ${format === 'smiles' ? 'SMILES' : 'SMARTS'}: ${bad}`, p.query);
-    const { n, source } = await countLibrary(p, ctx);
-    return {
-      expectedRuntimeSec: linearEstimate(n, source === 'artifact' ? ['readArtifact', 'substructure', 'writeRecord'] : ['substructure', 'writeRecord'], ctx.resource.vcpu),
-      assumptions: {
-        molecules: n,
-        input: source,
+    async estimate(p, ctx) {
+      const format = p.query_format ?? 'auto';
+      const bad = format === 'smiles' ? smilesShapeError(p.query) : smartsShapeError(p.query);
+      if (bad) throw invalid(['query'], `not a valid ${format === 'smiles' ? 'SMILES' : 'SMARTS'}: ${bad}`, p.query);
+      return libraryEstimate(p, ctx, ['substructure', 'writeRecord'], {
         model: 'overhead + molecules x per-molecule cost (docs/jobs.md); every molecule may match and be written; a complex query takes longer',
-      },
-    };
-  },
+      });
+    },
 
-  async run(ctx) {
-    const p = ctx.payload;
-    const pool = chemPool(ctx);
-    const q = await pool.run('substructure_query', p.query, { format: p.query_format ?? 'auto' });
-    if (!q.ok) throw new Error(`reading the query failed: ${q.message}`);
-    if (!q.value.format) throw new JobInputError(`query: ${q.value.error}`);
-    const format = q.value.format;
-    const errors = new ErrorLog();
-    const items = await loadLibrary(ctx, pool, errors);
-    const total = items.length;
-    const matches: Match[] = [];
-    let screened = 0;
-    await runChunks(
-      ctx,
-      pool,
-      'substructure_match',
-      items,
-      (t) => t.smiles,
-      { query: p.query, format, useChirality: p.use_chirality ?? false },
-      (t, out) => {
+    async run(ctx) {
+      const p = ctx.payload;
+      const pool = chemPool(ctx);
+      const q = await pool.run('substructure_query', p.query, { format: p.query_format ?? 'auto' });
+      if (!q.ok) throw new Error(`reading the query failed: ${q.message}`);
+      if (!q.value.format) throw new JobInputError(`query: ${q.value.error}`);
+      const format = q.value.format;
+      const library = await loadLibrary(ctx);
+      const { items, errors } = library;
+      const total = items.length;
+      const matches: Match[] = [];
+      let screened = 0;
+      await library.run('substructure_match', { query: p.query, format, useChirality: p.use_chirality ?? false }, 'screened', (t, out) => {
         if (!out) return;
         if (out.ok && !out.value.error) {
           screened++;
@@ -138,45 +118,33 @@ export const substructureSearchJob: JobType<Payload> = {
             matches.push({ index: t.index, id: t.id, ...(t.name ? { name: t.name } : {}), smiles: t.smiles, match_count: v.count, atoms: v.atoms ?? [], bonds: v.bonds ?? [] });
           return;
         }
-        errors.add(t, out.ok ? (out.value.error ?? 'failed') : failureCode(out), out.ok ? undefined : out.message);
-      },
-      phase(ctx, total, 0.05, 0.95, 'screened'),
-    );
-    const c = errors.counts;
-    return {
-      result: {
-        job_type: 'substructure_search',
-        query: { text: p.query, read_as: format, atoms: q.value.atoms, use_chirality: p.use_chirality ?? false },
-        input: inputSummary(p, total),
-        summary: {
-          molecules: total,
-          screened,
-          matched: matches.length,
-          unparseable: c.unparseable ?? 0,
-          too_large: c.too_large ?? 0,
-          failed: errors.total - (c.unparseable ?? 0) - (c.too_large ?? 0),
+        errors.failed(t, out);
+      });
+      return {
+        result: {
+          job_type: 'substructure_search',
+          query: { text: p.query, read_as: format, atoms: q.value.atoms, use_chirality: p.use_chirality ?? false },
+          input: inputSummary(p, total),
+          summary: { molecules: total, screened, matched: matches.length, ...errors.breakdown() },
+          matches: matches.slice(0, MAX_LISTED_MATCHES),
+          matches_listed: Math.min(matches.length, MAX_LISTED_MATCHES),
+          ports: {
+            matches: 'the matching molecules as a molecule set (SMILES records, metric match_count, match.json with the atoms): usable as input_artifact_id with port "matches"',
+          },
+          ...errors.toJSON(),
         },
-        matches: matches.slice(0, MAX_LISTED_MATCHES),
-        matches_listed: Math.min(matches.length, MAX_LISTED_MATCHES),
         ports: {
-          matches: 'the matching molecules as a molecule set (SMILES records, metric match_count, match.json with the atoms): usable as input_artifact_id with port "matches"',
+          matches: moleculeSet(
+            matches.map((m) =>
+              smilesRecord(
+                m,
+                { match_count: m.match_count, index: m.index },
+                { match: { name: 'match.json', content: JSON.stringify({ atoms: m.atoms, bonds: m.bonds, match_count: m.match_count }), contentType: 'application/json' } },
+              ),
+            ),
+          ),
         },
-        ...errors.toJSON(),
-      },
-      ports: {
-        matches: {
-          format: 'smiles',
-          kind: 'molecules',
-          records: matches.map((m): OutputRecord => ({
-            id: m.id,
-            files: {
-              primary: { name: 'molecule.smi', content: `${m.smiles}\t${m.name ?? m.id}\n`, contentType: 'chemical/x-daylight-smiles' },
-              match: { name: 'match.json', content: JSON.stringify({ atoms: m.atoms, bonds: m.bonds, match_count: m.match_count }), contentType: 'application/json' },
-            },
-            metrics: { match_count: m.match_count, index: m.index },
-          })),
-        },
-      },
-    };
+      };
+    },
   },
-};
+);

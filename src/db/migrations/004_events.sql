@@ -21,7 +21,7 @@ CREATE TABLE events (
   workflow_run_id text CHECK (workflow_run_id IS NULL OR length(workflow_run_id) BETWEEN 1 AND 100),
   occurred_at     timestamptz NOT NULL DEFAULT clock_timestamp(),
   PRIMARY KEY (user_id, event_id),
-  -- Event status is the subject's terminal status (docs/api-decisions.md, "Events").
+  -- Event status is the subject's terminal status (docs/api-decisions.md, "The contract the code relies on").
   CONSTRAINT events_terminal_status CHECK (
     (kind = 'job' AND status IN ('completed', 'error', 'cancelled'))
     OR (kind = 'workflow_run' AND status IN ('completed', 'failed', 'cancelled'))

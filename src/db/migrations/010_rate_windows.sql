@@ -1,5 +1,5 @@
 -- Request rate limits that hold across API instances (src/http/rate-limit.ts, rate-sync.ts;
--- docs/architecture.md, "Rate limits across instances"): one row per credential and one-minute
+-- docs/architecture.md, "Decisions": rate limits across instances): one row per credential and one-minute
 -- window, to which every instance adds the requests it admitted (every 200 ms, or at once for a
 -- credential near its limit) and from which it reads the total of all instances.
 --

@@ -2,12 +2,9 @@
 // JobArtifacts port of src/compute/ports.ts (a job's result artifact, its rows, its molecules).
 import type { Queryable } from '../../db/database.js';
 import type { JobFile } from '../../compute/ports.js';
+import { RESULT_PORT, RESULT_RECORD } from './names.js';
 import type { ArtifactService } from './service.js';
 import type { ArtifactPortInput } from './types.js';
-
-/** The port and record holding the JSON document of GET /jobs/result in a job's result artifact. */
-export const RESULT_PORT = 'result';
-export const RESULT_RECORD = 'result';
 
 /**
  * The artifact operations the job engine uses (structurally the JobArtifacts port of

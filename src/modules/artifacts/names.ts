@@ -1,8 +1,11 @@
 // Artifact names (docs/artifacts.md, "Names"): what an upload is called (the `name` field, else
-// its file's name) and what a job result is called (its job type and output ports), and the
-// check of a name a client gives.
+// its file's name) and what a job result is called (its job type and output ports), the check of
+// a name a client gives, and the names of a job result's own port and record.
 import type { Issue } from '../../errors.js';
-import { RESULT_PORT } from './job-results.js';
+
+/** The port and record holding the JSON document of GET /jobs/result in a job's result artifact. */
+export const RESULT_PORT = 'result';
+export const RESULT_RECORD = 'result';
 
 /** The longest name, in characters (code points). */
 export const MAX_ARTIFACT_NAME = 200;

@@ -50,7 +50,6 @@ import type {
 export type { ArtifactRecordInput, ArtifactPortInput, CreateFromRecordsInput, MoleculeItem, ArtifactResponse, ArtifactListItem, ArtifactList } from './types.js';
 export type { ArtifactUsage, UploadMode, UploadInput, Download, ArtifactServiceDeps } from './types.js';
 export { ORPHAN_MIN_AGE_MS } from './sweep.js';
-export { RESULT_PORT, RESULT_RECORD, jobArtifactsFrom } from './job-results.js';
 export { referencedMembers };
 
 // ---------------------------------------------------------------- constants

@@ -2,17 +2,16 @@
 // shapes (responses, list items, usage), downloads, and the service's dependencies.
 import type { Readable } from 'node:stream';
 import type { Config } from '../../config.js';
+import type { OutputRecord } from '../../compute/job-output.js';
 import type { Database, Queryable } from '../../db/database.js';
 import type { ArtifactStorage, ByteRange } from '../../storage/storage.js';
 import type { Manifest } from './manifest.js';
 
-export interface ArtifactRecordInput {
-  id: string;
-  /** Role -> file. The role named by `primary` (default: `primary`, else the first role) is the record's primary file. */
-  files: Record<string, { name: string; content: string | Buffer; contentType?: string }>;
-  primary?: string;
-  metrics?: Record<string, number>;
-}
+/**
+ * A record of a port, as a job's run gives them (src/compute/job-output.ts): files by role, the
+ * role named by `primary` (default: `primary`, else the first role) is the record's primary file.
+ */
+export type ArtifactRecordInput = OutputRecord;
 
 export interface ArtifactPortInput {
   format: string;

@@ -10,7 +10,7 @@ import { usd } from '../../api/schemas.js';
 import { ENGINE_JOB_TYPES, type EngineJobQuote } from '../../assistant/tool-specs.js';
 import { outputPortsOf, type WorkflowSpec } from '../../workflows/spec.js';
 import type { Services } from '../../services.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../../api/principal.js';
 import type { RunStartBody } from '../workflows/runs.js';
 
 type Args = Record<string, unknown>;

@@ -6,7 +6,7 @@ import { BuiltinProvider } from '../../assistant/builtin.js';
 import type { Provider } from '../../assistant/provider.js';
 import { loadTokenizer } from '../../assistant/tokens.js';
 import type { AssistantConfig } from '../../config.js';
-import { assistantRoutes } from './routes.js';
+import { assistantRoutes } from './routes/index.js';
 import { TurnRunner } from './runner.js';
 import { ASSISTANT_SCHEMAS } from './schemas.js';
 import { AssistantService } from './service.js';

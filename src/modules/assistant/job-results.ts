@@ -7,7 +7,7 @@ import type { JobResultSummary } from '../../assistant/tool-specs.js';
 import { usd } from '../../api/schemas.js';
 import { AppError } from '../../errors.js';
 import type { Services } from '../../services.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../../api/principal.js';
 
 /** Longest string kept; molblocks, drawings and logs are longer. */
 const MAX_STRING = 300;

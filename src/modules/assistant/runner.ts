@@ -13,7 +13,7 @@ import { countTokens, loadTokenizer } from '../../assistant/tokens.js';
 import { TOOL_SPECS } from '../../assistant/tool-specs.js';
 import { usd } from '../../api/schemas.js';
 import type { WalletService } from '../wallet/service.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../../api/principal.js';
 import { EventWriter } from './event-writer.js';
 import { assistantStore, type TurnStatus } from './store.js';
 import { runTool, type ToolContext } from './tools.js';

@@ -1,6 +1,6 @@
 // Request and response schemas of the Assistant's endpoints (docs/assistant.md), in the OpenAPI document.
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../api/schemas.js';
+import { Nullable, pageSchema } from '../../api/schemas.js';
 import { JOB_TYPE_NAMES } from '../../compute/registry.js';
 import { MAX_MESSAGE_CHARS, MAX_TITLE_CHARS } from './service.js';
 
@@ -28,10 +28,7 @@ export const Session = Type.Object(
   { session_id: Type.String(), title: Type.String(), turns: Type.Integer(), created_at: time, updated_at: time },
   { $id: 'AssistantSession', additionalProperties: false },
 );
-export const SessionList = Type.Object(
-  { sessions: Type.Array(Type.Ref(Session)), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() },
-  { $id: 'AssistantSessionList', additionalProperties: false },
-);
+export const SessionList = pageSchema('sessions', Session, 'AssistantSessionList');
 const Quote = Type.Object(
   {
     cost_usd: Type.Number({ description: 'What the run reserves when it starts' }),
@@ -98,10 +95,7 @@ export const Turn = Type.Object(
   },
   { $id: 'AssistantTurn', additionalProperties: false },
 );
-export const TurnList = Type.Object(
-  { turns: Type.Array(Type.Ref(Turn)), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() },
-  { $id: 'AssistantTurnList', additionalProperties: false },
-);
+export const TurnList = pageSchema('turns', Turn, 'AssistantTurnList');
 export const TurnStarted = Type.Object(
   {
     turn_id: Type.String(),

@@ -13,7 +13,7 @@ import type { WorkflowQuote } from '../../assistant/tool-specs.js';
 import { usd } from '../../api/schemas.js';
 import { isUuid } from '../../validation.js';
 import type { WalletService } from '../wallet/service.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../../api/principal.js';
 import type { RunService, RunStartBody } from '../workflows/runs.js';
 import type { RunView } from '../workflows/runs-view.js';
 import { SYSTEM_PROMPT, type TurnRunner } from './runner.js';

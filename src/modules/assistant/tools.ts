@@ -6,11 +6,12 @@
 // store a plan card; nothing here starts charged work.
 import { TOOL_NAMES, type DescribedMolecule, type ListedArtifact, type ToolError, type WorkflowQuote } from '../../assistant/tool-specs.js';
 import { roundSec } from '../../api/rounding.js';
+import { listJobTypes } from '../../catalogue/job-types.js';
 import { usd } from '../../api/schemas.js';
 import { AppError } from '../../errors.js';
 import { LookupRequestError, SourceDisabledError, type EndpointName } from '../../lookups/index.js';
 import type { Services } from '../../services.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../../api/principal.js';
 import { depictMolecules } from '../depict/service.js';
 import { describeMolecules } from '../describe/service.js';
 import type { RunStartBody } from '../workflows/runs.js';
@@ -117,6 +118,12 @@ async function call(s: Deps, ctx: ToolContext, name: string, a: Args): Promise<T
         forModel: { items: smiles.map((smi, i) => ({ smiles: smi, drawn: items[i]!.svg !== null, error: error(i) })) },
         forClient: { items: smiles.map((smi, i) => ({ smiles: smi, svg: items[i]!.svg, error: error(i) })) },
       };
+    }
+    case 'list_job_types': {
+      // The Assistant reaches no registered schema: a payload schema with a $ref would fail here (and in its test).
+      const listing = listJobTypes(a.job_type, () => undefined);
+      if (!listing.ok) throw new ToolArgumentError(listing.message);
+      return same(listing.value);
     }
     case 'estimate_job': {
       const e = await s.jobs.estimate(who, { job_type: str(a, 'job_type'), payload: a.payload, ...(a.resource !== undefined ? { resource: str(a, 'resource') } : {}) });

@@ -5,11 +5,11 @@ import crypto from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../errors.js';
-import type { Scope } from './principal.js';
+import type { Scope } from '../../api/principal.js';
 import { keysStore } from '../keys/store.js';
 import { parseKeySecret } from '../keys/secrets.js';
 import { AUTH_CHANNEL } from './auth-events.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../../api/principal.js';
 import { sha256hex, type TokenSigner } from './tokens.js';
 
 interface KeyEntry {

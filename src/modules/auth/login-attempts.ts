@@ -1,5 +1,6 @@
-// The login limits (docs/api-decisions.md, "Login limits") (failed attempts per account, attempts per client
-// IP), enforced in the database so they hold across instances and under concurrent requests.
+// The login limits (docs/api-decisions.md, "Authentication and keys": failed attempts per
+// account, attempts per client IP), enforced in the database so they hold across instances and
+// under concurrent requests.
 //
 // Each attempt is reserved before the password is checked: one short transaction takes an
 // advisory lock on the client IP and one on the lower-cased email (always in that order),

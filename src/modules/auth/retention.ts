@@ -82,7 +82,7 @@ export class RetentionSweep {
     return { deleted, yielded: false };
   }
 
-  /** The periodic task (docs/architecture.md, "Scheduler"): every 10 minutes, the first after 1 minute. */
+  /** The periodic task (docs/architecture.md, "Scheduler and locks"): every 10 minutes, the first after 1 minute. */
   task(intervalMs = 10 * 60_000, firstDelayMs = 60_000): PeriodicTask {
     return {
       name: 'retention',

@@ -1,14 +1,16 @@
 import formbody from '@fastify/formbody';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { ok, routeFactory } from '../../api/declare-route.js';
+import { routeSequence, type RoutePlugin } from '../../api/module.js';
 import { principalOf } from '../../api/route.js';
 import { AppError } from '../../errors.js';
-import type { Services } from '../../services.js';
 import { LoginForm, RefreshBody, RefreshQuery, TokenResponse } from './schemas.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 
-export const authRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+const route = routeFactory({ tags: ['auth'] });
+
+const loginWithEmail: RoutePlugin = async (app, { services }) => {
   const { sessions, config } = services;
 
   // Only login takes a form body: the form parser lives in this route's own plugin context, so a
@@ -39,38 +41,27 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
       },
     );
   });
+};
 
-  app.get(
-    '/auth/check',
-    {
-      schema: {
-        operationId: 'checkCredential',
-        tags: ['auth'],
-        summary: 'Check a credential (X-Api-Key or Authorization: Bearer)',
-        response: { 200: Type.Ref('MessageResponse', { description: 'The credential is valid' }) },
-      },
-    },
-    async (request) => {
-      const p = principalOf(request);
-      return { message: `authenticated as ${p.email} with ${p.via === 'api_key' ? 'an API key' : 'an access token'}` };
-    },
-  );
+const checkCredential = route('GET /auth/check', 'checkCredential', {
+  summary: 'Check a credential (X-Api-Key or Authorization: Bearer)',
+  response: ok('MessageResponse', 'The credential is valid'),
+  handler: async (_services, request) => {
+    const p = principalOf(request);
+    return { message: `authenticated as ${p.email} with ${p.via === 'api_key' ? 'an API key' : 'an access token'}` };
+  },
+});
 
-  app.post(
-    '/auth/refresh',
-    {
-      config: { auth: 'none' },
-      schema: {
-        operationId: 'refreshTokens',
-        tags: ['auth'],
-        summary: 'Exchange a refresh token for a new token pair',
-        body: RefreshBody,
-        response: { 200: Type.Ref(TokenResponse, { description: 'A new token pair; the refresh token given is spent' }) },
-      },
-    },
-    async (request) => sessions.refresh(request.body.refresh_token),
-  );
+const refreshTokens = route('POST /auth/refresh', 'refreshTokens', {
+  config: { auth: 'none' },
+  summary: 'Exchange a refresh token for a new token pair',
+  body: RefreshBody,
+  response: ok(TokenResponse, 'A new token pair; the refresh token given is spent'),
+  handler: async ({ sessions }, request) => sessions.refresh(request.body.refresh_token),
+});
 
+const refreshTokensDeprecated: RoutePlugin = async (app, { services }) => {
+  const { sessions, config } = services;
   const sunset = config.refreshGetSunset;
   app.get(
     '/auth/refresh',
@@ -94,23 +85,18 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asy
       return sessions.refresh(request.query.refresh_token);
     },
   );
-
-  app.get(
-    '/auth/logout',
-    {
-      config: { scope: 'read' },
-      schema: {
-        operationId: 'logout',
-        tags: ['auth'],
-        summary: 'End the session of the access token',
-        response: { 200: Type.Ref('MessageResponse', { description: 'The session is ended: its access and refresh tokens stop working' }) },
-      },
-    },
-    async (request) => {
-      const p = principalOf(request);
-      if (!p.sessionId) return { message: 'API keys have no session to end; revoke the key with DELETE /api/v1/auth/api-keys/{key_id} to stop it' };
-      await sessions.logout(p.sessionId);
-      return { message: 'logged out: the access token and refresh token of this session no longer work' };
-    },
-  );
 };
+
+const logout = route('GET /auth/logout', 'logout', {
+  config: { scope: 'read' },
+  summary: 'End the session of the access token',
+  response: ok('MessageResponse', 'The session is ended: its access and refresh tokens stop working'),
+  handler: async ({ sessions }, request) => {
+    const p = principalOf(request);
+    if (!p.sessionId) return { message: 'API keys have no session to end; revoke the key with DELETE /api/v1/auth/api-keys/{key_id} to stop it' };
+    await sessions.logout(p.sessionId);
+    return { message: 'logged out: the access token and refresh token of this session no longer work' };
+  },
+});
+
+export const authRoutes = routeSequence(loginWithEmail, checkCredential, refreshTokens, refreshTokensDeprecated, logout);

@@ -10,7 +10,7 @@ export { DEPICT_SCHEMAS };
 
 export const depictRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const tags = ['chemistry'];
-  // Drawing changes nothing: the read scope covers it (docs/api-decisions.md, "Scopes").
+  // Drawing changes nothing: the read scope covers it (docs/api-decisions.md, "The contract the code relies on").
   const config = { scope: 'read' as const };
 
   app.post(

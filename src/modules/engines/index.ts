@@ -1,5 +1,5 @@
 // Compute engines: what the workers found (docs/engines.md). The engine runtime itself is
-// src/compute/engines/.
+// src/engines/ (catalog, discovery, process, scratch).
 import type { Module } from '../../api/module.js';
 import { engineRoutes } from './routes.js';
 import { ENGINES_SCHEMAS } from './schemas.js';

@@ -1,7 +1,7 @@
 // What GET /engines reports (docs/engines.md): per engine, whether any live compute worker
 // found it, where and which version, and the job types this server's workers can run with it.
-import { ENGINE_NAMES, ENGINES, type EngineName } from '../../compute/engines/catalog.js';
-import type { Engines } from '../../compute/engines/discovery.js';
+import { ENGINE_NAMES, ENGINES, type EngineName } from '../../engines/catalog.js';
+import type { Engines } from '../../engines/discovery.js';
 import { RUNNABLE_TYPES } from '../../compute/registry.js';
 import { workersStore } from '../../compute/workers-store.js';
 import type { Database } from '../../db/database.js';

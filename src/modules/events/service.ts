@@ -1,6 +1,7 @@
 // The completion event feed: the writer API the job engine (and workflow runs) call inside
 // the transaction that ends a subject, and the reader behind GET /api/v1/events (pages,
 // cursors, long polls woken by LISTEN/NOTIFY, retention). Design: docs/events.md.
+import { ENDS } from '../../api/follow.js';
 import { firstRow, type Database, type Queryable } from '../../db/database.js';
 import { LOCKS } from '../../db/locks.js';
 import { sharedSecret } from '../../db/settings.js';
@@ -16,11 +17,8 @@ export const MIN_RETENTION_DAYS = 30;
 export const MAX_WAIT_SEC = 25;
 export const DEFAULT_LIMIT = 50;
 
-/** Terminal statuses per kind (docs/api-decisions.md, "Events"); the table's CHECK says the same. */
-export const TERMINAL_STATUSES: Record<EventKind, readonly string[]> = {
-  job: ['completed', 'error', 'cancelled'],
-  workflow_run: ['completed', 'failed', 'cancelled'],
-};
+/** Terminal statuses per kind (docs/api-decisions.md, "The contract the code relies on"): the stores' own (src/api/follow.ts); the table's CHECK says the same. */
+export const TERMINAL_STATUSES: Record<EventKind, readonly string[]> = { job: [...ENDS.job], workflow_run: [...ENDS.workflow_run] };
 
 export interface NewEvent {
   userId: string;

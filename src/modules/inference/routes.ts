@@ -2,14 +2,14 @@
 // and asynchronous requests, counted against the monthly allowance, never charged.
 import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
-import type { RoutePlugin } from '../../api/module.js';
-import { principalOf } from '../../api/route.js';
+import { ok, routeFactory } from '../../api/declare-route.js';
+import { routeSequence } from '../../api/module.js';
+import { pinReply, principalOf } from '../../api/route.js';
 import type { PredictionItem } from '../../compute/types/mpnn-predict.js';
-import { UtilityRequestsQuery } from '../utilities/schemas.js';
+import { REQUEST_BODY_LIMIT, RequestQueued, RequestRemoved, UtilityRequestsQuery } from '../utilities/schemas.js';
 import type { PredictBody, SubmitBody } from './service.js';
 import { InferenceModels, InferenceRequest, InferenceRequestList, InferenceResultPage, InferenceSubmitRequest, PredictRequest, PredictResponse } from './schemas.js';
 
-const SUBMIT_BODY_LIMIT = 32 * 1024 * 1024;
 const RequestIdParams = Type.Object({ request_id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
 const ResultQuery = Type.Object(
   {
@@ -41,36 +41,19 @@ function* csvLines(preds: PredictionItem[], fromSet: boolean): Generator<string>
   if (chunk) yield chunk;
 }
 
-export const inferenceRoutes: RoutePlugin = async (app, { services }) => {
-  const { inference } = services;
-  const tags = ['inference'];
+const route = routeFactory({ tags: ['inference'] });
 
-  app.get(
-    '/inference/models',
-    {
-      schema: {
-        operationId: 'listInferenceModels',
-        tags,
-        summary: 'The models you can predict with: the public catalog and your MPNN models',
-        response: { 200: Type.Ref(InferenceModels, { description: 'The models you can call' }) },
-      },
-    },
-    async (request) => inference.models(principalOf(request).userId),
-  );
-
-  app.post(
-    '/inference/predict',
-    {
-      config: { idempotency: true },
-      schema: {
-        operationId: 'predict',
-        tags,
-        summary: 'Predict for up to 100 SMILES now (counts 1 call against the monthly allowance)',
-        body: Type.Ref(PredictRequest),
-        response: { 200: Type.Ref(PredictResponse, { description: 'A prediction per molecule, in input order' }) },
-      },
-    },
-    async (request, reply) => {
+export const inferenceRoutes = routeSequence(
+  route('GET /inference/models', 'listInferenceModels', {
+    summary: 'The models you can predict with: the public catalog and your MPNN models',
+    response: ok(InferenceModels, 'The models you can call'),
+    handler: async ({ inference }, request) => inference.models(principalOf(request).userId),
+  }),
+  route.idempotent('POST /inference/predict', 'predict', {
+    summary: 'Predict for up to 100 SMILES now (counts 1 call against the monthly allowance)',
+    body: Type.Ref(PredictRequest),
+    response: ok(PredictResponse, 'A prediction per molecule, in input order'),
+    handler: async ({ inference }, request, reply) => {
       const idem = request.idempotency;
       // The response is serialised (by this route's response schema) in the transaction that
       // counts the call: one the serialiser refuses fails the call and counts nothing, and the
@@ -83,79 +66,38 @@ export const inferenceRoutes: RoutePlugin = async (app, { services }) => {
       // Sent as the text pinned (a string with a JSON content type is not serialised again).
       return reply.type('application/json; charset=utf-8').send(text as never);
     },
-  );
-
-  app.post(
-    '/inference/submit',
-    {
-      bodyLimit: SUBMIT_BODY_LIMIT,
-      config: { idempotency: true },
-      schema: {
-        operationId: 'submitInferenceRequest',
-        tags,
-        summary: 'Predict for up to 100,000 SMILES or an uploaded set, asynchronously (counts ceil(molecules / 100) calls)',
-        body: Type.Ref(InferenceSubmitRequest),
-        response: { 200: Type.Object({ request_id: Type.String() }, { additionalProperties: false, description: 'The prediction request is queued: its id' }) },
+  }),
+  route.idempotent('POST /inference/submit', 'submitInferenceRequest', {
+    bodyLimit: REQUEST_BODY_LIMIT,
+    summary: 'Predict for up to 100,000 SMILES or an uploaded set, asynchronously (counts ceil(molecules / 100) calls)',
+    body: Type.Ref(InferenceSubmitRequest),
+    response: { 200: RequestQueued('The prediction request is queued: its id') },
+    handler: async ({ inference }, request) => inference.submit(principalOf(request), request.body as SubmitBody, pinReply(request, 200)),
+  }),
+  route('GET /inference/requests', 'listInferenceRequests', {
+    summary: 'Your inference requests, newest first',
+    querystring: UtilityRequestsQuery,
+    response: ok(InferenceRequestList, 'A page of your asynchronous prediction requests'),
+    handler: async ({ inference }, request) => inference.list(principalOf(request).userId, request.query),
+  }),
+  route('GET /inference/requests/:request_id', 'getInferenceRequest', {
+    summary: 'A request: status, progress and counts',
+    params: RequestIdParams,
+    response: ok(InferenceRequest, "The request's status, progress and counts"),
+    handler: async ({ inference }, request) => inference.get(principalOf(request).userId, request.params.request_id),
+  }),
+  route('GET /inference/requests/:request_id/result', 'getInferenceResult', {
+    summary: 'The predictions of a completed request: CSV (streamed) or, with format=json, a page',
+    params: RequestIdParams,
+    querystring: ResultQuery,
+    response: {
+      200: {
+        description:
+          'text/csv (smiles,prediction,uncertainty,in_domain,error; from a molecule set, then id,name: the record id and name) or, with format=json, an InferenceResultPage',
+        content: { 'text/csv': { schema: { type: 'string' } }, 'application/json': { schema: Type.Ref(InferenceResultPage) } },
       },
     },
-    async (request) => {
-      const idem = request.idempotency;
-      const id = await inference.submit(
-        principalOf(request),
-        request.body as SubmitBody,
-        (tx, requestId) => idem?.saveInTx(tx, 200, { request_id: requestId }) ?? Promise.resolve(),
-      );
-      return { request_id: id };
-    },
-  );
-
-  app.get(
-    '/inference/requests',
-    {
-      schema: {
-        operationId: 'listInferenceRequests',
-        tags,
-        summary: 'Your inference requests, newest first',
-        querystring: UtilityRequestsQuery,
-        response: { 200: Type.Ref(InferenceRequestList, { description: 'A page of your asynchronous prediction requests' }) },
-      },
-    },
-    async (request) => inference.list(principalOf(request).userId, request.query),
-  );
-
-  app.get(
-    '/inference/requests/:request_id',
-    {
-      schema: {
-        operationId: 'getInferenceRequest',
-        tags,
-        summary: 'A request: status, progress and counts',
-        params: RequestIdParams,
-        response: { 200: Type.Ref(InferenceRequest, { description: "The request's status, progress and counts" }) },
-      },
-    },
-    async (request) => inference.get(principalOf(request).userId, request.params.request_id),
-  );
-
-  app.get(
-    '/inference/requests/:request_id/result',
-    {
-      schema: {
-        operationId: 'getInferenceResult',
-        tags,
-        summary: 'The predictions of a completed request: CSV (streamed) or, with format=json, a page',
-        params: RequestIdParams,
-        querystring: ResultQuery,
-        response: {
-          200: {
-            description:
-              'text/csv (smiles,prediction,uncertainty,in_domain,error; from a molecule set, then id,name: the record id and name) or, with format=json, an InferenceResultPage',
-            content: { 'text/csv': { schema: { type: 'string' } }, 'application/json': { schema: Type.Ref(InferenceResultPage) } },
-          },
-        },
-      },
-    },
-    async (request, reply) => {
+    handler: async ({ inference }, request, reply) => {
       const { job, result } = await inference.result(principalOf(request).userId, request.params.request_id);
       const q = request.query;
       if (q.format === 'json') {
@@ -175,24 +117,11 @@ export const inferenceRoutes: RoutePlugin = async (app, { services }) => {
       const fromSet = (job.payload as { input_artifact_id?: string }).input_artifact_id !== undefined;
       return reply.send(Readable.from(csvLines(result.predictions, fromSet)));
     },
-  );
-
-  app.delete(
-    '/inference/requests/:request_id',
-    {
-      schema: {
-        operationId: 'deleteInferenceRequest',
-        tags,
-        summary: 'Cancel a request that is still running, or delete a finished one with its predictions',
-        params: RequestIdParams,
-        response: {
-          200: Type.Object(
-            { request_id: Type.String(), status: Type.Union([Type.Literal('cancelled'), Type.Literal('deleted')]) },
-            { additionalProperties: false, description: 'A running request is cancelled; an ended one is deleted with its result' },
-          ),
-        },
-      },
-    },
-    async (request) => inference.remove(principalOf(request).userId, request.params.request_id),
-  );
-};
+  }),
+  route('DELETE /inference/requests/:request_id', 'deleteInferenceRequest', {
+    summary: 'Cancel a request that is still running, or delete a finished one with its predictions',
+    params: RequestIdParams,
+    response: { 200: RequestRemoved },
+    handler: async ({ inference }, request) => inference.remove(principalOf(request).userId, request.params.request_id),
+  }),
+);

@@ -1,6 +1,6 @@
 // OpenAPI schemas of inference (docs/models.md, "Inference").
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../api/schemas.js';
+import { Nullable, pageSchema } from '../../api/schemas.js';
 import { UTILITY_STATUSES } from '../utilities/schemas.js';
 
 export const SYNC_SMILES = 100;
@@ -96,10 +96,7 @@ export const InferenceRequest = Type.Object(
   { ...RequestFields, counts: Nullable(Type.Object({ molecules: Type.Integer(), ok: Type.Integer(), failed: Type.Integer() }, { additionalProperties: false })) },
   { $id: 'InferenceRequest', additionalProperties: false },
 );
-export const InferenceRequestList = Type.Object(
-  { items: Type.Array(Type.Ref(InferenceRequest)), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() },
-  { $id: 'InferenceRequestList', additionalProperties: false },
-);
+export const InferenceRequestList = pageSchema('items', InferenceRequest, 'InferenceRequestList');
 export const InferenceResultPage = Type.Object(
   { request_id: Type.String(), model: Type.String(), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(), predictions: Type.Array(Type.Ref(PredictionItem)) },
   { $id: 'InferenceResultPage', additionalProperties: false },

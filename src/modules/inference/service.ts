@@ -5,14 +5,15 @@
 // in the transaction that creates them).
 import { predictionItem, type PredictionItem } from '../../compute/types/mpnn-predict.js';
 import type { JobService, Submitter } from '../../compute/service.js';
-import { asRequestError, removeRequest, requestFields } from '../../compute/requests.js';
+import { listRequests, removeRequest, requestFields } from '../../compute/requests.js';
 import type { JobRow } from '../../compute/store.js';
 import type { Database, Queryable } from '../../db/database.js';
 import { AppError, invalid, within } from '../../errors.js';
 import type { InferencePool } from '../../ml/inference-pool.js';
-import { RESULT_PORT, RESULT_RECORD } from '../artifacts/job-results.js';
+import { RESULT_PORT, RESULT_RECORD } from '../artifacts/names.js';
 import type { ArtifactService } from '../artifacts/service.js';
 import type { ModelService } from '../models/service.js';
+import { submitCountedRequest } from '../usage/requests.js';
 import type { UsageService } from '../usage/service.js';
 import { ASYNC_SMILES, SYNC_SMILES } from './schemas.js';
 
@@ -82,29 +83,17 @@ export class InferenceService {
     return response;
   }
 
-  async submit(who: Submitter, body: SubmitBody, record?: (tx: Queryable, requestId: string) => Promise<void>): Promise<string> {
+  async submit(who: Submitter, body: SubmitBody, record?: (tx: Queryable, answer: { request_id: string }) => Promise<void>) {
     if ((body.smiles === undefined) === (body.input_artifact_id === undefined)) throw invalid(['smiles'], 'Give smiles or input_artifact_id (one of the two)', null, 'missing');
     await within(['model'], () => this.deps.models.resolve(who.userId, body.model));
     const n = body.smiles?.length ?? (await this.deps.artifacts.countMolecules(who.userId, body.input_artifact_id!, body.port));
     if (n > ASYNC_SMILES) throw invalid(['input_artifact_id'], `the set has ${n} molecules; a request takes at most ${ASYNC_SMILES}`, body.input_artifact_id, 'too_long');
-    const units = Math.max(1, Math.ceil(n / 100));
-    await this.deps.usage.assertAvailable(who.userId, who.tier, units);
-    return this.deps.jobs
-      .submitRequest(who, { job_type: 'mpnn_predict', payload: body }, 'inference', {
-        info: { molecules: n, units },
-        inTransaction: async (tx, ids) => {
-          await this.deps.usage.consume(tx, who.userId, who.tier, 'inference', units);
-          await record?.(tx, ids[0]!);
-        },
-      })
-      .catch((err: unknown) => {
-        throw asRequestError(err);
-      });
+    const request = { job_type: 'mpnn_predict', payload: body };
+    return submitCountedRequest(this.deps, who, { request, origin: 'inference', kind: 'inference', molecules: n, units: Math.max(1, Math.ceil(n / 100)) }, record);
   }
 
   async list(userId: string, q: { status?: string; limit?: number; offset?: number }) {
-    const page = await this.deps.jobs.list(userId, { status: q.status, limit: q.limit, offset: q.offset }, 'inference');
-    return { items: page.rows.map((j) => summary(j, null)), total: page.total, limit: page.limit, offset: page.offset };
+    return listRequests(this.deps.jobs, userId, q, 'inference', (j) => summary(j, null));
   }
 
   async get(userId: string, requestId: string) {

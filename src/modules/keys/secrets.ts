@@ -1,6 +1,6 @@
 import { randomBase62, sha256hex } from '../auth/tokens.js';
 
-// crk_ + 8-character public prefix + _ + 40 random base62 characters (docs/api-decisions.md, "API key secrets").
+// crk_ + 8-character public prefix + _ + 40 random base62 characters (docs/api-decisions.md, "The contract the code relies on").
 const SECRET_RE = /^crk_([0-9A-Za-z]{8})_([0-9A-Za-z]{32,128})$/;
 
 export interface NewSecret {

@@ -8,7 +8,7 @@ import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../api/route.js';
 import { AppError, invalidInput, type Issue } from '../../errors.js';
 import { ENDPOINTS, LIMITS, LookupRequestError, OPERATIONS, PROPERTY_NAMES, SourceDisabledError, type EndpointName } from '../../lookups/index.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../../api/principal.js';
 import type { Services } from '../../services.js';
 import { LOOKUP_REQUEST_SCHEMAS, LOOKUP_RESPONSE_SCHEMAS, LOOKUP_SCHEMAS } from './schemas.js';
 

@@ -34,5 +34,5 @@ export const LOOKUP_REQUEST_SCHEMAS = perEndpoint((e) => withId(REQUEST_SCHEMAS[
 
 export const LOOKUP_RESPONSE_SCHEMAS = perEndpoint((e) => (e === 'compounds' ? CompoundsLookupResponse : withId(lookupResponseSchema(e), responseSchemaId(e))));
 
-/** Registered with app.addSchema + addSharedSchema (src/app.ts). */
+/** Registered with app.addSchema + addSharedSchema (src/http/app.ts). */
 export const LOOKUP_SCHEMAS: TSchema[] = [CompoundItem, ...Object.values(LOOKUP_REQUEST_SCHEMAS), ...Object.values(LOOKUP_RESPONSE_SCHEMAS)];

@@ -5,7 +5,23 @@
 import core from '@citation-js/core';
 import '@citation-js/plugin-bibtex';
 import '@citation-js/plugin-csl';
-import type { PaperEntry } from './service.js';
+
+/** A catalog entry (catalog.json, without its `checked` note). */
+export interface PaperEntry {
+  id: string;
+  type: 'article' | 'inproceedings' | 'software';
+  title: string;
+  authors: { family: string; given: string }[];
+  year: number | null;
+  venue: string;
+  volume: string | null;
+  issue: string | null;
+  pages: string | null;
+  doi: string | null;
+  url: string;
+  topics: string[];
+  methods: string[];
+}
 
 const CSL_TYPE: Record<PaperEntry['type'], string> = { article: 'article-journal', inproceedings: 'paper-conference', software: 'software' };
 

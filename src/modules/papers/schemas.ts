@@ -1,7 +1,7 @@
 // Schemas of the reference papers (docs/papers.md): GET /papers, GET /papers/{paper_id},
 // GET /papers/cite.
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../api/schemas.js';
+import { Nullable, pageSchema } from '../../api/schemas.js';
 
 const MAX_OFFSET = 1_000_000_000;
 
@@ -60,10 +60,7 @@ export const PaperDetail = Type.Object(
   { $id: 'PaperDetail', additionalProperties: false },
 );
 
-export const PaperList = Type.Object(
-  { items: Type.Array(Type.Ref(Paper)), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() },
-  { $id: 'PaperList', additionalProperties: false },
-);
+export const PaperList = pageSchema('items', Paper, 'PaperList');
 
 export const PaperListQuery = Type.Object(
   {

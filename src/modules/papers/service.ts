@@ -9,23 +9,9 @@ import { RUNNABLE_TYPES } from '../../compute/registry.js';
 import { notFound } from '../../errors.js';
 import { publicModels } from '../models/public.js';
 import catalogJson from './catalog.json' with { type: 'json' };
-import { bibtexOf, citationOf, risOf } from './formats.js';
+import { bibtexOf, citationOf, risOf, type PaperEntry } from './formats.js';
 
-export interface PaperEntry {
-  id: string;
-  type: 'article' | 'inproceedings' | 'software';
-  title: string;
-  authors: { family: string; given: string }[];
-  year: number | null;
-  venue: string;
-  volume: string | null;
-  issue: string | null;
-  pages: string | null;
-  doi: string | null;
-  url: string;
-  topics: string[];
-  methods: string[];
-}
+export type { PaperEntry };
 
 export interface PaperDetail extends PaperEntry {
   citation: string;

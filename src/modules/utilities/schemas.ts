@@ -4,7 +4,7 @@
 // tagged by `tool` too (Utility<Tool>RunResponse, Utility<Tool>Request), so that a generated
 // client narrows the result on the tool.
 import { Type, type TSchema } from '@sinclair/typebox';
-import { commaListParam, Nullable } from '../../api/schemas.js';
+import { commaListParam, Nullable, pageSchema } from '../../api/schemas.js';
 import { TOOL_CALLS, TOOL_INPUTS, TOOL_NAMES, toolRequestSchema, type ToolName } from '../../chem/utilities/schemas.js';
 
 export const UtilityRunRequest = toolRequestSchema('UtilityRunRequest', `A tool and its input; tool is one of ${TOOL_NAMES.join(', ')}`);
@@ -255,10 +255,7 @@ const REQUESTS = TOOL_NAMES.map((tool) =>
 
 export const UtilityRequest = byTool('UtilityRequest', REQUESTS, 'An asynchronous request: its state, progress and, once completed, its result');
 
-export const UtilityRequestList = Type.Object(
-  { items: Type.Array(Type.Ref(UtilityRequestSummary)), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() },
-  { $id: 'UtilityRequestList', additionalProperties: false },
-);
+export const UtilityRequestList = pageSchema('items', UtilityRequestSummary, 'UtilityRequestList');
 
 export const UtilityRequestsQuery = Type.Object(
   {
@@ -267,6 +264,18 @@ export const UtilityRequestsQuery = Type.Object(
     offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
   },
   { additionalProperties: false },
+);
+
+/** An asynchronous request's body may hold up to 100,000 SMILES inline (POST /utilities/submit, POST /inference/submit). */
+export const REQUEST_BODY_LIMIT = 32 * 1024 * 1024;
+
+/** The answer of a submit: the queued request's id. */
+export const RequestQueued = (description: string) => Type.Object({ request_id: Type.String() }, { additionalProperties: false, description });
+
+/** The answer of DELETE on a request (utilities, inference). */
+export const RequestRemoved = Type.Object(
+  { request_id: Type.String(), status: Type.Union([Type.Literal('cancelled'), Type.Literal('deleted')]) },
+  { additionalProperties: false, description: 'A running request is cancelled; an ended one is deleted with its result' },
 );
 
 export const UTILITY_SCHEMAS = [

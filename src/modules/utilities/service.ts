@@ -8,12 +8,13 @@ import { asyncUnits, ASYNC_LIMITS, checkAsyncLimits, checkSyncLimits, moleculeCo
 import { precheckTool, runTool, type ToolContext } from '../../chem/utilities/run.js';
 import { TOOL_INPUTS, TOOL_NAMES, type ToolInput, type ToolName } from '../../chem/utilities/schemas.js';
 import type { JobService, Submitter } from '../../compute/service.js';
-import { asRequestError, removeRequest, requestFields } from '../../compute/requests.js';
+import { listRequests, removeRequest, requestFields } from '../../compute/requests.js';
 import type { JobRow } from '../../compute/store.js';
 import type { Database, Queryable } from '../../db/database.js';
 import { within } from '../../errors.js';
-import { RESULT_PORT, RESULT_RECORD } from '../artifacts/job-results.js';
+import { RESULT_PORT, RESULT_RECORD } from '../artifacts/names.js';
 import type { ArtifactService } from '../artifacts/service.js';
+import { submitCountedRequest } from '../usage/requests.js';
 import type { UsageService } from '../usage/service.js';
 
 /** Results up to this size come back inline; larger ones in an artifact. */
@@ -104,29 +105,17 @@ export class UtilityService {
     return response as { tool: ToolName; result: null; result_artifact_id: string; counted: number };
   }
 
-  /** An asynchronous request; returns its id. `record` runs in the creating transaction. */
-  async submit(who: Caller, req: ToolRequest, record?: (tx: Queryable, requestId: string) => Promise<void>): Promise<string> {
+  /** An asynchronous request; answers its id. `record` runs in the creating transaction. */
+  async submit(who: Caller, req: ToolRequest, record?: (tx: Queryable, answer: { request_id: string }) => Promise<void>) {
     await precheckTool(this.context(who.userId), req.tool, req.input);
     checkAsyncLimits(req.tool, req.input);
     const molecules = moleculeCount(req.tool, req.input, (await this.artifactCount(who.userId, req)) ?? 0);
-    const units = asyncUnits(molecules);
-    await this.deps.usage.assertAvailable(who.userId, who.tier, units);
-    return this.deps.jobs
-      .submitRequest(who, { job_type: 'utility', payload: req }, 'utility', {
-        info: { molecules, units },
-        inTransaction: async (tx, ids) => {
-          await this.deps.usage.consume(tx, who.userId, who.tier, 'utilities', units);
-          await record?.(tx, ids[0]!);
-        },
-      })
-      .catch((err: unknown) => {
-        throw asRequestError(err);
-      });
+    const request = { job_type: 'utility', payload: req };
+    return submitCountedRequest(this.deps, who, { request, origin: 'utility', kind: 'utilities', molecules, units: asyncUnits(molecules) }, record);
   }
 
   async list(userId: string, q: { status?: string; limit?: number; offset?: number }) {
-    const page = await this.deps.jobs.list(userId, { status: q.status, limit: q.limit, offset: q.offset }, 'utility');
-    return { items: page.rows.map(summary), total: page.total, limit: page.limit, offset: page.offset };
+    return listRequests(this.deps.jobs, userId, q, 'utility', summary);
   }
 
   async get(userId: string, requestId: string) {

@@ -1,6 +1,7 @@
 // Money rules: credits, reservations at submit, settlement at the actual runtime (never more
 // than the reservation), release on every terminal state, per-key monthly spend ceilings.
 // Every move is a ledger row written in the caller's transaction.
+import type { JobReservation } from '../../compute/ports.js';
 import type { Database, Queryable } from '../../db/database.js';
 import { AppError } from '../../errors.js';
 import { usd } from '../../api/schemas.js';
@@ -18,16 +19,8 @@ export interface WalletView {
   currency: 'USD';
 }
 
-export interface Reservation {
-  userId: string;
-  keyId: string | null;
-  jobId: string;
-  amountMicros: number;
-  /** The key's monthly ceiling (null = wallet only). */
-  ceilingMicros: number | null;
-  /** The ledger note (default "job submit"). */
-  note?: string;
-}
+/** A job's reservation: the wallet is the job runtime's JobWallet port (src/compute/ports.ts). */
+export type Reservation = JobReservation;
 
 /** One ledger row as GET /wallet/ledger shows it (docs/api-decisions.md, "The wallet's ledger"). */
 export interface LedgerItemView {

@@ -8,6 +8,7 @@ import type { WorkflowSpec } from '../../workflows/spec.js';
 import type { UserService } from '../users/service.js';
 import { definitionsStore, type DefinitionRow, type ShareRow, type VersionRow, type VisibleRow } from './definitions-store.js';
 import { isUuid } from '../../validation.js';
+import { sortOrder } from '../../db/list-query.js';
 
 /** A deleted definition can be restored for this many days; then it is purged. */
 export const RESTORE_DAYS = 30;
@@ -220,13 +221,7 @@ export class DefinitionService {
   }
 
   async list(userId: string, q: { q?: string; sort?: string; limit?: number; offset?: number; deleted?: boolean }) {
-    let order = 'w.updated_at DESC';
-    if (q.sort) {
-      const desc = q.sort.startsWith('-');
-      const field = q.sort.replace(/^[-+]/, '');
-      if (!Object.hasOwn(SORTS, field)) throw invalid(['sort'], `Input should be one of ${DEFINITION_SORT_FIELDS.join(', ')}, optionally prefixed with -`, q.sort, 'enum');
-      order = `${SORTS[field]} ${desc ? 'DESC' : 'ASC'}`;
-    }
+    const order = sortOrder(q.sort, SORTS, 'w.updated_at DESC');
     const limit = q.limit ?? 50;
     const offset = q.offset ?? 0;
     const page = await definitionsStore.list(this.db, userId, { text: q.q, deleted: q.deleted ?? false, order, limit, offset });

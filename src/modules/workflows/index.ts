@@ -4,8 +4,7 @@
 import type { Module } from '../../api/module.js';
 import { validateFor } from './check.js';
 import { DefinitionService } from './definitions.js';
-import { runRoutes } from './run-routes.js';
-import { definitionRoutes } from './routes.js';
+import { workflowRoutes } from './routes/index.js';
 import { RunService } from './runs.js';
 import { WORKFLOW_SCHEMAS } from './schemas.js';
 import { invalidInput } from '../../errors.js';
@@ -34,9 +33,6 @@ export const workflowsModule: Module = {
     return { workflowDefinitions, workflowRuns };
   },
   schemas: WORKFLOW_SCHEMAS,
-  routes: async (app, opts) => {
-    await definitionRoutes(app, opts);
-    await runRoutes(app, opts);
-  },
+  routes: workflowRoutes,
   tasks: (s) => [{ name: 'workflow-definitions-purge', everyMs: 60 * 60 * 1000, firstDelayMs: 60 * 1000, run: () => s.workflowDefinitions.purgeDeleted() }],
 };

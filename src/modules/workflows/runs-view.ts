@@ -132,3 +132,21 @@ export function runView(run: PresentedRun, steps: StepView[] | null): RunSummary
     outputs,
   };
 }
+
+/** The run's light status (GET /workflows/runs/{run_id}/status). */
+export function runStatus(v: RunView) {
+  return {
+    run_id: v.run_id,
+    status: v.status,
+    steps_done: v.steps_done,
+    steps_total: v.steps_total,
+    progress: v.progress,
+    cost_so_far_usd: v.cost_so_far_usd,
+    steps: (v.steps ?? []).map((s) => ({ step_id: s.step_id, state: s.state, progress: s.progress })),
+  };
+}
+
+/** The run's outputs as artifacts (GET /workflows/runs/{run_id}/outputs). */
+export function runOutputs(v: RunView) {
+  return { run_id: v.run_id, status: v.status, outputs: v.outputs ?? {} };
+}

@@ -18,6 +18,7 @@ import type { DefinitionService } from './definitions.js';
 import { atInputs, resolveInputs, withValues } from './inputs.js';
 import { runView, type RunView } from './runs-view.js';
 import { isUuid } from '../../validation.js';
+import { commaValues, sortOrder } from '../../db/list-query.js';
 
 export interface RunStartBody {
   workflow_id?: string;
@@ -281,21 +282,8 @@ export class RunService {
   }
 
   async list(userId: string, q: { status?: string; workflow_id?: string; q?: string; sort?: string; limit?: number; offset?: number }) {
-    let statuses: string[] | undefined;
-    if (q.status) {
-      statuses = q.status
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-      if (statuses.some((s) => !STATUSES.includes(s))) throw invalid(['status'], `Each status should be one of: ${STATUSES.join(', ')}`, q.status, 'enum');
-    }
-    let order = 'created_at DESC';
-    if (q.sort) {
-      const desc = q.sort.startsWith('-');
-      const field = q.sort.replace(/^[-+]/, '');
-      if (!Object.hasOwn(SORTS, field)) throw invalid(['sort'], `Input should be one of ${RUN_SORT_FIELDS.join(', ')}, optionally prefixed with -`, q.sort, 'enum');
-      order = `${SORTS[field]} ${desc ? 'DESC' : 'ASC'}`;
-    }
+    const statuses = commaValues(q.status, STATUSES, 'status');
+    const order = sortOrder(q.sort, SORTS, 'created_at DESC');
     const limit = q.limit ?? 50;
     const offset = q.offset ?? 0;
     const page = await runsStore.list(this.db, userId, { statuses, workflowId: q.workflow_id, text: q.q, order, limit, offset });

@@ -3,7 +3,7 @@
 // WorkflowSpec (every problem located; POST /workflows/validate reports them rather than
 // refusing), so the document publishes it as WorkflowSpec (publishedAs).
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
-import { commaListParam, componentRef, Nullable, publishedAs } from '../../api/schemas.js';
+import { commaListParam, componentRef, Nullable, publishedAs, pageSchema } from '../../api/schemas.js';
 import { JOB_TYPE_NAMES } from '../../compute/registry.js';
 import { RESOURCE_NAMES } from '../../compute/resources.js';
 import { MAX_STEPS, NAME_PATTERN, WorkflowSpec } from '../../workflows/spec.js';
@@ -275,10 +275,7 @@ export const WorkflowRun = Type.Object(
   { ...runFields, steps: Type.Array(RunStep), outputs: Type.Record(Type.String(), RunOutput) },
   { $id: 'WorkflowRun', additionalProperties: false },
 );
-export const WorkflowRunList = Type.Object(
-  { runs: Type.Array(Type.Ref(WorkflowRunSummary)), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() },
-  { $id: 'WorkflowRunList', additionalProperties: false },
-);
+export const WorkflowRunList = pageSchema('runs', WorkflowRunSummary, 'WorkflowRunList');
 export const WorkflowRunStatus = Type.Object(
   {
     run_id: Type.String(),

@@ -3,6 +3,8 @@
 // applicability domain. Three shapes come in: a public model's card.json (GET /models/public), a
 // trained model's `model_card` (GET /jobs/result of its mpnn_train job), and a user model's
 // `model_info` (GET /user-models/mpnn); `cardFrom*` turn each into one shape.
+import { numberText } from '../lib/units.ts';
+
 type Obj = Record<string, unknown>;
 
 export interface MetricRow {
@@ -141,7 +143,7 @@ const METRIC_NAMES: Record<string, string> = { rmse: 'RMSE', mae: 'MAE', r2: 'RÂ
 
 /** 4 significant digits, or a dash. */
 export function metric(v: unknown): string {
-  return typeof v === 'number' && Number.isFinite(v) ? Number(v.toPrecision(4)).toString() : 'â€“';
+  return numberText(v, 4, { significant: true });
 }
 
 export function ModelCard({ card, headingLevel = 2 }: { card: Card; headingLevel?: 2 | 3 }) {

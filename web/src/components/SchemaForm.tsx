@@ -5,7 +5,7 @@
 // properties its own group of fields, anything else JSON. Labels are the field's words and unit
 // (lib/units.ts). Empty fields are left out of the body, so the server's defaults apply. A 422's
 // issues are shown at the field their loc names (`base` + the property).
-import type { Problem } from '../api/problem.ts';
+import { issuesAt, type Problem } from '../api/problem.ts';
 import { fieldLabel } from '../lib/units.ts';
 import { FieldError } from './ProblemView.tsx';
 
@@ -131,17 +131,6 @@ function issuesExactly(problem: Problem | null, path: (string | number)[]): stri
   return issues.filter((i) => i.loc.length === path.length && path.every((p, n) => i.loc[n] === p)).map((i) => i.msg);
 }
 
-/** The messages of a 422's issues at `path` or below it. */
-function issuesUnder(problem: Problem | null, path: (string | number)[]): string[] {
-  const issues = (problem?.status === 422 ? problem.errors : undefined) ?? [];
-  return issues
-    .filter((i) => path.every((p, n) => i.loc[n] === p))
-    .map((i) => {
-      const rest = i.loc.slice(path.length);
-      return rest.length ? `${rest.join('.')}: ${i.msg}` : i.msg;
-    });
-}
-
 export function SchemaForm({
   schema,
   values,
@@ -206,7 +195,7 @@ export function SchemaForm({
             </fieldset>
           );
         }
-        const messages = [...issuesUnder(problem, path), ...(localErrors[name] ? [localErrors[name]] : [])];
+        const messages = [...issuesAt(problem, path), ...(localErrors[name] ? [localErrors[name]] : [])];
         const aria = {
           id,
           'aria-invalid': messages.length > 0 || undefined,

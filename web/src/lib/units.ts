@@ -130,8 +130,33 @@ export function fieldLabel(name: string): string {
   return unit && unit.digits !== 'usd' ? `${head} (${unit.label})` : head;
 }
 
-/** Money as the console shows it everywhere: dollars to 4 decimals. */
-export const usd = (n: number | null | undefined): string => (n == null ? '–' : `$${n.toFixed(4)}`);
+/**
+ * The console's number formatter: `v` to `digits` decimals, or with `significant` to `digits`
+ * significant digits without trailing zeros (a model's metrics and predictions, docs/console.md
+ * "Models"); with `sign`, a + before a positive value; '–' when it is not a finite number.
+ * formatNumber picks the decimals from a field's unit.
+ */
+export function numberText(v: unknown, digits: number, { sign = false, significant = false }: { sign?: boolean; significant?: boolean } = {}): string {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return '–';
+  const text = significant ? String(Number(v.toPrecision(digits))) : v.toFixed(digits);
+  return sign && v >= 0 ? `+${text}` : text;
+}
+
+/**
+ * The console's money formatter (docs/console.md, "Numbers and labels"): dollars to 4 decimals
+ * ($0.0004), as everywhere in the console, unless a place asks for other `digits` (the ledger and
+ * an Assistant turn's cost to the micro-dollar, 6; prices per million tokens and an API key's
+ * spend and ceiling to the cent, 2). `move`: a change of a balance, signed + or − (a minus
+ * sign), and – for none. '–' when there is no amount.
+ */
+export function usd(n: number | null | undefined, { digits = 4, move = false }: { digits?: number; move?: boolean } = {}): string {
+  if (n == null || (move && n === 0)) return '–';
+  return move ? `${n < 0 ? '−' : '+'}$${numberText(Math.abs(n), digits)}` : `$${numberText(n, digits)}`;
+}
+
+/** A size in bytes as B, KiB, MiB or GiB (storage against the quota: "4.1 KiB of 50.00 GiB"). */
+export const bytes = (n: number): string =>
+  n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${numberText(n / 1024, 1)} KiB` : n < 1024 ** 3 ? `${numberText(n / 1024 ** 2, 1)} MiB` : `${numberText(n / 1024 ** 3, 2)} GiB`;
 
 /**
  * A number at the precision its field's unit needs: Eh to 6 decimals, kcal/mol to 2, cm⁻¹ to 1,
@@ -141,8 +166,8 @@ export function formatNumber(name: string, v: number): string {
   if (!Number.isFinite(v)) return String(v);
   const unit = unitOf(name);
   if (unit?.digits === 'usd') return usd(v);
-  if (unit) return v.toFixed(unit.digits);
-  return Number.isInteger(v) ? String(v) : v.toFixed(3);
+  if (unit) return numberText(v, unit.digits);
+  return Number.isInteger(v) ? String(v) : numberText(v, 3);
 }
 
 /** A plain value of the field `name` as a table cell's text. */

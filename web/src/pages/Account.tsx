@@ -3,22 +3,21 @@
 // keys (GET/POST /auth/api-keys, rename, rotate, revoke, an expiry): the secret is shown once,
 // when a key is created or rotated, and never again.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import type { components } from '../../../clients/typescript/src/generated/openapi.ts';
+import type { components } from 'crucible-client';
 import { api, ok } from '../api/client.ts';
 import { issuesAt, toProblem, type Problem } from '../api/problem.ts';
 import { FieldError, ProblemView } from '../components/ProblemView.tsx';
 import { Ledger } from './account/Ledger.tsx';
+import { bytes, usd } from '../lib/units.ts';
+import { ListTable } from '../components/ListTable.tsx';
 
 type Key = components['schemas']['ApiKeyListItem'];
 type Wallet = components['schemas']['WalletResponse'];
 type Usage = components['schemas']['UsageResponse'];
 
-const usd = (n: number | null | undefined) => (n == null ? '–' : `$${n.toFixed(2)}`);
-/** Small charges: four decimals (a properties job of three molecules costs $0.0001). */
-const usd4 = (n: number) => `$${n.toFixed(4)}`;
+/** An API key's spend and ceiling, to the cent. */
+const CENTS = { digits: 2 };
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '–');
-export const bytes = (n: number) =>
-  n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KiB` : n < 1024 ** 3 ? `${(n / 1024 ** 2).toFixed(1)} MiB` : `${(n / 1024 ** 3).toFixed(2)} GiB`;
 
 export default function Account() {
   const [wallet, setWallet] = useState<Wallet | null>(null);
@@ -101,8 +100,8 @@ export default function Account() {
                 <tr>
                   <th scope="row">Paid work</th>
                   <td>
-                    {usage.jobs.count} jobs ({usd4(usage.jobs.charged_usd)}), {usage.workflow_runs.count} workflow runs ({usd4(usage.workflow_runs.charged_usd)}),{' '}
-                    {usage.assistant_turns.count} Assistant turns ({usd4(usage.assistant_turns.charged_usd)})
+                    {usage.jobs.count} jobs ({usd(usage.jobs.charged_usd)}), {usage.workflow_runs.count} workflow runs ({usd(usage.workflow_runs.charged_usd)}),{' '}
+                    {usage.assistant_turns.count} Assistant turns ({usd(usage.assistant_turns.charged_usd)})
                   </td>
                 </tr>
                 <tr>
@@ -136,85 +135,65 @@ export default function Account() {
           void load();
         }}
       />
-      {/* Scrolls sideways on a phone: focusable so the keyboard can scroll it too. */}
-      <div className="table-wrap" tabIndex={0} role="region" aria-label="API keys">
-        <table className="list">
-          <caption className="sr-only">API keys</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Spend this month / ceiling</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.length === 0 && (
-              <tr>
-                <td colSpan={7} className="muted">
-                  No API keys yet.
-                </td>
-              </tr>
-            )}
-            {keys.map((k) => (
-              <tr key={k.id}>
-                <td>{k.name}</td>
-                <td className="mono">{k.key_prefix}</td>
-                <td>
-                  {k.scopes.join(', ')}
-                  {k.allow_structure_search ? ', structure search' : ''}
-                </td>
-                <td>
-                  {usd(k.spend_accrued_usd)} / {k.spend_ceiling_usd == null ? 'none' : usd(k.spend_ceiling_usd)}
-                </td>
-                <td>{when(k.last_used_at)}</td>
-                <td>{k.expires_at ? when(k.expires_at) : 'never'}</td>
-                <td className="actions">
-                  <button
-                    type="button"
-                    className="secondary"
-                    aria-label={`Rename ${k.name}`}
-                    onClick={() => {
-                      const name = window.prompt(`A new name for ${k.name}`, k.name);
-                      if (name !== null && name !== k.name)
-                        void act(async () => void (await ok(api.PATCH('/api/v1/auth/api-keys/{key_id}', { params: { path: { key_id: k.id } }, body: { name } }))));
-                    }}
-                  >
-                    Rename
-                  </button>
-                  <button
-                    type="button"
-                    className="secondary"
-                    aria-label={`Rotate ${k.name}`}
-                    onClick={() =>
-                      void act(async () => {
-                        const r = await ok(api.POST('/api/v1/auth/api-keys/{key_id}/rotate', { params: { path: { key_id: k.id } } }));
-                        setSecret({ name: r.name, value: r.api_key });
-                      })
-                    }
-                  >
-                    Rotate
-                  </button>
-                  <button
-                    type="button"
-                    className="danger"
-                    aria-label={`Revoke ${k.name}`}
-                    onClick={() => {
-                      if (window.confirm(`Revoke ${k.name}? Programs using it stop working at once.`))
-                        void act(async () => void (await ok(api.DELETE('/api/v1/auth/api-keys/{key_id}', { params: { path: { key_id: k.id } } }))));
-                    }}
-                  >
-                    Revoke
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ListTable
+        label="API keys"
+        columns={['Name', 'Prefix', 'Scopes', 'Spend this month / ceiling', 'Last used', 'Expires', 'Actions']}
+        empty={keys.length === 0 && 'No API keys yet.'}
+      >
+        {keys.map((k) => (
+          <tr key={k.id}>
+            <td>{k.name}</td>
+            <td className="mono">{k.key_prefix}</td>
+            <td>
+              {k.scopes.join(', ')}
+              {k.allow_structure_search ? ', structure search' : ''}
+            </td>
+            <td>
+              {usd(k.spend_accrued_usd, CENTS)} / {k.spend_ceiling_usd == null ? 'none' : usd(k.spend_ceiling_usd, CENTS)}
+            </td>
+            <td>{when(k.last_used_at)}</td>
+            <td>{k.expires_at ? when(k.expires_at) : 'never'}</td>
+            <td className="actions">
+              <button
+                type="button"
+                className="secondary"
+                aria-label={`Rename ${k.name}`}
+                onClick={() => {
+                  const name = window.prompt(`A new name for ${k.name}`, k.name);
+                  if (name !== null && name !== k.name)
+                    void act(async () => void (await ok(api.PATCH('/api/v1/auth/api-keys/{key_id}', { params: { path: { key_id: k.id } }, body: { name } }))));
+                }}
+              >
+                Rename
+              </button>
+              <button
+                type="button"
+                className="secondary"
+                aria-label={`Rotate ${k.name}`}
+                onClick={() =>
+                  void act(async () => {
+                    const r = await ok(api.POST('/api/v1/auth/api-keys/{key_id}/rotate', { params: { path: { key_id: k.id } } }));
+                    setSecret({ name: r.name, value: r.api_key });
+                  })
+                }
+              >
+                Rotate
+              </button>
+              <button
+                type="button"
+                className="danger"
+                aria-label={`Revoke ${k.name}`}
+                onClick={() => {
+                  if (window.confirm(`Revoke ${k.name}? Programs using it stop working at once.`))
+                    void act(async () => void (await ok(api.DELETE('/api/v1/auth/api-keys/{key_id}', { params: { path: { key_id: k.id } } }))));
+                }}
+              >
+                Revoke
+              </button>
+            </td>
+          </tr>
+        ))}
+      </ListTable>
     </section>
   );
 }

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { api, ok } from '../api/client.ts';
 import { Conversation } from './assistant/Conversation.tsx';
 import { Sessions } from './assistant/Sessions.tsx';
-import { usd } from './assistant/model.ts';
+import { usd } from '../lib/units.ts';
 import './Assistant.css';
 
 interface Model {
@@ -34,8 +34,8 @@ export default function Assistant({ rest = [] }: { rest?: string[] }) {
       <h1 id="page-title">Assistant</h1>
       {model && (
         <p className="muted small model-line">
-          {model.model} ({model.provider}): {usd(model.input_price_per_mtok_usd, 2)} in, {usd(model.output_price_per_mtok_usd, 2)} out per million tokens; a turn holds up to{' '}
-          {usd(model.hold_per_turn_usd, 4)} while it runs. Plans run only when you approve them.
+          {model.model} ({model.provider}): {usd(model.input_price_per_mtok_usd, { digits: 2 })} in, {usd(model.output_price_per_mtok_usd, { digits: 2 })} out per million tokens; a
+          turn holds up to {usd(model.hold_per_turn_usd)} while it runs. Plans run only when you approve them.
         </p>
       )}
       <div className="assistant-page">

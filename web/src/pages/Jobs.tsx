@@ -5,16 +5,16 @@
 // (docs/events.md), the result as a table with depictions (GET /jobs/result), the charge
 // (GET /jobs/info), cancel (DELETE /jobs/cancel).
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { components } from '../../../clients/typescript/src/generated/openapi.ts';
-import { api, ok, saveDownload } from '../api/client.ts';
-import { isNetworkFailure } from '../api/network.ts';
+import type { components } from 'crucible-client';
+import { api, crucible, ok, saveDownload, untilEnded } from '../api/client.ts';
 import { issuesAt, toProblem, type Problem } from '../api/problem.ts';
 import { FieldError, ProblemView } from '../components/ProblemView.tsx';
 import { ResultView } from '../components/ResultView.tsx';
 import { artifactName, defaultJobName } from '../lib/names.ts';
-import { usd } from '../lib/units.ts';
+import { numberText, usd } from '../lib/units.ts';
 import { href } from '../router.ts';
 import { SchemaForm, valuesToObject, type Schema, type Values } from '../components/SchemaForm.tsx';
+import { ListTable } from '../components/ListTable.tsx';
 
 type Estimate = components['schemas']['JobEstimateResponse'];
 type Status = components['schemas']['JobStatusResponse'];
@@ -193,8 +193,8 @@ export default function Jobs({ rest = [] }: { rest?: string[] }) {
           )}
           {estimate && (
             <p className="notice" role="status">
-              Estimate: <strong>{usd(estimate.cost)}</strong> reserved, about {estimate.expected_runtime_sec.toFixed(1)} s on {estimate.resource} ({usd(estimate.rate_per_sec)}/s,{' '}
-              {estimate.tier_name} tier).
+              Estimate: <strong>{usd(estimate.cost)}</strong> reserved, about {numberText(estimate.expected_runtime_sec, 1)} s on {estimate.resource} ({usd(estimate.rate_per_sec)}
+              /s, {estimate.tier_name} tier).
             </p>
           )}
           <div className="row">
@@ -246,26 +246,16 @@ function JobView({ id, onEnded }: { id: string; onEnded: () => void }) {
         await new Promise((r) => setTimeout(r, 1000));
       }
     };
-    // The end: a long poll on the events feed for this job (docs/events.md), resumed from its cursor.
+    // The end: the SDK's wait on the events feed's long poll (docs/events.md).
     const follow = async () => {
-      let after: string | undefined;
-      while (!signal.aborted) {
-        try {
-          const page = await ok(api.GET('/api/v1/events', { params: { query: { kind: 'job', subject_id: id, wait: 25, ...(after ? { after } : {}) } }, signal }));
-          after = page.next_cursor ?? after;
-          if (page.events.length) break;
-        } catch (err) {
-          if (signal.aborted) return;
-          // A lost connection is the frame's banner (api/network.ts); the feed resumes from its cursor.
-          if (!isNetworkFailure(err)) setProblem(toProblem(err));
-          await new Promise((r) => setTimeout(r, 3000));
-        }
-      }
+      const s = await untilEnded(
+        () => crucible.waitForJob(id, { signal }),
+        signal,
+        (err) => setProblem(toProblem(err)),
+      );
+      if (s === null) return;
       done = true;
-      const [s, info] = await Promise.all([
-        ok(api.GET('/api/v1/jobs/status', { params: { query: { process_id: id } }, signal })),
-        ok(api.GET('/api/v1/jobs/info', { params: { query: { process_id: id } }, signal })),
-      ]);
+      const info = await ok(api.GET('/api/v1/jobs/info', { params: { query: { process_id: id } }, signal }));
       setStatus(s);
       setCharge({ charged: (info.info.charged_amount as number | null) ?? null, runtime: (info.info.runtime_seconds as number | null) ?? null });
       setEnded(true);
@@ -310,7 +300,7 @@ function JobView({ id, onEnded }: { id: string; onEnded: () => void }) {
       {charge && (
         <p className="charge">
           Charged <strong>{usd(charge.charged)}</strong>
-          {charge.runtime != null && ` for ${charge.runtime.toFixed(2)} s`}.{' '}
+          {charge.runtime != null && ` for ${numberText(charge.runtime, 2)} s`}.{' '}
           {status?.result_artifact_id && (
             <button
               type="button"
@@ -347,42 +337,21 @@ function RecentJobs({ refresh, current }: { refresh: number; current: string | n
     <>
       <h2 className="section">Recent jobs</h2>
       <ProblemView problem={problem} />
-      <div className="table-wrap" tabIndex={0} role="region" aria-label="Recent jobs">
-        <table className="list">
-          <caption className="sr-only">Recent jobs</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Type</th>
-              <th scope="col">Status</th>
-              <th scope="col">Charged</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.length === 0 && (
-              <tr>
-                <td colSpan={5} className="muted">
-                  No jobs yet.
-                </td>
-              </tr>
-            )}
-            {items.map((j) => (
-              <tr key={j.process_id}>
-                <td>
-                  <a href={href('jobs', j.process_id)} aria-current={j.process_id === current ? 'page' : undefined}>
-                    {j.job_name}
-                  </a>
-                </td>
-                <td>{j.job_type}</td>
-                <td>{j.status}</td>
-                <td>{usd(j.charged_amount)}</td>
-                <td>{j.created_at ? new Date(j.created_at).toLocaleString() : '–'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ListTable label="Recent jobs" columns={['Name', 'Type', 'Status', 'Charged', 'Created']} empty={items.length === 0 && 'No jobs yet.'}>
+        {items.map((j) => (
+          <tr key={j.process_id}>
+            <td>
+              <a href={href('jobs', j.process_id)} aria-current={j.process_id === current ? 'page' : undefined}>
+                {j.job_name}
+              </a>
+            </td>
+            <td>{j.job_type}</td>
+            <td>{j.status}</td>
+            <td>{usd(j.charged_amount)}</td>
+            <td>{j.created_at ? new Date(j.created_at).toLocaleString() : '–'}</td>
+          </tr>
+        ))}
+      </ListTable>
     </>
   );
 }

@@ -3,12 +3,13 @@
 // artifacts listed a page at a time (GET /artifacts), downloaded (GET /artifacts/{id}/download),
 // deleted (DELETE /artifacts/{id}), and storage against the tier's quota (GET /usage).
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import type { components } from '../../../clients/typescript/src/generated/openapi.ts';
+import type { components } from 'crucible-client';
 import { api, ok, saveDownload, uploadArtifact as upload } from '../api/client.ts';
 import { issuesAt, localProblem, toProblem, type Problem } from '../api/problem.ts';
 import { FieldError, ProblemView } from '../components/ProblemView.tsx';
 import { artifactDetail, artifactName } from '../lib/names.ts';
-import { bytes } from './Account.tsx';
+import { bytes } from '../lib/units.ts';
+import { ListTable } from '../components/ListTable.tsx';
 
 type Item = components['schemas']['ArtifactListItem'];
 type Usage = components['schemas']['UsageResponse'];
@@ -74,52 +75,30 @@ export default function Library() {
       )}
       <Upload onDone={() => void load(0)} />
       <h2 className="section">Artifacts</h2>
-      <div className="table-wrap" tabIndex={0} role="region" aria-label="Artifacts">
-        <table className="list">
-          <caption className="sr-only">Artifacts</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Records</th>
-              <th scope="col">Size</th>
-              <th scope="col">Created</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.length === 0 && (
-              <tr>
-                <td colSpan={6} className="muted">
-                  Nothing stored yet.
-                </td>
-              </tr>
-            )}
-            {items.map((i) => (
-              <tr key={`${i.artifact_id}/${i.port}`}>
-                <td>
-                  {artifactName(i)}
-                  {i.origin === 'job' && <span className="muted small"> ({artifactDetail(i)})</span>}
-                </td>
-                <td>
-                  {i.data_kind} / {i.data_format}
-                </td>
-                <td>{i.record_count.toLocaleString()}</td>
-                <td>{bytes(i.size_bytes)}</td>
-                <td>{i.created_at ? new Date(i.created_at).toLocaleString() : '–'}</td>
-                <td>
-                  <button type="button" className="secondary" onClick={() => void download(i)} aria-label={`Download ${artifactName(i)} ${i.port}`}>
-                    Download
-                  </button>{' '}
-                  <button type="button" className="danger" onClick={() => void remove(i)} aria-label={`Delete ${artifactName(i)} ${i.port}`}>
-                    Delete
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ListTable label="Artifacts" columns={['Name', 'Kind', 'Records', 'Size', 'Created', 'Actions']} empty={items.length === 0 && 'Nothing stored yet.'}>
+        {items.map((i) => (
+          <tr key={`${i.artifact_id}/${i.port}`}>
+            <td>
+              {artifactName(i)}
+              {i.origin === 'job' && <span className="muted small"> ({artifactDetail(i)})</span>}
+            </td>
+            <td>
+              {i.data_kind} / {i.data_format}
+            </td>
+            <td>{i.record_count.toLocaleString()}</td>
+            <td>{bytes(i.size_bytes)}</td>
+            <td>{i.created_at ? new Date(i.created_at).toLocaleString() : '–'}</td>
+            <td>
+              <button type="button" className="secondary" onClick={() => void download(i)} aria-label={`Download ${artifactName(i)} ${i.port}`}>
+                Download
+              </button>{' '}
+              <button type="button" className="danger" onClick={() => void remove(i)} aria-label={`Delete ${artifactName(i)} ${i.port}`}>
+                Delete
+              </button>
+            </td>
+          </tr>
+        ))}
+      </ListTable>
       <nav className="row pager" aria-label="Artifact pages">
         <button type="button" className="secondary" disabled={offset === 0} onClick={() => void load(Math.max(0, offset - PAGE))}>
           Previous

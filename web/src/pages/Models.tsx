@@ -3,7 +3,7 @@
 // yours, and predictions. Routes: #/models, #/models/job/<process id> (a training followed live),
 // #/models/public/<id> and #/models/user/<name> (a model's card; #/models/<name or id> finds either).
 import { useCallback, useEffect, useState } from 'react';
-import type { components } from '../../../clients/typescript/src/generated/openapi.ts';
+import type { components } from 'crucible-client';
 import { api, ok } from '../api/client.ts';
 import { toProblem, type Problem } from '../api/problem.ts';
 import { LearningCurve, type CurvePoint } from '../components/LearningCurve.tsx';
@@ -14,6 +14,7 @@ import { Predict } from './models/Predict.tsx';
 import { TrainForm } from './models/TrainForm.tsx';
 import { metricName, TrainingView } from './models/TrainingView.tsx';
 import './Models.css';
+import { ListTable } from '../components/ListTable.tsx';
 
 type Models = components['schemas']['InferenceModels']['models'];
 type TrainResult = components['schemas']['MpnnTrainResult'];
@@ -127,40 +128,28 @@ function ModelList({ models, current }: { models: Models; current: string | null
   return (
     <>
       <h2 className="section">Models you can use</h2>
-      <div className="table-wrap" tabIndex={0} role="region" aria-label="Models you can use">
-        <table className="list">
-          <caption className="sr-only">Models you can use</caption>
-          <thead>
-            <tr>
-              <th scope="col">Model</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Target</th>
+      <ListTable label="Models you can use" columns={['Model', 'Kind', 'Target']}>
+        {models.map((m) => {
+          const [kind, ...name] = m.model.split('/');
+          return (
+            <tr key={m.model}>
+              <td>
+                <a href={href('models', kind!, name.join('/'))} aria-current={m.model === current ? 'page' : undefined}>
+                  {m.name}
+                </a>{' '}
+                <span className="muted small mono">{m.model}</span>
+              </td>
+              <td>
+                {m.kind === 'user' ? 'yours' : 'public'}, {m.task}
+              </td>
+              <td>
+                {m.target}
+                {m.units ? ` (${m.units})` : ''}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {models.map((m) => {
-              const [kind, ...name] = m.model.split('/');
-              return (
-                <tr key={m.model}>
-                  <td>
-                    <a href={href('models', kind!, name.join('/'))} aria-current={m.model === current ? 'page' : undefined}>
-                      {m.name}
-                    </a>{' '}
-                    <span className="muted small mono">{m.model}</span>
-                  </td>
-                  <td>
-                    {m.kind === 'user' ? 'yours' : 'public'}, {m.task}
-                  </td>
-                  <td>
-                    {m.target}
-                    {m.units ? ` (${m.units})` : ''}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+          );
+        })}
+      </ListTable>
     </>
   );
 }

@@ -4,11 +4,12 @@
 // (POST /describe), and the public models' predictions with their uncertainty (POST
 // /inference/predict). POST /describe takes SMILES only: molfiles are converted in the browser.
 import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { components } from '../../../clients/typescript/src/generated/openapi.ts';
+import type { components } from 'crucible-client';
 import { api, ok } from '../api/client.ts';
 import { toProblem, type Problem } from '../api/problem.ts';
 import { FieldError, ProblemView } from '../components/ProblemView.tsx';
 import { parseLines, readMoleculeFile, toLines } from '../components/sketcher/records.ts';
+import { numberText } from '../lib/units.ts';
 import './Molecules.css';
 
 // The editor and openchemlib are their own chunks, requested when Draw is opened.
@@ -206,10 +207,6 @@ function FileReport({ note }: { note: FileNote }) {
   );
 }
 
-function fmt(n: number | null | undefined, digits = 2): string {
-  return n === null || n === undefined ? '–' : n.toFixed(digits);
-}
-
 function MoleculeCard({ row, line, onEdit }: { row: Row; line: number; onEdit: (smiles: string) => void }) {
   const { description: d, depiction } = row;
   const title = row.name ?? d.canonical_smiles ?? row.input;
@@ -268,15 +265,15 @@ function MoleculeCard({ row, line, onEdit }: { row: Row; line: number; onEdit: (
           </tr>
           <tr>
             <th scope="row">MW</th>
-            <td>{fmt(p.mw)} g/mol</td>
+            <td>{numberText(p.mw, 2)} g/mol</td>
           </tr>
           <tr>
             <th scope="row">cLogP</th>
-            <td>{fmt(p.clogp)}</td>
+            <td>{numberText(p.clogp, 2)}</td>
           </tr>
           <tr>
             <th scope="row">TPSA</th>
-            <td>{fmt(p.tpsa, 1)} Å²</td>
+            <td>{numberText(p.tpsa, 1)} Å²</td>
           </tr>
           <tr>
             <th scope="row">H-bond donors / acceptors</th>
@@ -294,7 +291,7 @@ function MoleculeCard({ row, line, onEdit }: { row: Row; line: number; onEdit: (
           </tr>
           <tr>
             <th scope="row">QED</th>
-            <td>{fmt(p.qed)}</td>
+            <td>{numberText(p.qed, 2)}</td>
           </tr>
           <tr className={p.lipinski.pass ? '' : 'flag'}>
             <th scope="row">Lipinski</th>
@@ -314,7 +311,9 @@ function MoleculeCard({ row, line, onEdit }: { row: Row; line: number; onEdit: (
               <tr key={model.model}>
                 <th scope="row">{model.name}</th>
                 <td>
-                  {item?.prediction == null ? (item?.error ?? '–') : `${fmt(item.prediction)} ± ${fmt(item.uncertainty)}${model.units ? ` ${model.units}` : ''}`}
+                  {item?.prediction == null
+                    ? (item?.error ?? '–')
+                    : `${numberText(item.prediction, 2)} ± ${numberText(item.uncertainty, 2)}${model.units ? ` ${model.units}` : ''}`}
                   {item?.in_domain === false && <span className="badge warn">outside the training domain</span>}
                 </td>
               </tr>

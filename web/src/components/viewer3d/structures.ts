@@ -3,6 +3,7 @@
 // `conformers` (lowest first, with energies and Boltzmann weights), its docking `poses` (best
 // first, with Vina's scores) or its torsion scan's `points`. Each is one entry of the viewer's
 // selector, its label carrying the values the API gives (energies in Eh to 6 decimals).
+import { numberText } from '../../lib/units.ts';
 
 export interface Structure {
   /** The selector's text: which one, and its energy or score. */
@@ -23,24 +24,22 @@ export interface ItemStructures {
 
 type Row = Record<string, unknown>;
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const fixed = (v: unknown, digits: number) => (num(v) === null ? '–' : (v as number).toFixed(digits));
-const signed = (v: unknown, digits: number) => (num(v) === null ? '–' : `${(v as number) >= 0 ? '+' : ''}${(v as number).toFixed(digits)}`);
 const isMolblock = (v: unknown): v is string => typeof v === 'string' && /M {2}END/.test(v);
 
 /** The label of a conformer: its energy, its energy above the lowest and its Boltzmann weight. */
 export const conformerLabel = (c: Row, k: number) =>
-  `Conformer ${k + 1}: ${fixed(c.energy_hartree, 6)} Eh, ${signed(c.relative_kcal, 2)} kcal/mol, weight ${fixed(num(c.boltzmann_weight) === null ? null : (c.boltzmann_weight as number) * 100, 1)} %`;
+  `Conformer ${k + 1}: ${numberText(c.energy_hartree, 6)} Eh, ${numberText(c.relative_kcal, 2, { sign: true })} kcal/mol, weight ${numberText(num(c.boltzmann_weight) === null ? null : (c.boltzmann_weight as number) * 100, 1)} %`;
 
 /** The label of a docking pose: Vina's score and its RMSD bounds to the best pose. */
-export const poseLabel = (p: Row, k: number) => `Pose ${k + 1}: ${fixed(p.score_kcal_mol, 3)} kcal/mol (RMSD ${fixed(p.rmsd_lb, 2)} / ${fixed(p.rmsd_ub, 2)} Å)`;
+export const poseLabel = (p: Row, k: number) => `Pose ${k + 1}: ${numberText(p.score_kcal_mol, 3)} kcal/mol (RMSD ${numberText(p.rmsd_lb, 2)} / ${numberText(p.rmsd_ub, 2)} Å)`;
 
-const pointLabel = (p: Row) => `${fixed(p.angle_deg, 1)}°: ${fixed(p.energy_hartree, 6)} Eh, ${signed(p.relative_kcal, 2)} kcal/mol`;
+const pointLabel = (p: Row) => `${numberText(p.angle_deg, 1)}°: ${numberText(p.energy_hartree, 6)} Eh, ${numberText(p.relative_kcal, 2, { sign: true })} kcal/mol`;
 
 function single(item: Row, jobType: string): string {
   const what = jobType === 'optimize' ? 'Optimised geometry' : 'Structure';
   const parts: string[] = [];
-  if (num(item.energy_hartree) !== null) parts.push(`${fixed(item.energy_hartree, 6)} Eh`);
-  if (num(item.heat_of_formation_kcal_mol) !== null) parts.push(`ΔHf ${fixed(item.heat_of_formation_kcal_mol, 2)} kcal/mol`);
+  if (num(item.energy_hartree) !== null) parts.push(`${numberText(item.energy_hartree, 6)} Eh`);
+  if (num(item.heat_of_formation_kcal_mol) !== null) parts.push(`ΔHf ${numberText(item.heat_of_formation_kcal_mol, 2)} kcal/mol`);
   return parts.length ? `${what}: ${parts.join(', ')}` : what;
 }
 

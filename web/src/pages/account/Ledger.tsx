@@ -2,18 +2,21 @@
 // first, 20 rows a page with "Show older" (the `before` cursor). Each row links to the job or
 // workflow run it is for.
 import { useEffect, useState } from 'react';
-import type { components } from '../../../../clients/typescript/src/generated/openapi.ts';
+import type { components } from 'crucible-client';
 import { api, ok } from '../../api/client.ts';
 import { toProblem, type Problem } from '../../api/problem.ts';
 import { ProblemView } from '../../components/ProblemView.tsx';
 import { href } from '../../router.ts';
+import { usd } from '../../lib/units.ts';
+import { ListTable } from '../../components/ListTable.tsx';
 
 type Item = components['schemas']['LedgerItem'];
 
 const PAGE = 20;
 const KIND: Record<Item['kind'], string> = { credit: 'Credit', debit: 'Debit', reserve: 'Hold', release: 'Hold released', charge: 'Charge' };
 /** To the micro-dollar, the ledger's own precision: a 2-second job costs $0.0004. */
-const money = (n: number) => (n === 0 ? '–' : `${n < 0 ? '−' : '+'}$${Math.abs(n).toFixed(6)}`);
+/** A move of the balance or the reserved total, to the micro-dollar. */
+const MOVE = { digits: 6, move: true };
 
 function Subject({ item }: { item: Item }) {
   const id = item.subject_id;
@@ -45,46 +48,25 @@ export function Ledger({ refresh }: { refresh: number }) {
         Ledger
       </h2>
       <ProblemView problem={problem} />
-      <div className="table-wrap" tabIndex={0} role="region" aria-labelledby="ledger-title">
-        <table className="list">
-          <caption className="sr-only">Every move of the wallet's money, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">What</th>
-              <th scope="col">For</th>
-              <th scope="col" className="num">
-                Balance
-              </th>
-              <th scope="col" className="num">
-                Reserved
-              </th>
-              <th scope="col">Note</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.length === 0 && (
-              <tr>
-                <td colSpan={6} className="muted">
-                  No money has moved yet.
-                </td>
-              </tr>
-            )}
-            {items.map((i) => (
-              <tr key={i.entry_id}>
-                <td>{new Date(i.created_at).toLocaleString()}</td>
-                <td>{KIND[i.kind]}</td>
-                <td>
-                  <Subject item={i} />
-                </td>
-                <td className="num mono">{money(i.amount_usd)}</td>
-                <td className="num mono">{money(i.reserved_delta_usd)}</td>
-                <td className="muted">{i.note ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ListTable
+        label="Every move of the wallet's money, newest first"
+        labelledBy="ledger-title"
+        columns={['When', 'What', 'For', { label: 'Balance', className: 'num' }, { label: 'Reserved', className: 'num' }, 'Note']}
+        empty={items.length === 0 && 'No money has moved yet.'}
+      >
+        {items.map((i) => (
+          <tr key={i.entry_id}>
+            <td>{new Date(i.created_at).toLocaleString()}</td>
+            <td>{KIND[i.kind]}</td>
+            <td>
+              <Subject item={i} />
+            </td>
+            <td className="num mono">{usd(i.amount_usd, MOVE)}</td>
+            <td className="num mono">{usd(i.reserved_delta_usd, MOVE)}</td>
+            <td className="muted">{i.note ?? ''}</td>
+          </tr>
+        ))}
+      </ListTable>
       {next && (
         <p>
           <button type="button" className="secondary" onClick={() => void load(next)}>

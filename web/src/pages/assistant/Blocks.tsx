@@ -3,11 +3,14 @@
 // it carries an Idempotency-Key, kept for the card so that a retry after a lost answer is the
 // same request; the run it started is linked (#/workflows/runs/<id>).
 import { useRef, useState } from 'react';
+import { idempotencyKey } from 'crucible-client';
 import { api, ok } from '../../api/client.ts';
 import { toProblem, type Problem } from '../../api/problem.ts';
 import { ProblemView } from '../../components/ProblemView.tsx';
 import { href } from '../../router.ts';
-import { duration, newKey, usd, type Block, type Plan } from './model.ts';
+import { duration, type Block, type Plan } from './model.ts';
+import { usd } from '../../lib/units.ts';
+import { ListTable } from '../../components/ListTable.tsx';
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
@@ -31,7 +34,7 @@ function resultLine(ok: boolean, result: unknown): string {
     const v = r[key];
     if (Array.isArray(v)) return `${v.length} ${key === 'items' ? (v.length === 1 ? 'item' : 'items') : key}`;
   }
-  if (typeof r.cost_usd === 'number') return `estimate ${usd(r.cost_usd, 4)}${typeof r.expected_runtime_sec === 'number' ? `, ${duration(r.expected_runtime_sec)}` : ''}`;
+  if (typeof r.cost_usd === 'number') return `estimate ${usd(r.cost_usd)}${typeof r.expected_runtime_sec === 'number' ? `, ${duration(r.expected_runtime_sec)}` : ''}`;
   return 'done';
 }
 
@@ -87,7 +90,7 @@ export function PlanCard({ plan, onChange }: { plan: Plan | undefined; onChange:
     setProblem(null);
     try {
       if (approve) {
-        key.current ??= newKey();
+        key.current ??= idempotencyKey();
         const r = await ok(api.POST('/api/v1/assistant/plans/{plan_id}/approve', { params: { path: { plan_id: plan.plan_id }, header: { 'idempotency-key': key.current } } }));
         onChange({ ...plan, status: r.status, run_id: r.run_id });
       } else {
@@ -108,30 +111,19 @@ export function PlanCard({ plan, onChange }: { plan: Plan | undefined; onChange:
         <span className={`state state-${plan.status}`}>{plan.status}</span>
       </div>
       <p className="plan-estimate">
-        Estimate: <strong>{usd(plan.cost_usd, 4)}</strong> reserved on approval, about {duration(plan.expected_runtime_sec)}
+        Estimate: <strong>{usd(plan.cost_usd)}</strong> reserved on approval, about {duration(plan.expected_runtime_sec)}
       </p>
       {plan.steps.length > 0 && (
-        <table className="list plan-steps">
-          <caption className="sr-only">Steps of {plan.title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Step</th>
-              <th scope="col">Job</th>
-              <th scope="col">Cost</th>
-              <th scope="col">Runtime</th>
+        <ListTable label={`Steps of ${plan.title}`} columns={['Step', 'Job', 'Cost', 'Runtime']} className="list plan-steps" scrolls={false}>
+          {plan.steps.map((s) => (
+            <tr key={s.step_id}>
+              <td>{s.step_id}</td>
+              <td>{s.job_type}</td>
+              <td>{usd(s.cost_usd)}</td>
+              <td>{duration(s.expected_runtime_sec)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {plan.steps.map((s) => (
-              <tr key={s.step_id}>
-                <td>{s.step_id}</td>
-                <td>{s.job_type}</td>
-                <td>{usd(s.cost_usd, 4)}</td>
-                <td>{duration(s.expected_runtime_sec)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </ListTable>
       )}
       <p className="muted small">
         Plan {plan.plan_id}

@@ -8,8 +8,9 @@ import { issuesAt, toProblem, type Problem } from '../../api/problem.ts';
 import { FieldError, ProblemView } from '../../components/ProblemView.tsx';
 import { href } from '../../router.ts';
 import { PlanCard, ToolCall } from './Blocks.tsx';
-import { applyEvent, planFromStored, turnsFromStored, usd, type Plan, type TurnView } from './model.ts';
+import { applyEvent, planFromStored, turnsFromStored, type Plan, type TurnView } from './model.ts';
 import { followTurn } from './sse.ts';
+import { usd } from '../../lib/units.ts';
 
 const MESSAGE = ['body', 'message'];
 
@@ -204,7 +205,8 @@ export function Conversation({ sessionId, onChanged }: { sessionId: string; onCh
               {t.usage ? (
                 <>
                   {' · '}
-                  <span className="cost">Cost {usd(t.usage.cost_usd)}</span> ({t.usage.input_tokens.toLocaleString()} tokens in, {t.usage.output_tokens.toLocaleString()} out)
+                  <span className="cost">Cost {usd(t.usage.cost_usd, { digits: 6 })}</span> ({t.usage.input_tokens.toLocaleString()} tokens in,{' '}
+                  {t.usage.output_tokens.toLocaleString()} out)
                 </>
               ) : (
                 t.status === 'running' && ' · generating…'

@@ -2,7 +2,8 @@
 // happened (text, a tool call with its result, a plan card), its status and its cost. Built
 // either from the turn's stream events (a live turn) or from the session's stored messages and
 // the turn list (a turn that has ended).
-import type { components } from '../../../../clients/typescript/src/generated/openapi.ts';
+import type { components } from 'crucible-client';
+import { numberText } from '../../lib/units.ts';
 import type { SseEvent } from './sse.ts';
 
 export type Session = components['schemas']['AssistantSession'];
@@ -175,20 +176,8 @@ export function shownText(t: TurnView): string {
     .join('\n\n');
 }
 
-export const usd = (n: number | null | undefined, digits = 6): string => (n == null ? '–' : `$${n.toFixed(digits)}`);
-
 export function duration(sec: number): string {
-  if (sec < 60) return `${sec.toFixed(1)} s`;
-  if (sec < 3600) return `${(sec / 60).toFixed(1)} min`;
-  return `${(sec / 3600).toFixed(1)} h`;
-}
-
-/** An Idempotency-Key (crypto.randomUUID needs a secure context; the fallback does not). */
-export function newKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6]! & 0x0f) | 0x40;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  if (sec < 60) return `${numberText(sec, 1)} s`;
+  if (sec < 3600) return `${numberText(sec / 60, 1)} min`;
+  return `${numberText(sec / 3600, 1)} h`;
 }

@@ -4,8 +4,8 @@
 // the stream ending before its `done`/`error` event), reconnects with backoff sending
 // `Last-Event-ID`, so the server resumes after it: no gap, no repeat. Events at or below the last
 // id seen are dropped anyway, so none is ever handed on twice.
-import { ProblemError, problemFrom } from '../../api/problem.ts';
-import { accessToken, forceRefresh, sessionEnded } from '../../api/session.ts';
+import { ProblemError } from 'crucible-client';
+import { crucible, problemOf, sessionEnded } from '../../api/client.ts';
 
 export interface SseEvent {
   id: number;
@@ -99,24 +99,22 @@ export async function followTurn(o: FollowOptions): Promise<SseEvent | null> {
   while (!o.signal.aborted) {
     let dropped = false;
     try {
-      const token = await accessToken();
-      const headers: Record<string, string> = { accept: 'text/event-stream' };
-      if (token) headers.authorization = `Bearer ${token}`;
+      const headers: Record<string, string> = { ...(await crucible.authHeaders()), accept: 'text/event-stream' };
       if (last > 0) headers['last-event-id'] = String(last);
       const res = await fetch(o.path, { headers, signal: o.signal, cache: 'no-store' });
       if (res.status === 401) {
-        const problem = await problemFrom(res);
-        if (problem.type.endsWith('/token-expired') && !refreshed) {
+        const problem = await problemOf(res);
+        if (problem.slug === 'token-expired' && !refreshed) {
           refreshed = true;
-          await forceRefresh();
+          await crucible.refresh();
           continue;
         }
-        sessionEnded(problem.detail || 'Your session has ended. Sign in again.');
-        throw new ProblemError(problem);
+        sessionEnded(problem);
+        throw problem;
       }
       if (!res.ok || !res.body) {
         // 5xx and 429 may pass; anything else is the answer.
-        if (res.status < 500 && res.status !== 429) throw new ProblemError(await problemFrom(res));
+        if (res.status < 500 && res.status !== 429) throw await problemOf(res);
         dropped = true;
       } else {
         refreshed = false;

@@ -2,10 +2,11 @@
 // of yours (POST /inference/predict, up to 100 at once), each shown as value ± the ensemble's
 // spread with its units, and whether it is inside the model's applicability domain.
 import { useEffect, useState, type FormEvent } from 'react';
-import type { components } from '../../../../clients/typescript/src/generated/openapi.ts';
+import type { components } from 'crucible-client';
 import { api, ok } from '../../api/client.ts';
 import { issuesAt, toProblem, type Problem } from '../../api/problem.ts';
 import { FieldError, ProblemView } from '../../components/ProblemView.tsx';
+import { numberText } from '../../lib/units.ts';
 
 type Models = components['schemas']['InferenceModels']['models'];
 type Answer = components['schemas']['PredictResponse'];
@@ -13,7 +14,7 @@ type Answer = components['schemas']['PredictResponse'];
 /** A predicted value with its spread: "-2.134 ± 0.1021" (4 significant digits). */
 export function valueText(v: number | null, u: number | null): string {
   if (v === null) return '–';
-  const f = (x: number) => Number(x.toPrecision(4)).toString();
+  const f = (x: number) => numberText(x, 4, { significant: true });
   return u === null ? f(v) : `${f(v)} ± ${f(u)}`;
 }
 

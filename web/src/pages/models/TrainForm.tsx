@@ -4,11 +4,12 @@
 // for the current form is shown (POST /jobs/submit). 422s are shown at their fields (a column the
 // file does not have at the target or SMILES column, naming the columns the file has).
 import { useState, type FormEvent, type ReactNode } from 'react';
-import type { components } from '../../../../clients/typescript/src/generated/openapi.ts';
+import type { components } from 'crucible-client';
 import { api, ok } from '../../api/client.ts';
 import { issuesAt, localProblem, toProblem, type Problem } from '../../api/problem.ts';
 import { FieldError, ProblemView } from '../../components/ProblemView.tsx';
 import { guessColumns, readHeader, uploadFile, type Header } from './csv.ts';
+import { numberText, usd } from '../../lib/units.ts';
 
 type Estimate = components['schemas']['JobEstimateResponse'];
 type Payload = components['schemas']['MpnnTrainPayload'];
@@ -45,7 +46,6 @@ const FIELDS: Path[] = [
   ...HYPER.map((k) => [...P, 'hyperparameters', k]),
 ];
 
-const usd = (v: number) => `$${v.toFixed(4)}`;
 const fid = (path: Path) => `t-${path.slice(1).join('-')}`;
 
 /** A labelled control with its 422 messages under it (aria-invalid, aria-describedby). */
@@ -271,7 +271,7 @@ export function TrainForm({ onSubmitted }: { onSubmitted: (processId: string) =>
         </details>
         {estimate && (
           <p className="notice" role="status">
-            Estimate: <strong>{usd(estimate.cost)}</strong> reserved, about {estimate.expected_runtime_sec.toFixed(1)} s on {estimate.resource} ({usd(estimate.rate_per_sec)}/s,{' '}
+            Estimate: <strong>{usd(estimate.cost)}</strong> reserved, about {numberText(estimate.expected_runtime_sec, 1)} s on {estimate.resource} ({usd(estimate.rate_per_sec)}/s,{' '}
             {estimate.tier_name} tier){typeof estimate.assumptions.rows === 'number' ? `, for ${estimate.assumptions.rows.toLocaleString('en-US')} data rows` : ''}.
           </p>
         )}

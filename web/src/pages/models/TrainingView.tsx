@@ -3,7 +3,7 @@
 // the learning curve; when it completes, the result's full learning_curve replaces the points seen
 // live (a fast epoch can fall between two polls) and the model's card is shown (GET /jobs/result).
 import { useEffect, useState } from 'react';
-import type { components } from '../../../../clients/typescript/src/generated/openapi.ts';
+import type { components } from 'crucible-client';
 import { api, ok } from '../../api/client.ts';
 import { toProblem, type Problem } from '../../api/problem.ts';
 import { LearningCurve, type CurvePoint } from '../../components/LearningCurve.tsx';

@@ -1,7 +1,7 @@
 // The training file on the Models page: its header read in the browser before any upload (to offer
 // the SMILES and target columns), and the upload itself (POST /artifacts, mode=file, with upload
 // progress through api/client.ts's uploadArtifact, as the Library page uploads; docs/artifacts.md).
-import type { components } from '../../../../clients/typescript/src/generated/openapi.ts';
+import type { components } from 'crucible-client';
 import { uploadArtifact } from '../../api/client.ts';
 import { csvFields } from '../../lib/csv.ts';
 
@@ -40,11 +40,4 @@ export function uploadFile(file: File, onProgress: (fraction: number) => void): 
   form.set('name', file.name);
   form.set('file', file);
   return uploadArtifact(form, onProgress);
-}
-
-/** A number for a card or a table: 4 significant digits, or a dash. */
-export function num(v: unknown, digits = 4): string {
-  if (typeof v !== 'number' || !Number.isFinite(v)) return '–';
-  if (v !== 0 && (Math.abs(v) >= 1e5 || Math.abs(v) < 1e-3)) return v.toExponential(2);
-  return Number(v.toPrecision(digits)).toString();
 }

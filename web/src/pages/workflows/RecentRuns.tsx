@@ -6,6 +6,7 @@ import { toProblem, type Problem } from '../../api/problem.ts';
 import { ProblemView } from '../../components/ProblemView.tsx';
 import { href } from '../../router.ts';
 import { usd, type RunSummary } from './format.ts';
+import { ListTable } from '../../components/ListTable.tsx';
 
 export function RecentRuns({ refresh, current }: { refresh: number; current: string | null }) {
   const [runs, setRuns] = useState<RunSummary[] | null>(null);
@@ -20,46 +21,25 @@ export function RecentRuns({ refresh, current }: { refresh: number; current: str
     <>
       <h2 className="section">Recent runs</h2>
       <ProblemView problem={problem} />
-      <div className="table-wrap" tabIndex={0} role="region" aria-label="Recent runs">
-        <table className="list">
-          <caption className="sr-only">Recent runs</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Status</th>
-              <th scope="col">Steps ended</th>
-              <th scope="col">Charged</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {runs?.length === 0 && (
-              <tr>
-                <td colSpan={5} className="muted">
-                  No runs yet.
-                </td>
-              </tr>
-            )}
-            {runs?.map((r) => (
-              <tr key={r.run_id}>
-                <td>
-                  <a href={href('workflows', 'runs', r.run_id)} aria-current={r.run_id === current ? 'page' : undefined}>
-                    {r.name}
-                  </a>
-                </td>
-                <td>
-                  <span className={`wf-state wf-state-${r.status}`}>{r.status}</span>
-                </td>
-                <td>
-                  {r.steps_done} / {r.steps_total}
-                </td>
-                <td>{usd(r.charged_usd)}</td>
-                <td>{new Date(r.created_at).toLocaleString()}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ListTable label="Recent runs" columns={['Name', 'Status', 'Steps ended', 'Charged', 'Created']} empty={runs?.length === 0 && 'No runs yet.'}>
+        {runs?.map((r) => (
+          <tr key={r.run_id}>
+            <td>
+              <a href={href('workflows', 'runs', r.run_id)} aria-current={r.run_id === current ? 'page' : undefined}>
+                {r.name}
+              </a>
+            </td>
+            <td>
+              <span className={`wf-state wf-state-${r.status}`}>{r.status}</span>
+            </td>
+            <td>
+              {r.steps_done} / {r.steps_total}
+            </td>
+            <td>{usd(r.charged_usd)}</td>
+            <td>{new Date(r.created_at).toLocaleString()}</td>
+          </tr>
+        ))}
+      </ListTable>
     </>
   );
 }

@@ -4,11 +4,12 @@
 // graph (GET /workflows/runs/{id}/graph: an SVG, shown as an image) read again when a step's
 // state changes; cancel (POST /workflows/runs/{id}/cancel); then its charge and outputs.
 import { useEffect, useRef, useState } from 'react';
-import { api, authFetch, ok } from '../../api/client.ts';
+import { api, authFetch, crucible, ok, untilEnded } from '../../api/client.ts';
 import { toProblem, type Problem } from '../../api/problem.ts';
 import { ProblemView } from '../../components/ProblemView.tsx';
 import { RunOutputs } from './RunOutputs.tsx';
 import { secs, svgUrl, TERMINAL, usd, type Run, type RunStatus } from './format.ts';
+import { ListTable } from '../../components/ListTable.tsx';
 
 const POLL_MS = 1500;
 
@@ -82,20 +83,16 @@ export function RunView({ id, onChanged }: { id: string; onChanged: () => void }
         await new Promise((r) => setTimeout(r, POLL_MS));
       }
     };
-    // The end: the run's one workflow_run event (docs/events.md), resumed from next_cursor.
+    // The end: the SDK's wait for the run's one workflow_run event (docs/events.md).
     const follow = async () => {
-      let after: string | undefined;
-      while (!done && !signal.aborted) {
-        try {
-          const page = await ok(api.GET('/api/v1/events', { params: { query: { kind: 'workflow_run', subject_id: id, wait: 25, ...(after ? { after } : {}) } }, signal }));
-          after = page.next_cursor ?? after;
-          if (page.events.length) return await finish();
-        } catch (err) {
-          if (signal.aborted) return;
-          setProblem(toProblem(err));
-          await new Promise((r) => setTimeout(r, 3000));
-        }
-      }
+      if (
+        (await untilEnded(
+          () => crucible.waitForRun(id, { signal }),
+          signal,
+          (err) => setProblem(toProblem(err)),
+        )) !== null
+      )
+        await finish();
     };
     refresh()
       .then(async (r) => {
@@ -152,42 +149,27 @@ export function RunView({ id, onChanged }: { id: string; onChanged: () => void }
         </p>
       )}
       {run && (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label="Steps">
-          <table className="list wf-steps">
-            <caption className="sr-only">Steps</caption>
-            <thead>
-              <tr>
-                <th scope="col">Step</th>
-                <th scope="col">Job type</th>
-                <th scope="col">State</th>
-                <th scope="col">Progress</th>
-                <th scope="col">Runtime</th>
-                <th scope="col">Cost</th>
+        <ListTable label="Steps" columns={['Step', 'Job type', 'State', 'Progress', 'Runtime', 'Cost']} className="list wf-steps">
+          {run.steps.map((s) => {
+            const live = stepState.get(s.step_id);
+            const st = live?.state ?? s.state;
+            return (
+              <tr key={s.step_id}>
+                <th scope="row">{s.step_id}</th>
+                <td>{s.job_type}</td>
+                <td>
+                  <span className={`wf-state wf-state-${st}`}>{st}</span>
+                  {s.message && <span className="muted small"> {s.message}</span>}
+                </td>
+                <td>{Math.round((live?.progress ?? s.progress) * 100)}%</td>
+                <td>{secs(s.runtime_seconds)}</td>
+                <td>
+                  {usd(s.cost_usd)} <span className="muted small">of {usd(s.planned_usd)}</span>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {run.steps.map((s) => {
-                const live = stepState.get(s.step_id);
-                const st = live?.state ?? s.state;
-                return (
-                  <tr key={s.step_id}>
-                    <th scope="row">{s.step_id}</th>
-                    <td>{s.job_type}</td>
-                    <td>
-                      <span className={`wf-state wf-state-${st}`}>{st}</span>
-                      {s.message && <span className="muted small"> {s.message}</span>}
-                    </td>
-                    <td>{Math.round((live?.progress ?? s.progress) * 100)}%</td>
-                    <td>{secs(s.runtime_seconds)}</td>
-                    <td>
-                      {usd(s.cost_usd)} <span className="muted small">of {usd(s.planned_usd)}</span>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </ListTable>
       )}
       {run && graph && (
         <>

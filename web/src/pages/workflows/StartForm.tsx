@@ -5,11 +5,13 @@
 // Start (POST /workflows/runs with template_id), enabled only while that estimate is shown. A
 // 422 is shown at the input its loc names (["body", "inputs", NAME]).
 import { useEffect, useState, type FormEvent } from 'react';
+import { idempotencyKey } from 'crucible-client';
 import { api, ok } from '../../api/client.ts';
 import { issuesAt, toProblem, type Problem } from '../../api/problem.ts';
 import { FieldError, ProblemView } from '../../components/ProblemView.tsx';
 import { artifactName } from '../../lib/names.ts';
-import { criticalPath, humanize, idempotencyKey, secs, usd, type Estimate, type Template } from './format.ts';
+import { criticalPath, humanize, secs, usd, type Estimate, type Template } from './format.ts';
+import { ListTable } from '../../components/ListTable.tsx';
 
 type Input = NonNullable<Template['spec']['inputs']>[string];
 type MoleculeSet = { value: string; label: string };
@@ -127,36 +129,22 @@ export function StartForm({ template, onStarted }: { template: Template; onStart
             <p>
               Estimate: <strong>{usd(estimate.cost)}</strong> reserved for {estimate.steps.length} steps, about {secs(estimate.expected_runtime_sec)} end to end.
             </p>
-            <div className="table-wrap" tabIndex={0} role="region" aria-label="Estimate per step">
-              <table className="list">
-                <caption className="sr-only">Estimate per step</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Step</th>
-                    <th scope="col">Job type</th>
-                    <th scope="col">Molecules</th>
-                    <th scope="col">Runtime</th>
-                    <th scope="col">Cost</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {estimate.steps.map((s) => (
-                    <tr key={s.step_id} className={path.includes(s.step_id) ? 'wf-critical' : undefined}>
-                      <th scope="row">{s.step_id}</th>
-                      <td>{s.job_type}</td>
-                      <td>{typeof s.assumptions.molecules === 'number' ? s.assumptions.molecules.toLocaleString() : '–'}</td>
-                      <td>{secs(s.expected_runtime_sec)}</td>
-                      <td>{usd(s.cost)}</td>
-                    </tr>
-                  ))}
-                  <tr className="wf-total">
-                    <th scope="row">Total</th>
-                    <td colSpan={3}></td>
-                    <td>{usd(estimate.cost)}</td>
-                  </tr>
-                </tbody>
-              </table>
-            </div>
+            <ListTable label="Estimate per step" columns={['Step', 'Job type', 'Molecules', 'Runtime', 'Cost']}>
+              {estimate.steps.map((s) => (
+                <tr key={s.step_id} className={path.includes(s.step_id) ? 'wf-critical' : undefined}>
+                  <th scope="row">{s.step_id}</th>
+                  <td>{s.job_type}</td>
+                  <td>{typeof s.assumptions.molecules === 'number' ? s.assumptions.molecules.toLocaleString() : '–'}</td>
+                  <td>{secs(s.expected_runtime_sec)}</td>
+                  <td>{usd(s.cost)}</td>
+                </tr>
+              ))}
+              <tr className="wf-total">
+                <th scope="row">Total</th>
+                <td colSpan={3}></td>
+                <td>{usd(estimate.cost)}</td>
+              </tr>
+            </ListTable>
             <p className="small">
               Critical path (●): <strong>{path.join(' → ')}</strong> ({secs(estimate.expected_runtime_sec)}; the other steps run beside it).
             </p>

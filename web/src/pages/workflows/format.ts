@@ -1,6 +1,6 @@
 // Small helpers of the Workflows page (docs/console.md, "Workflows"): money and times, the
-// critical path of an estimate, a step result's rows as plain table cells, and an idempotency key.
-import type { components } from '../../../../clients/typescript/src/generated/openapi.ts';
+// critical path of an estimate, and a step result's rows as plain table cells.
+import type { components } from 'crucible-client';
 
 export type Spec = components['schemas']['WorkflowSpec'];
 export type Template = components['schemas']['WorkflowTemplates']['templates'][number];
@@ -13,8 +13,9 @@ export type RunOutputs = components['schemas']['WorkflowRunOutputs'];
 
 export const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
+import { numberText } from '../../lib/units.ts';
 export { usd } from '../../lib/units.ts';
-export const secs = (n: number | null | undefined) => (n == null ? '–' : `${n.toFixed(1)} s`);
+export const secs = (n: number | null | undefined) => (n == null ? '–' : `${numberText(n, 1)} s`);
 /** A name's words and unit, as the job form labels fields (lib/units.ts): "temperature_k" -> "Temperature (K)". */
 export { fieldLabel as humanize } from '../../lib/units.ts';
 
@@ -90,12 +91,6 @@ export function flatten(item: Row): { cells: Record<string, Cell>; svg: string |
 export function summaryOf(result: Row): [string, Cell][] {
   const s = result.summary;
   return s && typeof s === 'object' ? Object.entries(s as Row).filter((e): e is [string, Cell] => plain(e[1])) : [];
-}
-
-/** A fresh Idempotency-Key (crypto.randomUUID needs a secure context; getRandomValues does not). */
-export function idempotencyKey(): string {
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  return `console-${[...b].map((x) => x.toString(16).padStart(2, '0')).join('')}`;
 }
 
 export const svgUrl = (svg: string) => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;

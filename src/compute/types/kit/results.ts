@@ -1,0 +1,124 @@
+// The result documents of the engine job types (docs/engines.md), as
+// JSON schemas: published in the OpenAPI document's components (<Type>Result) and checked
+// against real results by test/engines/schemas.test.ts.
+import { Type, type TObject, type TProperties } from '@sinclair/typebox';
+
+const Num = Type.Number();
+const NullNum = Type.Union([Type.Number(), Type.Null()]);
+const Molblock = Type.String({ description: 'V2000 molblock, 3D coordinates in Å, atoms in the input order (hydrogens after the heavy atoms)' });
+
+/** The fields every item has: its place in the input and its error, if any. */
+function item(fields: TProperties, description: string) {
+  return Type.Object(
+    {
+      index: Type.Integer({ description: 'Position in the input (0-based)' }),
+      id: Type.String({ description: 'The record id of an uploaded set, else the index' }),
+      name: Type.Union([Type.String(), Type.Null()]),
+      error: Type.Union([Type.String(), Type.Null()], {
+        description:
+          'null, or a code: unparseable, too_large, unsupported_element, preparation_failed, charge_multiplicity, scf_not_converged, not_converged, engine_failed, timeout, ...',
+      }),
+      detail: Type.Union([Type.String(), Type.Null()], { description: "What happened, in the engine's own words where it has some" }),
+      ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)])),
+    },
+    { additionalProperties: true, description },
+  );
+}
+
+function result(id: string, jobType: string, itemSchema: TObject, extra: TProperties = {}) {
+  return Type.Object(
+    {
+      job_type: Type.Literal(jobType),
+      method: Type.String(),
+      ...extra,
+      summary: Type.Object({ structures: Type.Integer(), completed: Type.Integer(), errors: Type.Integer() }, { additionalProperties: true }),
+      items: Type.Array(itemSchema, { description: 'One per input structure, in input order' }),
+      ports: Type.Record(Type.String(), Type.String(), {
+        description: "The result artifact's ports: structures or poses (SDF), table (CSV), logs, and plots where there are some",
+      }),
+    },
+    { $id: id, additionalProperties: true },
+  );
+}
+
+const qmItem = {
+  molblock: Molblock,
+  energy_hartree: Type.Number({ description: "Total energy (xtb); MOPAC's heat of formation in Hartree" }),
+  heat_of_formation_kcal_mol: Type.Number({ description: 'MOPAC methods only' }),
+  homo_lumo_gap_ev: NullNum,
+  dipole_debye: NullNum,
+  charges: Type.Union([Type.Array(Num), Type.Null()], { description: 'Partial charges, per atom' }),
+  charge: Type.Integer(),
+  multiplicity: Type.Integer(),
+};
+
+export const OptimizeResult = result(
+  'OptimizeResult',
+  'optimize',
+  item({ ...qmItem, converged: Type.Boolean(), iterations: Type.Union([Type.Integer(), Type.Null()]) }, 'An optimised structure'),
+  {
+    solvent: Type.Union([Type.String(), Type.Null()]),
+  },
+);
+export const SinglepointResult = result('SinglepointResult', 'singlepoint', item(qmItem, 'A structure at its given geometry'), {
+  solvent: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const ConformersResult = result(
+  'ConformersResult',
+  'conformers',
+  item(
+    {
+      conformers: Type.Array(Type.Object({ molblock: Molblock, energy_hartree: Num, relative_kcal: Num, boltzmann_weight: Num }, { additionalProperties: true }), {
+        description: 'Lowest first; the weights sum to 1',
+      }),
+    },
+    "A structure's conformer ensemble",
+  ),
+);
+
+export const FrequenciesResult = result(
+  'FrequenciesResult',
+  'frequencies',
+  item(
+    {
+      molblock: Molblock,
+      energy_hartree: Num,
+      frequencies_cm1: Type.Array(Num, { description: 'Harmonic frequencies; imaginary ones negative' }),
+      ir_intensities_km_mol: Type.Array(Num),
+      n_imaginary: Type.Integer(),
+      zpve_hartree: Num,
+      enthalpy_hartree: Num,
+      entropy_cal_mol_k: Num,
+      gibbs_hartree: Num,
+      temperature_k: Num,
+    },
+    'Frequencies and thermochemistry of an optimised structure',
+  ),
+  {
+    scale_factor: Type.Number({
+      description:
+        "The frequency scale factor applied to frequencies_cm1 and the IR spectrum (payload scale_factor; 1: the engine's frequencies); the thermochemistry is from the unscaled ones",
+    }),
+  },
+);
+
+export const ScanResult = result(
+  'ScanResult',
+  'scan',
+  item(
+    { points: Type.Array(Type.Object({ angle_deg: Num, energy_hartree: Num, relative_kcal: Num, molblock: Molblock }, { additionalProperties: true })) },
+    'A relaxed torsion scan',
+  ),
+);
+
+export const DockingResult = result(
+  'DockingResult',
+  'docking',
+  item(
+    { poses: Type.Array(Type.Object({ molblock: Molblock, score_kcal_mol: Num, rmsd_lb: Num, rmsd_ub: Num }, { additionalProperties: true }), { description: 'Best first' }) },
+    "A ligand's docked poses",
+  ),
+);
+
+export const ENGINE_RESULT_SCHEMAS = [OptimizeResult, SinglepointResult, ConformersResult, FrequenciesResult, ScanResult, DockingResult];

@@ -1,0 +1,86 @@
+// One tool catalogue for the Assistant and MCP (docs/architecture.md, "The tool catalogue"): the
+// Assistant's tool list and MCP's tools/list are built from src/catalogue/tools.ts, so every job
+// type of the registry (src/compute/registry.ts) reaches both with its own payload schema, the
+// one the job service validates with, and no list is written by hand beside the catalogue.
+// Run: node --import tsx --test test/mcp/catalogue.test.ts
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { TOOL_SPECS } from '../../src/assistant/tool-specs.js';
+import { CATALOGUE } from '../../src/catalogue/tools.js';
+import { JOB_TYPE_NAMES, JOB_TYPES } from '../../src/compute/registry.js';
+import { runTool, type ToolContext } from '../../src/modules/assistant/tools.js';
+import { BACKENDS } from '../helpers/backends.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { httpClient, jsonOf } from './helpers.js';
+
+/** A value as JSON carries it (TypeBox's symbol keys left out). */
+const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
+type Schema = { properties: Record<string, { enum?: string[]; description?: string }> };
+
+for (const backend of BACKENDS) {
+  describe(`the tool catalogue [${backend.name}]`, () => {
+    let h: Harness;
+    let mcp: Client;
+    let mcpTools: Awaited<ReturnType<Client['listTools']>>['tools'];
+    // list_job_types reads no caller's data: no principal is needed to run it.
+    const ctx = { requestId: 'catalogue-test' } as unknown as ToolContext;
+    const assistantCall = async (name: string, args: unknown) => {
+      const r = await runTool(h.services, ctx, name, JSON.stringify(args));
+      assert.ok(r.ok, `${name} succeeded: ${JSON.stringify(r.forModel)}`);
+      return r.forModel as Record<string, any>;
+    };
+    before(async () => {
+      h = await startHarness(backend, {}, { workers: 0 });
+      const u = await h.user();
+      mcp = await httpClient(h.base, (await h.key(u.token)).secret);
+      mcpTools = (await mcp.listTools()).tools;
+    });
+    after(async () => {
+      await mcp?.close();
+      await h?.close();
+    });
+
+    it("the Assistant's tools are the catalogue's: names, descriptions and parameter schemas, in its order", () => {
+      const expected = CATALOGUE.filter((t) => t.assistant).map((t) => ({ name: t.name, description: t.assistant!.description, parameters: t.assistant!.parameters }));
+      assert.deepEqual(plain(TOOL_SPECS), plain(expected));
+    });
+
+    it("MCP's tools/list is the catalogue's: names, titles and descriptions in its order, and the catalogue's own input schemas", () => {
+      const offered = CATALOGUE.filter((t) => t.mcp);
+      assert.deepEqual(
+        mcpTools.map((t) => [t.name, t.title, t.description]),
+        offered.map((t) => [t.name, t.mcp!.title, t.mcp!.description]),
+      );
+      for (const t of offered.filter((x) => x.mcp!.input)) assert.deepEqual(mcpTools.find((x) => x.name === t.name)!.inputSchema, plain(t.mcp!.input), t.name);
+    });
+
+    it('every job type of the registry is a tool argument in both lists, and list_job_types in both answers its own payload schema', async () => {
+      const assistantTool = (name: string) => TOOL_SPECS.find((t) => t.name === name)!.parameters as Schema;
+      const mcpTool = (name: string) => mcpTools.find((t) => t.name === name)!.inputSchema as unknown as Schema;
+      // The job_type arguments list exactly the registry's types.
+      assert.deepEqual(assistantTool('estimate_job').properties.job_type!.enum, JOB_TYPE_NAMES);
+      assert.deepEqual(assistantTool('list_job_types').properties.job_type!.enum, JOB_TYPE_NAMES);
+      assert.deepEqual(mcpTool('list_job_types').properties.job_type!.enum, JOB_TYPE_NAMES);
+      // MCP's estimate_job and submit_job take POST /jobs/estimate's and /jobs/submit's bodies, whose job_type names every type.
+      for (const name of ['estimate_job', 'submit_job']) {
+        const description = mcpTool(name).properties.job_type!.description ?? '';
+        for (const type of JOB_TYPE_NAMES) assert.match(description, new RegExp(`\\b${type}\\b`), `${name} names ${type}`);
+      }
+
+      const everyType = await assistantCall('list_job_types', {});
+      assert.deepEqual(
+        everyType.job_types.map((t: { job_type: string }) => t.job_type),
+        JOB_TYPE_NAMES,
+      );
+      assert.deepEqual(jsonOf(await mcp.callTool({ name: 'list_job_types', arguments: {} })), everyType);
+      for (const [name, type] of JOB_TYPES) {
+        const own = { job_type: name, summary: type.summary, payload_schema: plain(type.payload) };
+        assert.deepEqual(await assistantCall('list_job_types', { job_type: name }), own, `the Assistant's list_job_types answers ${name}'s payload schema`);
+        assert.deepEqual(jsonOf(await mcp.callTool({ name: 'list_job_types', arguments: { job_type: name } })), own, `MCP's list_job_types answers ${name}'s payload schema`);
+      }
+      const unknown = await runTool(h.services, ctx, 'list_job_types', JSON.stringify({ job_type: 'pka' }));
+      assert.deepEqual([unknown.ok, (unknown.forModel as { error: { code: string } }).error.code], [false, 'invalid-arguments']);
+    });
+  });
+}
