@@ -118,7 +118,7 @@ const runFiles = (list, extraEnv = {}) =>
     ],
     { cwd: root, env: { ...env, ...extraEnv, CRUCIBLE_TEST_TIMES: timesFile }, stdio: 'inherit' },
   );
-/** @type {{ file: string, ms: number, label: string }[]} */
+/** @type {{ file: string, ms: number, cpuMs: number | null, label: string }[]} */
 const times = [];
 /** @param {string} label which pass of the run the times belong to */
 const keepTimes = (label) => {
@@ -127,7 +127,8 @@ const keepTimes = (label) => {
     if (!line) continue;
     /** @type {unknown} */
     const t = JSON.parse(line);
-    if (t && typeof t === 'object' && 'file' in t && 'ms' in t) times.push({ file: String(t.file), ms: Number(t.ms), label });
+    if (t && typeof t === 'object' && 'file' in t && 'ms' in t)
+      times.push({ file: String(t.file), ms: Number(t.ms), cpuMs: 'cpuMs' in t && typeof t.cpuMs === 'number' ? t.cpuMs : null, label });
   }
   fs.rmSync(timesFile);
 };
@@ -172,12 +173,16 @@ if (!pgError) {
 if (times.length) {
   times.sort((a, b) => b.ms - a.ms);
   const total = times.reduce((n, t) => n + t.ms, 0);
+  const cpu = times.reduce((n, t) => n + (t.cpuMs ?? 0), 0);
   console.log(
-    `# ${times.length} test files in ${((Date.now() - started) / 1000).toFixed(0)} s (${(total / 1000).toFixed(0)} s of file time, ${concurrency} at a time); the slowest:`,
+    `# ${times.length} test files in ${((Date.now() - started) / 1000).toFixed(0)} s (${(total / 1000).toFixed(0)} s of file time, ${concurrency} at a time; ${(cpu / 1000).toFixed(0)} s of CPU in the files' processes and their children); the slowest:`,
   );
   // Every file's time, for planning cuts: CRUCIBLE_TEST_TIMES_OUT=path writes them all as JSON.
   if (process.env.CRUCIBLE_TEST_TIMES_OUT) fs.writeFileSync(process.env.CRUCIBLE_TEST_TIMES_OUT, JSON.stringify(times, null, 1));
-  for (const t of times.slice(0, 25)) console.log(`#   ${(t.ms / 1000).toFixed(1).padStart(6)} s  ${path.relative(root, t.file)}${t.label}`);
+  for (const t of times.slice(0, 25))
+    console.log(
+      `#   ${(t.ms / 1000).toFixed(1).padStart(6)} s  ${t.cpuMs === null ? '' : `(${(t.cpuMs / 1000).toFixed(0).padStart(3)} s CPU)  `}${path.relative(root, t.file)}${t.label}`,
+    );
 }
 if (lint) {
   const { status, output } = await lint;
