@@ -172,7 +172,7 @@ async function main() {
     } else if (engines.vina.available && JOB_TYPES.has('docking')) {
       const d = await dockingFigure(inst, { complex: DOCK_COMPLEX, exhaustiveness: 8, reps: DOCK_REPS });
       console.log(
-        `D. docking ${d.complex} (exhaustiveness ${d.exhaustiveness}, ${d.threads} thread, ${d.ratios.length} interleaved runs each): API ${secs(d.apiSec)} s, vina directly ${secs(d.vinaSec)} s, ratios ${d.ratios.map((r) => r.toFixed(3)).join(', ')}, median ${d.ratio.toFixed(3)} (target <= 1.05); best ${d.bestScore} kcal/mol, same poses: ${d.samePoses}`,
+        `D. docking ${d.complex} (exhaustiveness ${d.exhaustiveness}, ${d.threads} thread, ${d.ratios.length} interleaved runs each): API ${secs(d.apiSec)} s, vina directly ${secs(d.vinaSec)} s, ratios ${d.ratios.map((r) => r.toFixed(3)).join(', ')}, median ${d.ratio.toFixed(3)} (target <= 1.05); best ${d.bestScore} kcal/mol, same poses: ${d.samePoses}; top-3 RMSD to the crystal pose ${d.crystalRmsd.map((r) => r.toFixed(2)).join(', ')} A (target: one within 2.0)`,
       );
     } else console.log('D. skipped: AutoDock Vina or the docking job type is missing');
 

@@ -12,6 +12,7 @@ import { engineEnv, runEngine } from '../../src/engines/process.js';
 import { preparationInput, prepareReceptor, readReceptor, sha256 } from '../../src/engines/docking/receptor.js';
 import type { EngineTools } from '../../src/engines/tools.js';
 import { prepareLigand, readPoses } from '../../src/engines/docking/vina.js';
+import { rmsdToCrystal } from '../../test/engines/docking-helpers.js';
 import { benchApi, type BenchInstance } from './instance.js';
 
 export const DATA = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../data/public/docking');
@@ -32,6 +33,8 @@ export interface DockingFigure {
   ratio: number;
   bestScore: number;
   samePoses: boolean;
+  /** The API's top-3 poses' RMSD to the crystal ligand (heavy atoms, in place, symmetry-aware: obrms), A: the redocking figure at these settings. */
+  crystalRmsd: number[];
 }
 
 const api = benchApi;
@@ -159,6 +162,7 @@ export async function dockingFigure(
       ratio: median(ratios),
       bestScore: result.items[0].best_score_kcal_mol,
       samePoses,
+      crystalRmsd: result.items[0].poses.slice(0, 3).map((p: { molblock: string }) => rmsdToCrystal(complex === '1iep' ? '1iep_ligand.sdf' : '5x72_ligand_p59.sdf', p.molblock)),
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -40,13 +40,20 @@ export interface RuntimeOptions {
 }
 
 interface Running {
+  jobId: string;
   controller: AbortController;
   promise: Promise<void>;
 }
 
 export class JobRuntime {
   readonly workerId = `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`;
-  private readonly running = new Map<string, Running>();
+  /**
+   * The attempts this worker runs, by their queue message: a job swept from this worker (its
+   * heartbeat late) and claimed by it again runs twice here until the stale attempt notices, and
+   * each attempt must stay reachable for cancel and stop (keyed by job id, the second hid the first,
+   * which then ran on past stop, and the first's end freed the second's slot).
+   */
+  private readonly running = new Map<QueueMessage, Running>();
   private stopped = true;
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
@@ -79,7 +86,8 @@ export class JobRuntime {
     }
     this.unlisten = await this.db.listen(JOBS_CHANNEL, () => this.wake?.());
     // A cancelled job this worker runs stops now, not at its next heartbeat.
-    if (this.o.slots > 0) this.unlistenCancel = await this.db.listen(CANCEL_CHANNEL, (jobId) => this.running.get(jobId)?.controller.abort(new JobAborted('cancelled')));
+    if (this.o.slots > 0)
+      this.unlistenCancel = await this.db.listen(CANCEL_CHANNEL, (jobId) => this.attemptsOf(jobId).forEach((r) => r.controller.abort(new JobAborted('cancelled'))));
     if (this.o.slots > 0) this.loop = this.fetchLoop();
     this.o.scheduler?.add({ name: this.sweepTaskName, everyMs: this.o.sweepMs, run: () => this.sweep() });
   }
@@ -143,10 +151,14 @@ export class JobRuntime {
     const promise = this.execute(m, controller)
       .catch((err: unknown) => this.o.log?.error({ err, jobId: m.jobId }, 'job execution failed'))
       .finally(() => {
-        this.running.delete(m.jobId);
+        this.running.delete(m);
         this.wake?.();
       });
-    this.running.set(m.jobId, { controller, promise });
+    this.running.set(m, { jobId: m.jobId, controller, promise });
+  }
+
+  private attemptsOf(jobId: string): Running[] {
+    return [...this.running.values()].filter((r) => r.jobId === jobId);
   }
 
   private async execute(m: QueueMessage, controller: AbortController): Promise<void> {

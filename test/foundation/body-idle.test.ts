@@ -13,15 +13,20 @@ function rawRequest(base: string, head: string, parts: { data: string; afterMs: 
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const started = Date.now();
+    // The timers end with the connection: left running, they kept this file's process alive for `waitMs`.
+    const timers: NodeJS.Timeout[] = [];
     const s = net.connect(Number(port), hostname, () => {
       s.write(head);
-      for (const p of parts) setTimeout(() => !s.destroyed && s.write(p.data), p.afterMs);
+      for (const p of parts) timers.push(setTimeout(() => !s.destroyed && s.write(p.data), p.afterMs));
     });
     let text = '';
     s.on('data', (d: Buffer) => (text += d.toString()));
-    s.on('close', () => resolve({ text, ms: Date.now() - started }));
+    s.on('close', () => {
+      timers.forEach(clearTimeout);
+      resolve({ text, ms: Date.now() - started });
+    });
     s.on('error', reject);
-    setTimeout(() => s.destroy(), waitMs);
+    timers.push(setTimeout(() => s.destroy(), waitMs));
   });
 }
 

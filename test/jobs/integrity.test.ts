@@ -234,7 +234,11 @@ for (const backend of BACKENDS) {
         assert.deepEqual(await eventStatuses(h, pid), ['error'], 'exactly one event');
         const wallet = await h.req('GET', '/api/v1/wallet', { token: u.token });
         assert.deepEqual(wallet.body, { balance_usd: 1, reserved_usd: 0, available_usd: 1, currency: 'USD' });
+        // Each attempt is tracked by itself (keyed by job id, the later hid the earlier, which ran on
+        // past stop for the payload's 30 s and kept this file's process alive).
+        assert.equal(w.busy, 3, 'the three attempts of the job on this worker');
         await w.stop(); // the stale attempts stop; none may requeue or end the job again
+        assert.equal(w.busy, 0, 'stop ended every attempt');
         assert.equal((await jobRow(h, pid)).status, 'error');
         assert.deepEqual(await eventStatuses(h, pid), ['error']);
         await assertLedger(h, u.userId);
