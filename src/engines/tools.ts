@@ -10,7 +10,12 @@ import type { EngineResult } from './process.js';
 /** A job's handle on the engines: runs one program with the job's resource and signal, and keeps its log. */
 export interface EngineTools {
   threads: number;
-  run(engine: EngineName, args: string[], cwd: string, opts?: { input?: string; timeoutMs?: number; threads?: number; onStdout?: (chunk: Buffer) => void }): Promise<EngineResult>;
+  run(
+    engine: EngineName,
+    args: string[],
+    cwd: string,
+    opts?: { input?: string; timeoutMs?: number; threads?: number; onStdout?: (chunk: Buffer) => void; env?: Record<string, string> },
+  ): Promise<EngineResult>;
 }
 
 /** One structure of a job, in input order. */
