@@ -9,6 +9,7 @@ import { frequenciesJob } from './types/frequencies.js';
 import { optimizeJob, singlepointJob } from './types/optimize.js';
 import { propertiesJob } from './types/properties.js';
 import { propertiesQmJob } from './types/properties-qm.js';
+import { rerankJob } from './types/rerank.js';
 import { scanJob } from './types/scan.js';
 import { similaritySearchJob } from './types/similarity-search.js';
 import { substructureSearchJob } from './types/substructure-search.js';
@@ -34,6 +35,7 @@ const TYPES: JobType[] = [
   frequenciesJob,
   scanJob,
   propertiesQmJob,
+  rerankJob,
 ];
 
 /** Types that run a feature's asynchronous requests (utilities, inference): never submitted through /jobs. */

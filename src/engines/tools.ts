@@ -27,6 +27,8 @@ export interface Structure {
   /** As given: SMILES or molblock. */
   input: string;
   info: StructureInfoOutcome;
+  /** An uploaded record's numeric SDF data fields (a conformer search's energy_hartree and index). */
+  metrics?: Record<string, number>;
 }
 
 /** A structure ready for an engine: a V2000 molblock with 3D coordinates and every hydrogen. */

@@ -26,7 +26,20 @@ function xyzLines(molblock: string): string[] {
 function psi4ByHand(xyz: string[], method: string, basis: string): number {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-psi4-by-hand-'));
   try {
-    const input = [`molecule {`, '0 1', ...xyz, 'units angstrom', 'no_reorient', 'no_com', '}', `set basis ${basis}`, 'set e_convergence 1e-8', 'set d_convergence 1e-7', `energy('${method}')`, ''];
+    const input = [
+      `molecule {`,
+      '0 1',
+      ...xyz,
+      'units angstrom',
+      'no_reorient',
+      'no_com',
+      '}',
+      `set basis ${basis}`,
+      'set e_convergence 1e-8',
+      'set d_convergence 1e-7',
+      `energy('${method}')`,
+      '',
+    ];
     fs.writeFileSync(path.join(dir, 'in.dat'), input.join('\n'));
     const r = spawnSync('psi4', ['-n', '1', 'in.dat', 'out.dat'], { cwd: dir, env: { ...process.env, PSI_SCRATCH: dir, OMP_NUM_THREADS: '1' }, encoding: 'utf8' });
     const out = fs.readFileSync(path.join(dir, 'out.dat'), 'utf8');

@@ -5,47 +5,37 @@
 import fs from 'node:fs';
 import { Type, type Static } from '@sinclair/typebox';
 import { invalid } from '../../errors.js';
-import { BASIS_SETS, DFT_METHODS, dftPaperMethods, enginePaperMethods, type DftMethod } from '../../engines/dft/methods.js';
+import { dftPaperMethods, enginePaperMethods, type DftMethod } from '../../engines/dft/methods.js';
 import { runDft } from '../../engines/dft/run.js';
 import type { CubeKind } from '../../engines/dft/types.js';
 import { prepare } from '../../engines/prepare.js';
 import type { EngineTools, Structure } from '../../engines/tools.js';
 import type { JobType, OutputRecord, RunContext } from '../job-type.js';
-import { checkDftPayload, checkDftStructure, DFT_ENGINE_SETS, dftEngineOf, dftEngines, dftEstimateOf, dftItemFields, type DftPayload } from './kit/dft.js';
+import {
+  checkDftPayload,
+  checkDftStructure,
+  DFT_ENGINE_SETS,
+  dftEngineOf,
+  dftEngines,
+  dftEstimateOf,
+  dftItemFields,
+  dftOnlyFields,
+  withDftDefaults,
+  type DftPayload,
+} from './kit/dft.js';
 import { engineJob } from './kit/engine-job.js';
 import { structureFields } from './kit/payload.js';
 import { chargeAndSpin, QM_CALL_MS } from './kit/qm.js';
 import { PropertiesQmResult } from './kit/results.js';
 import { engineOutput, runItems, type ItemOutput } from './kit/run.js';
 import { checkStructure, loadStructures } from './kit/structures.js';
-import { SOLVENTS } from '../../engines/qm/solvents.js';
 
 const CUBE_KINDS = ['homo', 'lumo', 'density'] as const;
 
 const Payload = Type.Object(
   {
     ...structureFields(),
-    method: Type.Optional(
-      Type.Union(
-        DFT_METHODS.map((m) => Type.Literal(m)),
-        { default: 'b3lyp', description: 'hf, pbe, pbe0, b3lyp, wb97x-d: Psi4 (in a solvent NWChem, except wb97x-d); b3lyp-d3bj, pbe0-d3bj: NWChem' },
-      ),
-    ),
-    basis: Type.Optional(
-      Type.Union(
-        BASIS_SETS.map((b) => Type.Literal(b)),
-        { default: 'def2-svp', description: 'def2-svp, def2-tzvp, 6-31g*, cc-pvdz' },
-      ),
-    ),
-    engine: Type.Optional(Type.Union([Type.Literal('psi4'), Type.Literal('nwchem')], { description: 'The DFT engine (default: Psi4 where it can run the method, else NWChem)' })),
-    solvent: Type.Optional(
-      Type.Union([Type.Union(Object.keys(SOLVENTS).map((s) => Type.Literal(s))), Type.Null()], {
-        description: 'Implicit solvent (COSMO, run by NWChem); null or absent: gas phase',
-      }),
-    ),
-    charge: Type.Optional(Type.Integer({ minimum: -10, maximum: 10, description: "Total charge (default: each molecule's formal charge)" })),
-    multiplicity: Type.Optional(Type.Integer({ minimum: 1, maximum: 7, description: 'Spin multiplicity 2S+1 (default 1, or 2 for an odd number of electrons)' })),
-    scf_max_iterations: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000, description: 'SCF iterations at most (100 when absent)' })),
+    ...dftOnlyFields('b3lyp'),
     cubes: Type.Optional(
       Type.Array(Type.Union(CUBE_KINDS.map((k) => Type.Literal(k))), {
         uniqueItems: true,
@@ -58,14 +48,9 @@ const Payload = Type.Object(
 );
 type Payload = Static<typeof Payload>;
 
-/** The payload with its defaults: B3LYP/def2-SVP. */
-function withDefaults(p: Payload): DftPayload & { method: DftMethod } {
-  return { ...p, method: p.method ?? 'b3lyp', basis: p.basis ?? 'def2-svp' } as DftPayload & { method: DftMethod };
-}
-
 /** The DFT payload's rules, and cube files only where Psi4 runs the calculation. */
 function check(p: Payload): DftPayload & { method: DftMethod } {
-  const d = withDefaults(p);
+  const d = withDftDefaults(p, 'b3lyp');
   checkDftPayload(d);
   if (p.cubes?.length && dftEngineOf(d) !== 'psi4')
     throw invalid(
@@ -79,7 +64,7 @@ function check(p: Payload): DftPayload & { method: DftMethod } {
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 async function one(ctx: RunContext<Payload>, s: Structure, tools: EngineTools, dir: string, cubes: OutputRecord[]): Promise<ItemOutput> {
-  const p = withDefaults(ctx.payload);
+  const p = withDftDefaults(ctx.payload, 'b3lyp');
   checkStructure(s, p.method);
   checkDftStructure(s, p.basis!);
   const spin = chargeAndSpin(p, s);
@@ -126,7 +111,7 @@ const job = engineJob<Payload>('properties_qm', { structures: 'molecules', table
   result: PropertiesQmResult,
   methods: ['openbabel', ...new Set([...enginePaperMethods('psi4'), ...enginePaperMethods('nwchem')])],
   methodsOf: (p) => {
-    const d = withDefaults(p);
+    const d = withDftDefaults(p, 'b3lyp');
     return [...dftPaperMethods(d.method, d.basis!, d.solvent, dftEngineOf(d)), 'openbabel'];
   },
   estimate: async (p, ctx) => dftEstimateOf(check(p), ctx, 'properties'),
@@ -149,4 +134,4 @@ const job = engineJob<Payload>('properties_qm', { structures: 'molecules', table
 });
 
 /** The engines follow the payload's method and solvent (Psi4 or NWChem, with Open Babel). */
-export const propertiesQmJob: JobType<Payload> = { ...job, engines: (p) => dftEngines(withDefaults(p)), engineSets: DFT_ENGINE_SETS };
+export const propertiesQmJob: JobType<Payload> = { ...job, engines: (p) => dftEngines(withDftDefaults(p, 'b3lyp')), engineSets: DFT_ENGINE_SETS };

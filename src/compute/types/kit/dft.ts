@@ -24,7 +24,7 @@ import {
 import { ItemFailure, type Structure } from '../../../engines/tools.js';
 import type { Estimate, EstimateContext } from '../../job-type.js';
 import { dftEstimate, type DftTask } from './dft-cost.js';
-import { countStructures, QM_METHODS, type QmMethod, type QmPayload } from './payload.js';
+import { countStructures, qmFields, QM_METHODS, type QmMethod, type QmPayload } from './payload.js';
 import { checkSpins } from './qm.js';
 
 export interface DftPayload extends Omit<QmPayload, 'method'> {
@@ -61,6 +61,41 @@ export function dftFields() {
     ),
     scf_max_iterations: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000, description: 'SCF iterations at most (DFT and HF; 100 when absent)' })),
   };
+}
+
+/**
+ * The payload fields of a job type that runs only DFT and HF (properties_qm, rerank): the method
+ * (default `defaultMethod`) and basis set (default def2-SVP), the engine, an implicit solvent,
+ * the charge and multiplicity, and the SCF's iterations.
+ */
+export function dftOnlyFields(defaultMethod: DftMethod) {
+  return {
+    method: Type.Optional(
+      Type.Union(
+        DFT_METHODS.map((m) => Type.Literal(m)),
+        {
+          default: defaultMethod,
+          description: 'hf, pbe, pbe0, b3lyp, wb97x-d: Psi4 (in a solvent NWChem, except wb97x-d); b3lyp-d3bj, pbe0-d3bj: NWChem (D3 with Becke-Johnson damping)',
+        },
+      ),
+    ),
+    basis: Type.Optional(
+      Type.Union(
+        BASIS_SETS.map((b) => Type.Literal(b)),
+        { default: 'def2-svp', description: 'def2-svp, def2-tzvp, 6-31g*, cc-pvdz' },
+      ),
+    ),
+    engine: dftFields().engine,
+    solvent: qmFields().solvent,
+    charge: qmFields().charge,
+    multiplicity: qmFields().multiplicity,
+    scf_max_iterations: dftFields().scf_max_iterations,
+  };
+}
+
+/** A DFT-only payload with its defaults filled: `method` (the type's default), def2-SVP. */
+export function withDftDefaults<P extends Omit<DftPayload, 'method'> & { method?: DftMethod }>(p: P, method: DftMethod): P & DftPayload & { method: DftMethod } {
+  return { ...p, method: p.method ?? method, basis: p.basis ?? 'def2-svp' };
 }
 
 export function isDft(p: DftPayload): p is DftPayload & { method: DftMethod } {

@@ -161,4 +161,37 @@ export const PropertiesQmResult = result(
   qmTop,
 );
 
-export const ENGINE_RESULT_SCHEMAS = [PropertiesQmResult, OptimizeResult, SinglepointResult, ConformersResult, FrequenciesResult, ScanResult, DockingResult];
+export const RerankResult = result(
+  'RerankResult',
+  'rerank',
+  item(
+    {
+      conformers: Type.Array(
+        Type.Object(
+          {
+            id: Type.String({ description: "The conformer's record id in the input" }),
+            molblock: Molblock,
+            energy_hartree: Type.Number({ description: 'The DFT energy (with D3 and COSMO where they ran)' }),
+            relative_kcal: Num,
+            boltzmann_weight: Num,
+            xtb_relative_kcal: Type.Union([Type.Number(), Type.Null()], {
+              description: 'Its xtb energy relative to the lowest re-ranked, as it came (null when the input had no energy_hartree)',
+            }),
+          },
+          { additionalProperties: true },
+        ),
+        { description: 'The re-ranked conformers, lowest DFT energy first; the weights sum to 1' },
+      ),
+      ensemble_size: Type.Integer({ description: 'Conformers in the ensemble given' }),
+      reranked: Type.Integer({ description: 'Conformers re-ranked (at most top_n)' }),
+      ranked_by_xtb_energy: Type.Boolean({ description: 'Whether the re-ranked ones were chosen by their xtb energy (else the first top_n as given)' }),
+      basis_functions: Type.Union([Type.Integer(), Type.Null()]),
+      ...dftCarried,
+      method: Type.String(),
+    },
+    'An ensemble re-ranked at DFT (one per input structure of a conformer search)',
+  ),
+  { ...qmTop, temperature_k: Num, optimize: Type.Boolean() },
+);
+
+export const ENGINE_RESULT_SCHEMAS = [RerankResult, PropertiesQmResult, OptimizeResult, SinglepointResult, ConformersResult, FrequenciesResult, ScanResult, DockingResult];
