@@ -3,7 +3,8 @@
 // 1.2 kcal/mol above it; the weights from the DFT energies at 298.15 K; the xtb relative energies
 // carried; top_n keeps the lowest by xtb energy; the estimate counts the ensembles' conformers
 // read at submit. An uploaded SDF without energies is taken in its order, its records grouped by
-// title. Engine numbers: one backend.
+// title. The conformers-dft template chains the GFN2 search and the re-ranking. Engine numbers:
+// one backend.
 import assert from 'node:assert/strict';
 import { Ajv } from 'ajv';
 import { after, before, describe, it } from 'node:test';
@@ -12,6 +13,7 @@ import { readMolblockAtoms } from '../../src/engines/molblock.js';
 import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { download } from './docking-helpers.js';
+import { startRun, waitForRun } from '../workflows/helpers.js';
 import { dihedral } from './helpers.js';
 
 interface Reranked {
@@ -129,6 +131,22 @@ for (const backend of onlyOn('pglite')) {
         assert.deepEqual(r.body.errors[0].loc, ['body', 'payload', ...loc], r.text);
         assert.match(r.body.errors[0].msg, pattern);
       }
+    });
+
+    it('the conformers-dft template: a GFN2 conformer search of ethanol, its lowest re-ranked at HF/def2-SVP', async () => {
+      const run = await startRun(h, token, { template_id: 'conformers-dft', inputs: { library: ['CCO'], dft_method: 'hf', top_n: 2 } });
+      assert.deepEqual([run.inputs.basis, run.inputs.max_conformers], ['def2-svp', 20]);
+      const done = await waitForRun(h, token, run.run_id, 300_000);
+      assert.equal(done.status, 'completed', JSON.stringify(done.steps));
+      const step = (id: string) => done.steps.find((s: { step_id: string }) => s.step_id === id);
+      const search = (await h.req('GET', `/api/v1/jobs/result?process_id=${step('search').job_id}`, { token })).body;
+      const rerank = (await h.req('GET', `/api/v1/jobs/result?process_id=${step('rerank').job_id}`, { token })).body;
+      assert.equal(search.method, 'gfn2');
+      const ensemble = search.items[0].conformers.length;
+      const [item] = rerank.items;
+      assert.equal(item.error, null, item.detail);
+      assert.deepEqual([rerank.method, item.basis, item.ensemble_size, item.reranked, item.ranked_by_xtb_energy], ['hf', 'def2-svp', ensemble, Math.min(2, ensemble), true]);
+      assert.deepEqual(Object.keys(done.outputs).sort(), ['conformer_table', 'conformers', 'reranked', 'reranked_table']);
     });
   });
 }
