@@ -223,6 +223,7 @@ async function main() {
       const rrSec = (performance.now() - t4) / 1000;
       const after = (await api(inst, 'GET', '/wallet')).balance_usd as number;
       const item = (await api(inst, 'GET', `/jobs/result?process_id=${rr}`)).items[0];
+      if (item.error) throw new Error(`the re-ranking failed: ${item.error}: ${item.detail}`);
       console.log(
         `   ibuprofen: GFN2 search ${confSec.toFixed(1)} s (${item.ensemble_size} conformers), re-ranking the lowest ${item.reranked} at B3LYP-D3(BJ)/def2-SVP ${rrSec.toFixed(1)} s wall; both charged $${(before - after).toFixed(4)}; DFT relative ${item.conformers.map((c: { relative_kcal: number }) => c.relative_kcal.toFixed(2)).join(' ')} kcal/mol (GFN2 ${item.conformers.map((c: { xtb_relative_kcal: number }) => c.xtb_relative_kcal.toFixed(2)).join(' ')})`,
       );

@@ -1,8 +1,8 @@
 // NWChem (docs/engines.md, "DFT"): the input runs `task dft property` (the SCF, then the
 // property module's dipole and Mulliken analysis) on the given geometry, after `task dft
 // optimize` for an optimisation, so the energy reported is always a single point on the geometry
-// returned. scratch_dir and permanent_dir are the calculation's own directories; `memory total`
-// is per rank (60% of the runtime's limit, shared by the ranks). Read from the output: the last
+// returned. scratch_dir and permanent_dir are the calculation's own directories; the SCF is
+// `direct` (no integral files); `memory total` is per rank (60% of the runtime's limit, shared by the ranks). Read from the output: the last
 // "Total DFT energy", the last "Output coordinates in angstroms" table, "Final eigenvalues"
 // (print "final evals"; 4 decimals) sharpened by the final orbital analysis where it lists an
 // orbital (7 significant digits), the property module's dipole in Debye and Mulliken gross
@@ -43,6 +43,9 @@ export function nwchemInput(s: Pick<Prepared, 'symbols' | 'coords'>, c: DftCall,
     '  convergence energy 1e-8',
     '  convergence density 1e-6',
     '  print "final evals"',
+    // Integrals computed as needed, never cached on disk: NWChem's default (semidirect) wrote a
+    // file past the runtime's 512 MB file-size limit for ibuprofen at def2-SVP (SIGXFSZ).
+    '  direct',
     'end',
     ...(c.solvent ? ['cosmo', `  dielec ${SOLVENTS[c.solvent] ?? 78.4}`, '  do_gasphase false', 'end'] : []),
     ...(c.optimize ? ['driver', ...(c.optimize.maxIterations ? [`  maxiter ${c.optimize.maxIterations}`] : []), 'end', 'task dft optimize'] : []),
