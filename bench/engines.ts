@@ -18,15 +18,23 @@
 //    on small molecules, one job at a time (bench/lib/estimates.ts), and the table of docs/jobs.md
 //    ("Calibration of the engine estimates"). Target: every ratio estimate / charge at most 2.
 //    `--types conformers,scan` measures only those types.
+// F. DFT (only when asked, `--only F`; about 45 minutes on two cores): 10 B3LYP/def2-SVP single
+//    points of drugs of 10 to 37 heavy atoms through the API (2 job slots) against the same Psi4
+//    inputs run directly two at a time (bench/lib/dft.ts); the throughput ratio (target at least
+//    0.95), each job's estimate against its charge (target within 2x) and the fit of the SCF time
+//    over basis functions with its leave-one-out error (docs/jobs.md, "Calibration of the DFT
+//    estimates"). Then ibuprofen's GFN2 ensemble re-ranked at B3LYP-D3(BJ)/def2-SVP: wall time and cost.
 //
 //   npm run bench:engines [-- --n 50 --cancels 20 --dock-reps 3 --dock-5x72 --only ABCD]
 //   npm run bench:engines -- --only E [--types conformers]
+//   npm run bench:engines -- --only F [--dft-n 10 --rerank-top 10]
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { discoverEngines } from '../src/engines/discovery.js';
 import { JOB_TYPES } from '../src/compute/registry.js';
+import { dftFigure, dftTable } from './lib/dft.js';
 import { dockingFigure } from './lib/docking.js';
 import { estimateRows, estimateTable } from './lib/estimates.js';
 import { benchApi, startInstance, type BenchInstance } from './lib/instance.js';
@@ -112,7 +120,7 @@ async function main() {
   if (x.status !== 0) throw new Error('the direct xtb runs failed');
 
   // A. Through the API: N jobs of one structure each, 2 job slots.
-  const inst = await startInstance('pglite', { workers: part('E') && !/[ABCD]/.test(ONLY) ? 1 : 2 });
+  const inst = await startInstance('pglite', { workers: part('E') && !/[ABCDF]/.test(ONLY) ? 1 : 2 });
   let apiSec = 0;
   try {
     if (part('A')) {
@@ -181,6 +189,44 @@ async function main() {
       const types = process.argv.includes('--types') ? process.argv[process.argv.indexOf('--types') + 1]!.split(',') : undefined;
       const rows = await estimateRows(inst, { types, docking: engines.vina.available && JOB_TYPES.has('docking') });
       console.log(`E. estimate / charge per engine job type (one job at a time, load ${os.loadavg()[0]!.toFixed(2)}; target at most 2):\n${estimateTable(rows)}`);
+    }
+
+    // F. DFT single points, and a re-ranking.
+    if (part('F')) {
+      if (!engines.psi4.available || !engines.nwchem.available) throw new Error('Psi4 and NWChem are needed: npm run setup:engines');
+      const f = await dftFigure(inst, engines, arg('dft-n', 10));
+      const n = f.rows.length;
+      console.log(
+        `F. ${n} B3LYP/def2-SVP single points: Psi4 directly (2 at a time) ${f.directSec.toFixed(1)} s = ${((3600 * n) / f.directSec).toFixed(1)}/h; API (2 slots) ${f.apiSec.toFixed(1)} s = ${((3600 * n) / f.apiSec).toFixed(1)}/h; ratio API/direct throughput ${(f.directSec / f.apiSec).toFixed(3)} (target >= 0.95); estimate / charge ${Math.min(...f.rows.map((r) => r.ratio)).toFixed(2)} to ${Math.max(...f.rows.map((r) => r.ratio)).toFixed(2)} (target within 2x)`,
+      );
+      console.log(
+        `   fit of one SCF (Psi4, one thread): ${f.fit.base.toFixed(2)} + ${f.fit.k.toExponential(3)} x N^${f.fit.p.toFixed(2)} s; leave-one-out mean error ${f.fit.looPct.toFixed(0)}%`,
+      );
+      console.log(dftTable(f));
+      const before = (await api(inst, 'GET', '/wallet')).balance_usd as number;
+      const t3 = performance.now();
+      const conf = (
+        await api(inst, 'POST', '/jobs/submit', { job_name: 'ibuprofen ensemble', job_type: 'conformers', payload: { molecules: ['CC(C)Cc1ccc(cc1)C(C)C(=O)O'], method: 'gfn2' } })
+      ).process_id as string;
+      await waitAll(inst, [conf]);
+      const confSec = (performance.now() - t3) / 1000;
+      const artifact = (await api(inst, 'GET', `/jobs/status?process_id=${conf}`)).result_artifact_id as string;
+      const t4 = performance.now();
+      const rr = (
+        await api(inst, 'POST', '/jobs/submit', {
+          job_name: 'ibuprofen rerank',
+          job_type: 'rerank',
+          payload: { input_artifact_id: artifact, port: 'structures', method: 'b3lyp-d3bj', basis: 'def2-svp', top_n: arg('rerank-top', 10) },
+        })
+      ).process_id as string;
+      await waitAll(inst, [rr]);
+      const rrSec = (performance.now() - t4) / 1000;
+      const after = (await api(inst, 'GET', '/wallet')).balance_usd as number;
+      const item = (await api(inst, 'GET', `/jobs/result?process_id=${rr}`)).items[0];
+      if (item.error) throw new Error(`the re-ranking failed: ${item.error}: ${item.detail}`);
+      console.log(
+        `   ibuprofen: GFN2 search ${confSec.toFixed(1)} s (${item.ensemble_size} conformers), re-ranking the lowest ${item.reranked} at B3LYP-D3(BJ)/def2-SVP ${rrSec.toFixed(1)} s wall; both charged $${(before - after).toFixed(4)}; DFT relative ${item.conformers.map((c: { relative_kcal: number }) => c.relative_kcal.toFixed(2)).join(' ')} kcal/mol (GFN2 ${item.conformers.map((c: { xtb_relative_kcal: number }) => c.xtb_relative_kcal.toFixed(2)).join(' ')})`,
+      );
     }
   } finally {
     await inst.close();

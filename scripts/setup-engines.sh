@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs the compute engines from Debian's packages (docs/engines.md, "Installation"):
-# xtb, MOPAC, Open Babel and AutoDock Vina. Safe to run again: it does nothing when all four
-# are there. Needs root (or sudo) and apt.
+# xtb, MOPAC, Open Babel, AutoDock Vina, Psi4 and NWChem (with Open MPI's mpirun). Safe to run
+# again: it does nothing when all of them are there. Needs root (or sudo) and apt.
 set -euo pipefail
-PACKAGES=(xtb mopac openbabel autodock-vina)
+PACKAGES=(xtb mopac openbabel autodock-vina psi4 nwchem)
+BINARIES=(xtb mopac obabel vina psi4 nwchem mpirun)
 missing=()
-for bin in xtb mopac obabel vina; do command -v "$bin" >/dev/null 2>&1 || missing+=("$bin"); done
+for bin in "${BINARIES[@]}"; do command -v "$bin" >/dev/null 2>&1 || missing+=("$bin"); done
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "engines: xtb, mopac, obabel and vina are installed"
+  echo "engines: ${BINARIES[*]} are installed"
   exit 0
 fi
 if ! command -v apt-get >/dev/null 2>&1; then
@@ -21,5 +22,5 @@ if ! $SUDO apt-get install -y --no-install-recommends "${PACKAGES[@]}"; then
   $SUDO apt-get update
   $SUDO apt-get install -y --no-install-recommends "${PACKAGES[@]}"
 fi
-for bin in xtb mopac obabel vina; do command -v "$bin" >/dev/null || { echo "engines: $bin is still missing" >&2; exit 1; }; done
+for bin in "${BINARIES[@]}"; do command -v "$bin" >/dev/null || { echo "engines: $bin is still missing" >&2; exit 1; }; done
 echo "engines: installed ${PACKAGES[*]}"

@@ -4,7 +4,9 @@
 //
 // The request gives the job type (its trigger words, conformers first, then frequencies, single
 // points, optimisation), the method (gfn2 unless one is named: GFN2/GFN1/GFN-FF, PM7/PM6, "xtb",
-// "mopac", "force field"), the solvent ("in water", "in chloroform", "in ALPB dmso"; xtb's ALPB
+// "mopac", "force field"; for single points and optimisations also HF, PBE, PBE0, B3LYP,
+// ωB97X-D, B3LYP-D3(BJ), PBE0-D3(BJ), "DFT" meaning B3LYP, with a basis set: def2-SVP unless
+// def2-TZVP, 6-31G* or cc-pVDZ is named), the solvent ("in water", "in chloroform", "in ALPB dmso"; xtb's ALPB
 // names, COSMO with MOPAC), charge ("charge -1"), multiplicity ("triplet", "multiplicity 3"),
 // temperature ("at 350 K", "at 25 °C"; frequencies and conformers) and the molecules: known
 // names and SMILES (compounds.ts), other names looked up in PubChem first, an artifact id, or
@@ -12,6 +14,7 @@
 // looked for, so "in water" or "in toluene" never becomes a molecule. Then: estimate_engine_job,
 // and (unless only an estimate was asked for) propose_engine_job with the same job: a plan card
 // the user approves. Tool answers fill in the numbers, never choose the next tool.
+import { BASES, DFT_METHODS, isDftMethod, METHODS as DFT_SPECS, type BasisSet } from '../engines/dft/methods.js';
 import { SOLVENTS } from '../engines/qm/solvents.js';
 import { COMPOUNDS, compoundsIn, findMolecules, type MentionedMolecule, type UnknownName } from './compounds.js';
 import { structuresOf } from './structures.js';
@@ -43,6 +46,8 @@ interface Kind {
 }
 
 const QM = ['gfn2', 'gfn1', 'gfnff', 'pm7', 'pm6'] as const;
+/** Single points and optimisations run DFT and HF too (Psi4, NWChem). */
+const QM_DFT = [...QM, ...DFT_METHODS];
 const KINDS: readonly Kind[] = [
   { type: 'conformers', what: 'conformer search', title: 'Conformers of', trigger: /\bconform(?:er|ers|ational)\b/, methods: ['gfn2', 'gfnff'], temperature: true },
   {
@@ -53,11 +58,28 @@ const KINDS: readonly Kind[] = [
     methods: QM,
     temperature: true,
   },
-  { type: 'singlepoint', what: 'single point', title: 'Single point of', trigger: /\bsingle[- ]?points?\b/, methods: QM, temperature: false },
-  { type: 'optimize', what: 'geometry optimisation', title: 'Optimise', trigger: /\boptimi[sz](?:e|es|ed|ing|ation|ations)\b|\bminimi[sz]e\b/, methods: QM, temperature: false },
+  { type: 'singlepoint', what: 'single point', title: 'Single point of', trigger: /\bsingle[- ]?points?\b/, methods: QM_DFT, temperature: false },
+  {
+    type: 'optimize',
+    what: 'geometry optimisation',
+    title: 'Optimise',
+    trigger: /\boptimi[sz](?:e|es|ed|ing|ation|ations)\b|\bminimi[sz]e\b/,
+    methods: QM_DFT,
+    temperature: false,
+  },
 ];
 
 const METHODS: readonly [RegExp, string][] = [
+  // The D3(BJ) variants before their functionals; "DFT" alone is B3LYP.
+  [/\bb3lyp-?d3(?:\s*\(\s*bj\s*\)|-?bj)?(?![\w(])/i, 'b3lyp-d3bj'],
+  [/\bpbe0-?d3(?:\s*\(\s*bj\s*\)|-?bj)?(?![\w(])/i, 'pbe0-d3bj'],
+  [/(?:\b|(?<=\s|^))[wω]b97x-?d(?![\w-])/i, 'wb97x-d'],
+  [/\bb3lyp\b/i, 'b3lyp'],
+  [/\bpbe0\b/i, 'pbe0'],
+  [/\bpbe\b/i, 'pbe'],
+  // "HF" alone may be hydrogen fluoride: Hartree-Fock is "Hartree-Fock" or HF with a basis set.
+  [/\bhartree[- ]fock\b|\bhf(?=\s*\/\s*(?:def2|6-31|cc-))/i, 'hf'],
+  [/\bdft\b|\bdensity[- ]functional(?:\s+theory)?\b/i, 'b3lyp'],
   [/\bgfn[- ]?2(?:[- ]?xtb)?\b/i, 'gfn2'],
   [/\bgfn[- ]?1(?:[- ]?xtb)?\b/i, 'gfn1'],
   [/\bgfn[- ]?ff\b|\bforce[- ]field\b/i, 'gfnff'],
@@ -66,7 +88,21 @@ const METHODS: readonly [RegExp, string][] = [
   [/\bmopac\b/i, 'pm7'],
   [/\bxtb\b/i, 'gfn2'],
 ];
-export const METHOD_LABELS: Readonly<Record<string, string>> = { gfn2: 'GFN2-xTB', gfn1: 'GFN1-xTB', gfnff: 'GFN-FF', pm7: 'PM7', pm6: 'PM6' };
+export const METHOD_LABELS: Readonly<Record<string, string>> = {
+  gfn2: 'GFN2-xTB',
+  gfn1: 'GFN1-xTB',
+  gfnff: 'GFN-FF',
+  pm7: 'PM7',
+  pm6: 'PM6',
+  ...Object.fromEntries(DFT_METHODS.map((m) => [m, DFT_SPECS[m].label])),
+};
+/** Basis sets a user writes ("def2-SVP", "6-31G(d)"), to the payload's names. */
+const BASIS_NAMES: readonly [RegExp, BasisSet][] = [
+  [/\bdef2-?svp\b/i, 'def2-svp'],
+  [/\bdef2-?tzvp\b/i, 'def2-tzvp'],
+  [/\b6-31g(?:\*|\s*\(d\))(?!\*)/i, '6-31g*'],
+  [/\bcc-?pvdz\b/i, 'cc-pvdz'],
+];
 
 /** Solvent names a user writes, to xtb's ALPB names (payload.ts SOLVENTS). */
 const SOLVENT_ALIASES: Readonly<Record<string, string>> = {
@@ -123,6 +159,11 @@ function conditionsIn(request: string, what: string, methods: readonly string[],
   const method = METHODS.find(([re]) => re.test(text))?.[1] ?? null;
   for (const [re] of METHODS) text = blank(text, re);
   if (method && !methods.includes(method)) return { ask: `A ${what} runs with ${methods.map((m) => METHOD_LABELS[m]).join(' or ')}; ask again with one of them.` };
+  const basis = BASIS_NAMES.find(([re]) => re.test(text))?.[1];
+  for (const [re] of BASIS_NAMES) text = blank(text, re);
+  if (basis && !isDftMethod(method))
+    return { ask: `A basis set goes with a DFT or HF method (${DFT_METHODS.map((m) => METHOD_LABELS[m]).join(', ')}); ask again with one, e.g. "B3LYP/${BASES[basis].label}".` };
+  if (isDftMethod(method)) params.basis = basis ?? 'def2-svp';
   const solvent = SOLVENT_RE.exec(text);
   if (solvent) {
     const said = solvent[1]!.toLowerCase();
@@ -192,17 +233,24 @@ export function engineTemplateInputs(templateId: string, request: string): { inp
 
 const kindOf = (t: string) => KINDS.find((k) => k.type === t)!;
 
-/** "GFN2-xTB in water (ALPB)", "PM7 in the gas phase". */
-function conditions(method: unknown, solvent: unknown): string {
+/** A method with its basis set: "GFN2-xTB", "B3LYP/def2-SVP". */
+function methodLabel(method: unknown, basis: unknown): string {
   const m = typeof method === 'string' ? method : 'gfn2';
   const label = METHOD_LABELS[m] ?? clip(m, 20);
-  return typeof solvent === 'string' ? `${label} in ${clip(solvent, 30)} (${m.startsWith('pm') ? 'COSMO' : 'ALPB'})` : `${label} in the gas phase`;
+  return isDftMethod(m) && typeof basis === 'string' && Object.hasOwn(BASES, basis) ? `${label}/${BASES[basis as BasisSet].label}` : label;
+}
+
+/** "GFN2-xTB in water (ALPB)", "PM7 in the gas phase", "B3LYP/def2-SVP in water (COSMO)". */
+function conditions(method: unknown, solvent: unknown, basis?: unknown): string {
+  const m = typeof method === 'string' ? method : 'gfn2';
+  const label = methodLabel(m, basis);
+  return typeof solvent === 'string' ? `${label} in ${clip(solvent, 30)} (${m.startsWith('pm') || isDftMethod(m) ? 'COSMO' : 'ALPB'})` : `${label} in the gas phase`;
 }
 
 function estimateLine(d: Done, on: string): string {
   const q = d.result as Partial<EngineJobQuote>;
   const n = typeof q.structures === 'number' && q.structures > 0 ? ` (${plural(q.structures, 'structure')})` : '';
-  return `Estimate for a ${kindOf(String(d.args.job_type)).what} of ${on}${n} with ${conditions(d.args.method, d.args.solvent)}: ${usd(q.cost_usd)}, ${duration(q.expected_runtime_sec)}.`;
+  return `Estimate for a ${kindOf(String(d.args.job_type)).what} of ${on}${n} with ${conditions(d.args.method, d.args.solvent, d.args.basis)}: ${usd(q.cost_usd)}, ${duration(q.expected_runtime_sec)}.`;
 }
 
 function planLines(d: Done): string {
@@ -233,7 +281,7 @@ export function calculationStep(intent: CalculationIntent, done: Done[]): Step {
   if (intent.mode === 'estimate') return say(`${note}${line}\nNothing has run and nothing was charged; ask me to plan it to get a plan card you can approve.`);
   const proposed = done.findLast((d) => d.name === 'propose_engine_job');
   if (!proposed) {
-    const title = `${kind.title} ${on} (${METHOD_LABELS[String(intent.params.method)]}${typeof intent.params.solvent === 'string' ? `, ${intent.params.solvent}` : ''})`;
+    const title = `${kind.title} ${on} (${methodLabel(intent.params.method, intent.params.basis)}${typeof intent.params.solvent === 'string' ? `, ${intent.params.solvent}` : ''})`;
     return call('propose_engine_job', { title: clip(title, 200), ...job });
   }
   const perr = toolError(proposed.result);

@@ -1,6 +1,6 @@
 // What the platform does not compute, for the builtin Assistant model (docs/assistant.md,
 // "What it cannot do"): a request that names a property or a method no job type offers (pKa,
-// NMR shifts, DFT, excited states, ...) is answered plainly ("Crucible cannot compute pKa yet")
+// NMR shifts, a functional or basis set no DFT engine here runs, excited states, ...) is answered plainly ("Crucible cannot compute pKa yet")
 // with what it can do, read from the job type registry (the types GET /jobs/types lists),
 // instead of being taken for another request (describing the molecule named, or running the
 // calculation with the default semi-empirical method).
@@ -17,20 +17,21 @@ interface NotOffered {
 }
 
 const SEMIEMPIRICAL =
-  'its quantum chemistry is semi-empirical and force field: GFN2-xTB, GFN1-xTB and GFN-FF (xtb), PM7 and PM6 (MOPAC), e.g. "optimise caffeine with GFN2 in water"';
+  'its quantum chemistry is GFN2-xTB, GFN1-xTB and GFN-FF (xtb), PM7 and PM6 (MOPAC), and for single points and optimisations HF, PBE, PBE0, B3LYP, ωB97X-D, B3LYP-D3(BJ) and PBE0-D3(BJ) with def2-SVP, def2-TZVP, 6-31G* or cc-pVDZ (Psi4, NWChem), e.g. "single point of caffeine with B3LYP-D3(BJ)/def2-SVP"';
 
 const NOT_OFFERED: readonly NotOffered[] = [
   { re: /\bpk[ab]s?\b|\bacid(?:ity)?\s+(?:dissociation\s+)?constants?\b|\bprotonation\s+states?\b/i, what: 'pKa' },
   { re: /\bnmr\b|\bchemical\s+shifts?\b|\bj[- ]?couplings?\b|\bcoupling\s+constants?\b/i, what: 'NMR chemical shifts' },
   {
-    re: /\bdft\b|\bdensity[- ]functional\b|\b(?:cam-)?b3lyp\b|\bpbe0?\b|\b[wω]b97\w*(?:-[dv]\d?)?|\bm06(?:-2x|-l)?\b|\bb97-d3?\b|\btpssh?\b|\br2scan\b|\bbp86\b|\bpw6b95\b/i,
-    what: 'DFT calculations',
+    // The functionals no engine here runs (HF, PBE, PBE0, B3LYP, ωB97X-D and the D3(BJ) variants do).
+    re: /\bcam-b3lyp\b|[wω]b97(?!x-?d(?![\w-]))[\w-]*|\bm06(?:-2x|-l)?\b|\bb97-d3?\b|\btpssh?\b|\br2scan(?:-3c)?\b|\bbp86\b|\bpw6b95\b|\bb2plyp\b|\b(?:b3lyp|pbe0?)-d2\b|\b(?:b3lyp|pbe0?)-d3\(?0\)?|\b(?:pbeh|hf|b97)-3c\b/i,
+    what: 'DFT with that functional',
     verb: 'run',
     instead: SEMIEMPIRICAL,
   },
   {
-    re: /\bhartree[- ]fock\b|\bmp2\b|\bccsd(?:\(t\))?|\bcasscf\b|\bcaspt2\b|\bdlpno\b|\bcoupled[- ]cluster\b|\b6-31\+*g\b|\b6-311\+*g|\bdef2-?[a-z]+\b|\bcc-p[vc]\w*z\b|\bsto-3g\b/i,
-    what: 'ab initio calculations (Hartree-Fock, MP2, coupled cluster; basis sets such as 6-31G*)',
+    re: /\bmp2\b|\bccsd(?:\(t\))?|\bcasscf\b|\bcaspt2\b|\bdlpno\b|\bcoupled[- ]cluster\b|\b6-31\+{1,2}g|\b6-31g\b(?!\*|\s*\(d\))|\b6-31g\*\*|\b6-311\+*g|\bdef2-?(?!svp\b|tzvp\b)[a-z]+\b|\bcc-p(?!vdz\b)[vc]\w*z\b|\baug-cc-p\w+\b|\bsto-3g\b/i,
+    what: 'correlated ab initio calculations or that basis set (MP2, coupled cluster; the basis sets here are def2-SVP, def2-TZVP, 6-31G* and cc-pVDZ)',
     verb: 'run',
     instead: SEMIEMPIRICAL,
   },
@@ -75,7 +76,7 @@ const OFFERS: Readonly<Record<string, string>> = {
   mpnn_train: 'training D-MPNN property models on your measurements',
   mpnn_predict: 'predictions with the public models (ESOL aqueous solubility, FreeSolv hydration free energy) or yours',
   optimize: 'geometry optimisation',
-  singlepoint: 'single-point energies, HOMO-LUMO gaps, dipoles and partial charges',
+  singlepoint: 'single-point energies, HOMO-LUMO gaps, dipoles and partial charges, semi-empirical, DFT or HF',
   frequencies: 'harmonic frequencies, IR spectra and thermochemistry (ZPVE, H, S, G)',
   conformers: 'conformer ensembles',
   scan: 'relaxed torsion scans',

@@ -32,6 +32,15 @@ export interface Estimate {
   assumptions: Record<string, unknown>;
 }
 
+/** A record of a molecule set: `molblock` when it came from SDF, `metrics` its numeric SDF data fields (a conformer search's energy_hartree and index). */
+export interface MoleculeRecord {
+  id: string;
+  smiles: string;
+  name?: string;
+  molblock?: string;
+  metrics?: Record<string, number>;
+}
+
 export interface EstimateContext {
   userId: string;
   resource: Resource;
@@ -43,6 +52,8 @@ export interface EstimateContext {
   structureInfo?(inputs: string[], options?: StructureInfoOptions): Promise<StructureInfoOutcome[]>;
   /** An uploaded file of the user (docking checks its receptor and reference ligand at submit). */
   readFile?(artifactId: string, maxBytes: number): Promise<JobFile>;
+  /** The records of a molecule set of the user (rerank counts and sizes its ensembles at submit). */
+  readMolecules?(artifactId: string, port?: string): AsyncIterable<MoleculeRecord>;
   /** RCSB PDB files (docking checks a pdb_id at submit). */
   pdb?: JobPdbFiles;
 }
@@ -61,7 +72,7 @@ export interface RunContext<P> {
    */
   progress(fraction: number, message?: string, detail?: Record<string, unknown>, milestone?: boolean): void;
   /** Molecules of an uploaded set (`molblock`: the record's connection table, when it came from SDF). */
-  readMolecules(artifactId: string, port?: string): AsyncIterable<{ id: string; smiles: string; name?: string; molblock?: string }>;
+  readMolecules(artifactId: string, port?: string): AsyncIterable<MoleculeRecord>;
   /** An uploaded file (its `file` record, else its first record): its size, and its bytes when at most maxBytes. */
   readFile(artifactId: string, maxBytes: number): Promise<JobFile>;
   /** What job types may use, shared by the instance. */

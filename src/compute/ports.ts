@@ -3,6 +3,7 @@
 // and results) and the events feed. The engine imports nothing from src/modules.
 import type { Queryable } from '../db/database.js';
 import type { JobOutput } from './job-output.js';
+import type { MoleculeRecord } from './job-type.js';
 import type { JobRow } from './store.js';
 
 export interface JobArtifacts {
@@ -22,7 +23,7 @@ export interface JobArtifacts {
   removeObjects(keys: string[]): Promise<void>;
   /** Molecules in an uploaded set; AppErrors located relative to the job payload (["input_artifact_id"], ["port"]). */
   countMolecules(userId: string, artifactId: string, port?: string): Promise<number>;
-  readMolecules(userId: string, artifactId: string, port?: string): AsyncIterable<{ id: string; smiles: string; name?: string; molblock?: string }>;
+  readMolecules(userId: string, artifactId: string, port?: string): AsyncIterable<MoleculeRecord>;
   /** An uploaded file's size, and its bytes when at most maxBytes (null beyond); AppError not-found when it is not there. */
   readFile?(userId: string, artifactId: string, maxBytes: number): Promise<JobFile>;
 }

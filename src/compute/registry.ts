@@ -8,6 +8,8 @@ import { filterJob } from './types/filter.js';
 import { frequenciesJob } from './types/frequencies.js';
 import { optimizeJob, singlepointJob } from './types/optimize.js';
 import { propertiesJob } from './types/properties.js';
+import { propertiesQmJob } from './types/properties-qm.js';
+import { rerankJob } from './types/rerank.js';
 import { scanJob } from './types/scan.js';
 import { similaritySearchJob } from './types/similarity-search.js';
 import { substructureSearchJob } from './types/substructure-search.js';
@@ -32,6 +34,8 @@ const TYPES: JobType[] = [
   conformersJob,
   frequenciesJob,
   scanJob,
+  propertiesQmJob,
+  rerankJob,
 ];
 
 /** Types that run a feature's asynchronous requests (utilities, inference): never submitted through /jobs. */

@@ -137,6 +137,7 @@ export class JobService {
         models: this.ports.models,
         structureInfo: (inputs, options) => this.structureInfo(inputs, options),
         readFile: this.ports.artifacts.readFile ? (artifactId, maxBytes) => this.ports.artifacts.readFile!(who.userId, artifactId, maxBytes) : undefined,
+        readMolecules: (artifactId, port) => this.ports.artifacts.readMolecules(who.userId, artifactId, port),
         pdb: this.ports.pdb,
       })
       .catch((err: unknown) => {

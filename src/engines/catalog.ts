@@ -1,7 +1,17 @@
 // The compute engines Crucible runs as child processes (docs/engines.md): the program each one
-// is, the Debian package that ships it, and how to ask its version. Discovery (discovery.ts)
-// finds them on the PATH at start.
-export type EngineName = 'xtb' | 'mopac' | 'obabel' | 'vina';
+// is, the Debian package that ships it, how to ask its version, and the program it is started
+// through where it has one (NWChem: Open MPI's mpirun). Discovery (discovery.ts) finds them on
+// the PATH at start.
+export type EngineName = 'xtb' | 'mopac' | 'obabel' | 'vina' | 'psi4' | 'nwchem';
+
+/** A program an engine is started through, found on the PATH beside it (NWChem's MPI launcher). */
+export interface Launcher {
+  binary: string;
+  /** The launcher's arguments before the engine's own: `threads` processes of `program`. */
+  args(threads: number, program: string): string[];
+  /** Environment the launcher needs beside the runtime's (engineEnv). */
+  env(threads: number): Record<string, string>;
+}
 
 export interface EngineSpec {
   name: EngineName;
@@ -17,7 +27,30 @@ export interface EngineSpec {
    * one-atom single point in a scratch directory (a few milliseconds).
    */
   version: { args: string[]; input?: string; file?: { name: string; content: string }; pattern: RegExp; fromFile?: string };
+  /** Started through this program (the engine's own path goes among its arguments). */
+  launcher?: Launcher;
 }
+
+/**
+ * Open MPI's mpirun as NWChem's launcher (docs/engines.md, "DFT"): `threads` ranks of one thread
+ * each, bound to no core (the machine is shared), more ranks than cores allowed, shared memory
+ * between ranks only (no network transport probed), no remote launcher (`plm isolated`). Open MPI refuses root unless told; a
+ * worker in a container often is root. Each rank runs in a process group of its own, so a
+ * cancel kills the calculation's whole session (process.ts).
+ */
+const MPIRUN: Launcher = {
+  binary: 'mpirun',
+  args: (threads, program) => ['-np', String(Math.max(1, threads)), '--bind-to', 'none', '--oversubscribe', '--mca', 'btl', 'self,vader', program],
+  env: () => ({
+    OMP_NUM_THREADS: '1',
+    MKL_NUM_THREADS: '1',
+    OPENBLAS_NUM_THREADS: '1',
+    OMPI_ALLOW_RUN_AS_ROOT: '1',
+    OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1',
+    // One machine: no daemons started over ssh/rsh (neither need be installed).
+    OMPI_MCA_plm: 'isolated',
+  }),
+};
 
 export const ENGINES: Readonly<Record<EngineName, EngineSpec>> = {
   xtb: {
@@ -47,6 +80,25 @@ export const ENGINES: Readonly<Record<EngineName, EngineSpec>> = {
     debianPackage: 'autodock-vina',
     summary: 'AutoDock Vina: docking of ligands into a receptor',
     version: { args: ['--version'], pattern: /AutoDock Vina v?(\S+)/ },
+  },
+  psi4: {
+    name: 'psi4',
+    binary: 'psi4',
+    debianPackage: 'psi4',
+    summary: 'Psi4: Hartree-Fock and density functional theory (HF, PBE, PBE0, B3LYP, wB97X-D) with Gaussian basis sets',
+    version: { args: ['--version'], pattern: /^(\d+\.\d+(?:\.\d+)?)/m },
+  },
+  nwchem: {
+    name: 'nwchem',
+    binary: 'nwchem',
+    debianPackage: 'nwchem',
+    summary: 'NWChem: Hartree-Fock and density functional theory with built-in D3(BJ) dispersion and COSMO implicit solvation, run through mpirun',
+    version: {
+      args: ['probe.nw'],
+      file: { name: 'probe.nw', content: 'start probe\nscratch_dir .\npermanent_dir .\nmemory total 64 mb\n' },
+      pattern: /\(NWChem\) (\S+)/,
+    },
+    launcher: MPIRUN,
   },
 };
 

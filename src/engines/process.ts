@@ -1,7 +1,8 @@
 // One engine calculation as a child process (docs/engines.md, "The engine runtime"):
 //
-// - in its own process group (detached), so that cancel, a timeout or the job's runtime limit
-//   kill the engine and anything it started at once (SIGKILL to the group);
+// - in its own session and process group (detached), so that cancel, a timeout or the job's
+//   runtime limit kill the engine and anything it started at once (SIGKILL to the group, and to
+//   every process of the session: Open MPI puts each rank in a process group of its own);
 // - with the kernel told to kill it when its parent dies (setpriv --pdeathsig KILL): a worker
 //   that is SIGKILLed leaves no engine behind;
 // - with bounded threads (OMP_NUM_THREADS and friends), address space and file size (prlimit),
@@ -52,6 +53,14 @@ export interface EngineResult {
   ms: number;
 }
 
+/** Address space an engine process may use per thread of the job's resource (and at least 2 GiB). */
+const MEMORY_PER_THREAD = 1.5 * 1024 ** 3;
+
+/** The address-space limit of an engine call on `threads` threads (docs/engines.md, "The engine runtime"). */
+export function memoryLimit(threads: number): number {
+  return Math.max(2 * 1024 ** 3, threads * MEMORY_PER_THREAD);
+}
+
 const DEFAULT_OUTPUT = 4 * 1024 * 1024;
 const DEFAULT_FILE = 512 * 1024 * 1024;
 
@@ -86,6 +95,44 @@ class Bounded {
     const head = Buffer.concat(this.head).toString('utf8');
     const end = tail.subarray(Math.max(0, tail.length - half)).toString('utf8');
     return this.cut ? `${head}\n[... output cut ...]\n${end}` : head + end;
+  }
+}
+
+/** The processes of session `sid` (fields 4 to 6 of /proc/<pid>/stat after the command: ppid, pgrp, session). */
+export function sessionMembers(sid: number): number[] {
+  const out: number[] = [];
+  let names: string[];
+  try {
+    names = fs.readdirSync('/proc');
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[3]) === sid) out.push(Number(name));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return out;
+}
+
+/** SIGKILL to process group `pid` and to every process of session `pid` (a detached child leads both). */
+export function killSession(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
+  for (const member of sessionMembers(pid)) {
+    try {
+      process.kill(member, 'SIGKILL');
+    } catch {
+      /* gone meanwhile */
+    }
   }
 }
 
@@ -129,11 +176,7 @@ export function runEngine(call: EngineCall): Promise<EngineResult> {
     const killGroup = () => {
       if (killed || child.pid === undefined) return;
       killed = true;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        /* already gone */
-      }
+      killSession(child.pid);
     };
     const onAbort = () => killGroup();
     const timer = setTimeout(() => {
@@ -159,7 +202,7 @@ export function runEngine(call: EngineCall): Promise<EngineResult> {
     });
     child.on('close', (code, signal) => {
       done();
-      // Anything the engine left in its group goes with it.
+      // Anything the engine left in its group or session goes with it.
       killGroup();
       if (call.signal.aborted) return reject(call.signal.reason as Error);
       const stdout = out.text();

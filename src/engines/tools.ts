@@ -10,7 +10,12 @@ import type { EngineResult } from './process.js';
 /** A job's handle on the engines: runs one program with the job's resource and signal, and keeps its log. */
 export interface EngineTools {
   threads: number;
-  run(engine: EngineName, args: string[], cwd: string, opts?: { input?: string; timeoutMs?: number; threads?: number; onStdout?: (chunk: Buffer) => void }): Promise<EngineResult>;
+  run(
+    engine: EngineName,
+    args: string[],
+    cwd: string,
+    opts?: { input?: string; timeoutMs?: number; threads?: number; onStdout?: (chunk: Buffer) => void; env?: Record<string, string> },
+  ): Promise<EngineResult>;
 }
 
 /** One structure of a job, in input order. */
@@ -22,6 +27,8 @@ export interface Structure {
   /** As given: SMILES or molblock. */
   input: string;
   info: StructureInfoOutcome;
+  /** An uploaded record's numeric SDF data fields (a conformer search's energy_hartree and index). */
+  metrics?: Record<string, number>;
 }
 
 /** A structure ready for an engine: a V2000 molblock with 3D coordinates and every hydrogen. */

@@ -149,6 +149,49 @@ export const TEMPLATES: readonly Template[] = [
     },
   },
   {
+    template_id: 'conformers-dft',
+    name: 'Conformers re-ranked at DFT',
+    description:
+      'Search the conformers of each molecule with GFN2-xTB (candidates pre-optimised with GFN-FF, then optimised with GFN2), then re-rank the lowest of each ensemble by DFT single points',
+    spec: {
+      name: 'Conformers re-ranked at DFT',
+      description: 'conformers (GFN2) -> rerank (DFT)',
+      inputs: {
+        library: { type: 'molecules', description: 'The molecules: an uploaded molecule set (artifact id) or a list of SMILES (at most 1,000)' },
+        max_conformers: { type: 'integer', default: 20, description: 'Conformers kept per molecule by the GFN2 search at most (the lowest)' },
+        energy_window_kcal: { type: 'number', default: 6, description: 'GFN2 conformers more than this above the lowest (kcal/mol) are dropped' },
+        top_n: { type: 'integer', default: 5, description: 'Conformers of each molecule re-ranked at DFT: the lowest by GFN2 energy' },
+        dft_method: {
+          type: 'string',
+          default: 'b3lyp-d3bj',
+          description: 'The DFT or HF method: hf, pbe, pbe0, b3lyp, wb97x-d (Psi4), b3lyp-d3bj, pbe0-d3bj (NWChem) (docs/engines.md, "DFT")',
+        },
+        basis: { type: 'string', default: 'def2-svp', description: 'The basis set: def2-svp, def2-tzvp, 6-31g*, cc-pvdz' },
+        temperature_k: { type: 'number', default: 298.15, description: 'Temperature of the Boltzmann weights (K)' },
+      },
+      steps: [
+        {
+          id: 'search',
+          job_type: 'conformers',
+          inputs: { molecules: '$inputs.library' },
+          params: { method: 'gfn2', max_conformers: '$inputs.max_conformers', energy_window_kcal: '$inputs.energy_window_kcal', temperature_k: '$inputs.temperature_k' },
+        },
+        {
+          id: 'rerank',
+          job_type: 'rerank',
+          inputs: { molecules: '$steps.search.outputs.structures' },
+          params: { method: '$inputs.dft_method', basis: '$inputs.basis', top_n: '$inputs.top_n', temperature_k: '$inputs.temperature_k' },
+        },
+      ],
+      outputs: {
+        conformers: '$steps.search.outputs.structures',
+        conformer_table: '$steps.search.outputs.table',
+        reranked: '$steps.rerank.outputs.structures',
+        reranked_table: '$steps.rerank.outputs.table',
+      },
+    },
+  },
+  {
     template_id: 'dock-library',
     name: 'Dock a library',
     description: 'Keep the molecules that pass a filter, dock them with AutoDock Vina into an RCSB PDB entry around one of its ligands, and keep the best by score',

@@ -183,12 +183,16 @@ describe('builtin provider: questions about existing results', () => {
 });
 
 describe('builtin provider: what Crucible cannot compute', () => {
-  it('refuses pKa, NMR, Raman and DFT plainly, with the closest offer, and never describes or runs instead', async () => {
+  it('refuses pKa, NMR, Raman and a functional no engine runs plainly, with the closest offer, and never describes or runs instead', async () => {
     const cases: [string, RegExp, RegExp | null][] = [
       ['Compute the pKa of aspirin', /^Crucible cannot compute pKa yet: /, null],
       ['predict the 13C NMR chemical shifts of ethanol', /^Crucible cannot compute NMR chemical shifts yet: /, null],
       ['Raman spectrum of benzene', /^Crucible cannot compute Raman spectra yet: /, /Closest: IR spectra come with a frequency calculation/],
-      ['single point of CCO with wB97X-D/def2-TZVP', /^Crucible cannot run DFT calculations or ab initio calculations/, /Closest: its quantum chemistry is semi-empirical/],
+      [
+        'single point of CCO with M06-2X/def2-QZVP',
+        /^Crucible cannot run DFT with that functional or correlated ab initio calculations or that basis set/,
+        /Closest: its quantum chemistry is .*B3LYP-D3\(BJ\)/,
+      ],
       ['find the transition state of the Diels-Alder reaction', /^Crucible cannot compute transition states or reaction barriers yet/, /relaxed torsion scan/],
     ];
     for (const [request, says, closest] of cases) {
@@ -201,5 +205,11 @@ describe('builtin provider: what Crucible cannot compute', () => {
     // What it can do is not refused: a rotational barrier is a torsion scan's, IR is a frequency job's.
     assert.notEqual((await firstCall('describe aspirin'))[0]?.[0], undefined);
     assert.equal((await firstCall('IR spectrum of ethanol with GFN2'))[0]![0], 'estimate_engine_job');
+    // The DFT the engines run is planned, its method and basis set named (def2-SVP when none is).
+    const [dft] = await firstCall('single point of CCO with wB97X-D/def2-TZVP');
+    const dftArgs = dft?.[1] as Record<string, unknown>;
+    assert.deepEqual([dft?.[0], dftArgs.method, dftArgs.basis], ['estimate_engine_job', 'wb97x-d', 'def2-tzvp']);
+    const d3 = (await firstCall('optimise water with B3LYP-D3(BJ) in water'))[0]?.[1] as Record<string, unknown>;
+    assert.deepEqual([d3.method, d3.basis, d3.solvent], ['b3lyp-d3bj', 'def2-svp', 'water']);
   });
 });

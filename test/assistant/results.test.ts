@@ -4,7 +4,7 @@
 // lowest-energy conformer from my last job?" is answered from the stored result (the job id, the
 // lowest energy and the gap to the next conformer), with no plan card, no estimate and no new
 // job; a follow-up reads the same job; a user without jobs, and another user naming that job, get
-// plain answers; pKa and B3LYP are refused plainly; and each turn is charged the tokens of what
+// plain answers; pKa and M06-2X are refused plainly; and each turn is charged the tokens of what
 // the planner read and wrote, counted here independently with gpt-tokenizer.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -132,7 +132,7 @@ for (const backend of onlyOn('postgres')) {
       assert.ok(!JSON.stringify(other.events).includes(energies[0]!.toFixed(4)), 'nothing of the other user’s result');
     });
 
-    it('says plainly what it cannot do (pKa, DFT) and lists what it can, from the job types', async () => {
+    it('says plainly what it cannot do (pKa, a functional no engine runs) and lists what it can, from the job types', async () => {
       const s = await newSession(h, u.token);
       const pka = await ask(h, u.token, s, 'Compute the pKa of aspirin');
       assert.deepEqual(names(pka.events, 'tool_call'), [], 'aspirin is not described instead');
@@ -141,10 +141,10 @@ for (const backend of onlyOn('postgres')) {
       const listed = [...pka.text.matchAll(/\((\w+)\)(?=;|\.)/g)].map((m) => m[1]);
       assert.deepEqual(listed.sort(), JOB_TYPE_NAMES.filter((n) => n !== 'wait').sort(), 'every job type is offered, by name');
 
-      const dft = await ask(h, u.token, s, 'optimise caffeine with B3LYP/6-31G* in water');
+      const dft = await ask(h, u.token, s, 'optimise caffeine with M06-2X/6-311+G** in water');
       assert.deepEqual(names(dft.events, 'tool_call'), [], 'no GFN2 job in its place');
-      assert.match(dft.text, /^Crucible cannot run DFT calculations or ab initio calculations .* yet: /);
-      assert.match(dft.text, /GFN2-xTB, GFN1-xTB and GFN-FF \(xtb\), PM7 and PM6 \(MOPAC\)/);
+      assert.match(dft.text, /^Crucible cannot run DFT with that functional or correlated ab initio calculations or that basis set .* yet: /);
+      assert.match(dft.text, /GFN2-xTB, GFN1-xTB and GFN-FF \(xtb\), PM7 and PM6 \(MOPAC\), and for single points and optimisations HF, PBE, PBE0, B3LYP/);
       assert.deepEqual((await session(u.token, s)).plans, []);
     });
 

@@ -5,11 +5,11 @@
 // per-conformer table; progress per candidate and a cancel that stops the engines at once.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { conformerRmsd, KCAL_PER_HARTREE, rmsdContext, type Vec3 } from '../../src/engines/qm/ensemble.js';
+import { conformerRmsd, KCAL_PER_HARTREE, rmsdContext } from '../../src/engines/qm/ensemble.js';
 import { readMolblockAtoms } from '../../src/engines/molblock.js';
 import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { engineProcesses, within } from './helpers.js';
+import { dihedral, engineProcesses, within } from './helpers.js';
 
 interface Conformer {
   molblock: string;
@@ -23,20 +23,6 @@ interface Item {
   detail: string | null;
   conformers?: Conformer[];
   search?: Record<string, unknown>;
-}
-
-/** The dihedral i-j-k-l in degrees. */
-function dihedral(c: readonly Vec3[], [i, j, k, l]: [number, number, number, number]): number {
-  const sub = (a: Vec3, b: Vec3) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]] as Vec3;
-  const cross = (a: Vec3, b: Vec3) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]] as Vec3;
-  const dot = (a: Vec3, b: Vec3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-  const b0 = sub(c[j]!, c[i]!);
-  const b1 = sub(c[k]!, c[j]!);
-  const b2 = sub(c[l]!, c[k]!);
-  const n1 = cross(b0, b1);
-  const n2 = cross(b1, b2);
-  const m = cross(n1, b1);
-  return (Math.atan2(dot(m, n2) / Math.hypot(...b1), dot(n1, n2)) * 180) / Math.PI;
 }
 
 /** What every ensemble must be: lowest first at 0, sorted, within the window, unique by RMSD, weights summing to 1 and falling. */

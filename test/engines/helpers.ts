@@ -2,6 +2,7 @@
 // (found through /proc, as an operator would), and molecules of known sizes.
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Vec3 } from '../../src/engines/qm/ensemble.js';
 import { scratchRoot } from '../../src/engines/scratch.js';
 
 /** A GFN2 optimisation of this (124 atoms with hydrogens) runs for half a minute or more: long enough to cancel or kill mid-way. */
@@ -34,4 +35,18 @@ export async function within(what: string, timeoutMs: number, check: () => boole
     if (Date.now() - t0 > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/** The dihedral i-j-k-l in degrees. */
+export function dihedral(c: readonly Vec3[], [i, j, k, l]: [number, number, number, number]): number {
+  const sub = (a: Vec3, b: Vec3) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]] as Vec3;
+  const cross = (a: Vec3, b: Vec3) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]] as Vec3;
+  const dot = (a: Vec3, b: Vec3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  const b0 = sub(c[j]!, c[i]!);
+  const b1 = sub(c[k]!, c[j]!);
+  const b2 = sub(c[l]!, c[k]!);
+  const n1 = cross(b0, b1);
+  const n2 = cross(b1, b2);
+  const m = cross(n1, b1);
+  return (Math.atan2(dot(m, n2) / Math.hypot(...b1), dot(n1, n2)) * 180) / Math.PI;
 }

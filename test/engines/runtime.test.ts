@@ -35,7 +35,7 @@ for (const backend of BACKENDS) {
       assert.deepEqual((await h.req('GET', '/api/v1/wallet', { token: u.token })).body, { balance_usd: 1, reserved_usd: 0, available_usd: 1, currency: 'USD' });
       assert.equal((await h.req('GET', '/api/v1/jobs/list', { token: u.token })).body.items.length, 0);
       // A bad payload is still a 422 first: validation does not depend on the engines.
-      const bad = await h.req('POST', '/api/v1/jobs/estimate', { token: u.token, body: { job_type: 'optimize', payload: { molecules: ['CCO'], method: 'b3lyp' } } });
+      const bad = await h.req('POST', '/api/v1/jobs/estimate', { token: u.token, body: { job_type: 'optimize', payload: { molecules: ['CCO'], method: 'm06-2x' } } });
       assert.equal(bad.status, 422, bad.text);
       const engines = await h.req('GET', '/api/v1/engines', { token: u.token });
       assert.equal(engines.status, 200, engines.text);
@@ -60,19 +60,21 @@ describe('engines with a worker [pglite]', () => {
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.workers, 1);
     const byName = new Map<string, any>(r.body.engines.map((e: { name: string }) => [e.name, e]));
-    assert.deepEqual([...byName.keys()], ['xtb', 'mopac', 'obabel', 'vina']);
+    assert.deepEqual([...byName.keys()], ['xtb', 'mopac', 'obabel', 'vina', 'psi4', 'nwchem']);
     assert.match(byName.get('xtb').version, /^6\.\d+\.\d+$/);
     assert.match(byName.get('obabel').version, /^3\.\d+\.\d+$/);
     assert.match(byName.get('mopac').version, /^\d+\.\d+\.\d+$/);
     assert.match(byName.get('vina').version, /^1\.2\.\d+$/);
+    assert.match(byName.get('psi4').version, /^1\.3\.\d+$/);
+    assert.match(byName.get('nwchem').version, /^7\.0\.\d+$/);
     for (const e of byName.values()) {
       assert.equal(e.available, true, e.name);
       assert.ok(fs.existsSync(e.path), e.path);
       assert.equal(e.workers, 1);
     }
     assert.deepEqual(
-      [byName.get('xtb').debian_package, byName.get('mopac').debian_package, byName.get('obabel').debian_package, byName.get('vina').debian_package],
-      ['xtb', 'mopac', 'openbabel', 'autodock-vina'],
+      [...byName.values()].map((e) => e.debian_package),
+      ['xtb', 'mopac', 'openbabel', 'autodock-vina', 'psi4', 'nwchem'],
     );
     for (const t of ['optimize', 'singlepoint']) {
       assert.ok(byName.get('xtb').job_types.includes(t), t);

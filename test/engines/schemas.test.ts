@@ -33,7 +33,11 @@ describe('engine payloads and results in the OpenAPI document [pglite]', () => {
     for (const name of ['Optimize', 'Singlepoint', 'Conformers', 'Frequencies', 'Scan', 'Docking']) assert.ok(components.includes(`${name}Result`), name);
     assert.deepEqual(
       doc.components.schemas.OptimizePayload.properties.method.anyOf.map((x: { const?: string; enum?: string[] }) => x.const ?? x.enum?.[0]),
-      ['gfn2', 'gfn1', 'gfnff', 'pm7', 'pm6'],
+      ['gfn2', 'gfn1', 'gfnff', 'pm7', 'pm6', 'hf', 'pbe', 'pbe0', 'b3lyp', 'wb97x-d', 'b3lyp-d3bj', 'pbe0-d3bj'],
+    );
+    assert.deepEqual(
+      doc.components.schemas.OptimizePayload.properties.basis.anyOf.map((x: { const?: string; enum?: string[] }) => x.const ?? x.enum?.[0]),
+      ['def2-svp', 'def2-tzvp', '6-31g*', 'cc-pvdz'],
     );
   });
 

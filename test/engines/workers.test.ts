@@ -52,6 +52,8 @@ describe('engine jobs across worker processes [postgres]', { skip: pgBackend ? f
           ['mopac', 1],
           ['obabel', 1],
           ['vina', 1],
+          ['psi4', 1],
+          ['nwchem', 1],
         ],
       );
       const submit = async (job_type: string, payload: unknown) => {

@@ -108,10 +108,11 @@ for (const backend of onlyOn('pglite')) {
 
     it('names every allowed solvent and method in a tool error', async () => {
       const text = toolErrorOf(
-        await client.callTool({ name: 'estimate_job', arguments: { job_type: 'singlepoint', payload: { molecules: ['CCO'], method: 'b3lyp', solvent: 'ethanol' } } }),
+        await client.callTool({ name: 'estimate_job', arguments: { job_type: 'singlepoint', payload: { molecules: ['CCO'], method: 'm06-2x', solvent: 'ethanol' } } }),
       );
       assert.match(text, /HTTP 422/);
-      for (const v of ['"gfn2"', '"gfn1"', '"gfnff"', '"pm7"', '"pm6"', '"water"', '"acetone"', '"toluene"']) assert.ok(text.includes(v.replace(/"/g, '\\"')), `${v} in ${text}`);
+      for (const v of ['"gfn2"', '"gfn1"', '"gfnff"', '"pm7"', '"pm6"', '"b3lyp"', '"b3lyp-d3bj"', '"water"', '"acetone"', '"toluene"'])
+        assert.ok(text.includes(v.replace(/"/g, '\\"')), `${v} in ${text}`);
     });
   });
 }

@@ -1329,14 +1329,14 @@ class _OptimizeJobEstimateRequestRequired(TypedDict):
 
 
 class OptimizeJobEstimateRequest(_OptimizeJobEstimateRequestRequired, total=False):
-    "Geometry optimisation with GFN2-xTB, GFN1-xTB, GFN-FF (xtb) or PM7, PM6 (MOPAC), in the gas phase or an implicit solvent"
+    "Geometry optimisation with GFN2-xTB, GFN1-xTB, GFN-FF (xtb), PM7, PM6 (MOPAC) or DFT and HF with a basis set (Psi4, NWChem), in the gas phase or an implicit solvent"
 
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
     resource: Literal["default", "cpu-4"]
 
 
 class OptimizePayload(TypedDict, total=False):
-    "Geometry optimisation with GFN2-xTB, GFN1-xTB, GFN-FF (xtb) or PM7, PM6 (MOPAC), in the gas phase or an implicit solvent"
+    "Geometry optimisation with GFN2-xTB, GFN1-xTB, GFN-FF (xtb), PM7, PM6 (MOPAC) or DFT and HF with a basis set (Psi4, NWChem), in the gas phase or an implicit solvent"
 
     #: The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id
     molecules: list[str]
@@ -1344,8 +1344,8 @@ class OptimizePayload(TypedDict, total=False):
     input_artifact_id: str
     #: The port of input_artifact_id holding the structures
     port: str
-    #: gfn2 (GFN2-xTB), gfn1 (GFN1-xTB), gfnff (GFN-FF force field): xtb; pm7, pm6: MOPAC
-    method: Literal["gfn2", "gfn1", "gfnff", "pm7", "pm6"]
+    #: gfn2 (GFN2-xTB), gfn1 (GFN1-xTB), gfnff (GFN-FF force field): xtb; pm7, pm6: MOPAC; hf, pbe, pbe0, b3lyp, wb97x-d: Psi4 (in a solvent NWChem, except wb97x-d); b3lyp-d3bj, pbe0-d3bj: NWChem (D3 with Becke-Johnson damping). DFT and HF need basis
+    method: Literal["gfn2", "gfn1", "gfnff", "pm7", "pm6", "hf", "pbe", "pbe0", "b3lyp", "wb97x-d", "b3lyp-d3bj", "pbe0-d3bj"]
     #: Implicit solvent: ALPB in xtb, COSMO (with the solvent's dielectric constant) in MOPAC; null: gas phase
     solvent: Literal["acetone", "acetonitrile", "aniline", "benzaldehyde", "benzene", "ch2cl2", "chcl3", "cs2", "dioxane", "dmf", "dmso", "ether", "ethylacetate", "furane", "hexadecane", "hexane", "methanol", "nitromethane", "octanol", "woctanol", "phenol", "toluene", "thf", "water"] | None
     #: Total charge (default: each molecule's formal charge)
@@ -1354,6 +1354,12 @@ class OptimizePayload(TypedDict, total=False):
     multiplicity: int
     #: Geometry optimisation cycles at most (engine default when absent)
     max_iterations: int
+    #: The basis set of a DFT or HF method (required with one): def2-svp, def2-tzvp, 6-31g*, cc-pvdz
+    basis: Literal["def2-svp", "def2-tzvp", "6-31g*", "cc-pvdz"]
+    #: The DFT engine (default: Psi4 where it can run the method, else NWChem; NWChem in a solvent). A method the engine cannot run is a 422 naming the ones that can
+    engine: Literal["psi4", "nwchem"]
+    #: SCF iterations at most (DFT and HF; 100 when absent)
+    scf_max_iterations: int
 
 
 class _SinglepointJobEstimateRequestRequired(TypedDict):
@@ -1364,14 +1370,14 @@ class _SinglepointJobEstimateRequestRequired(TypedDict):
 
 
 class SinglepointJobEstimateRequest(_SinglepointJobEstimateRequestRequired, total=False):
-    "Energy, HOMO-LUMO gap, dipole and partial charges at the given geometry (xtb or MOPAC)"
+    "Energy, HOMO-LUMO gap, dipole and partial charges at the given geometry (xtb, MOPAC, or DFT and HF with Psi4 or NWChem)"
 
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
     resource: Literal["default", "cpu-4"]
 
 
 class SinglepointPayload(TypedDict, total=False):
-    "Energy, HOMO-LUMO gap, dipole and partial charges at the given geometry (xtb or MOPAC)"
+    "Energy, HOMO-LUMO gap, dipole and partial charges at the given geometry (xtb, MOPAC, or DFT and HF with Psi4 or NWChem)"
 
     #: The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id
     molecules: list[str]
@@ -1379,8 +1385,8 @@ class SinglepointPayload(TypedDict, total=False):
     input_artifact_id: str
     #: The port of input_artifact_id holding the structures
     port: str
-    #: gfn2 (GFN2-xTB), gfn1 (GFN1-xTB), gfnff (GFN-FF force field): xtb; pm7, pm6: MOPAC
-    method: Literal["gfn2", "gfn1", "gfnff", "pm7", "pm6"]
+    #: gfn2 (GFN2-xTB), gfn1 (GFN1-xTB), gfnff (GFN-FF force field): xtb; pm7, pm6: MOPAC; hf, pbe, pbe0, b3lyp, wb97x-d: Psi4 (in a solvent NWChem, except wb97x-d); b3lyp-d3bj, pbe0-d3bj: NWChem (D3 with Becke-Johnson damping). DFT and HF need basis
+    method: Literal["gfn2", "gfn1", "gfnff", "pm7", "pm6", "hf", "pbe", "pbe0", "b3lyp", "wb97x-d", "b3lyp-d3bj", "pbe0-d3bj"]
     #: Implicit solvent: ALPB in xtb, COSMO (with the solvent's dielectric constant) in MOPAC; null: gas phase
     solvent: Literal["acetone", "acetonitrile", "aniline", "benzaldehyde", "benzene", "ch2cl2", "chcl3", "cs2", "dioxane", "dmf", "dmso", "ether", "ethylacetate", "furane", "hexadecane", "hexane", "methanol", "nitromethane", "octanol", "woctanol", "phenol", "toluene", "thf", "water"] | None
     #: Total charge (default: each molecule's formal charge)
@@ -1389,6 +1395,12 @@ class SinglepointPayload(TypedDict, total=False):
     multiplicity: int
     #: Geometry optimisation cycles at most (engine default when absent)
     max_iterations: int
+    #: The basis set of a DFT or HF method (required with one): def2-svp, def2-tzvp, 6-31g*, cc-pvdz
+    basis: Literal["def2-svp", "def2-tzvp", "6-31g*", "cc-pvdz"]
+    #: The DFT engine (default: Psi4 where it can run the method, else NWChem; NWChem in a solvent). A method the engine cannot run is a 422 naming the ones that can
+    engine: Literal["psi4", "nwchem"]
+    #: SCF iterations at most (DFT and HF; 100 when absent)
+    scf_max_iterations: int
 
 
 class _DockingJobEstimateRequestRequired(TypedDict):
@@ -1738,7 +1750,7 @@ class _OptimizeJobRequestRequired(TypedDict):
 
 
 class OptimizeJobRequest(_OptimizeJobRequestRequired, total=False):
-    "Geometry optimisation with GFN2-xTB, GFN1-xTB, GFN-FF (xtb) or PM7, PM6 (MOPAC), in the gas phase or an implicit solvent"
+    "Geometry optimisation with GFN2-xTB, GFN1-xTB, GFN-FF (xtb), PM7, PM6 (MOPAC) or DFT and HF with a basis set (Psi4, NWChem), in the gas phase or an implicit solvent"
 
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
     resource: Literal["default", "cpu-4"]
@@ -1753,7 +1765,7 @@ class _SinglepointJobRequestRequired(TypedDict):
 
 
 class SinglepointJobRequest(_SinglepointJobRequestRequired, total=False):
-    "Energy, HOMO-LUMO gap, dipole and partial charges at the given geometry (xtb or MOPAC)"
+    "Energy, HOMO-LUMO gap, dipole and partial charges at the given geometry (xtb, MOPAC, or DFT and HF with Psi4 or NWChem)"
 
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
     resource: Literal["default", "cpu-4"]
@@ -2661,6 +2673,12 @@ class OptimizeResult(Tabular):
     job_type: Literal["optimize"]
     method: str
     solvent: str | None
+    engine: Literal["psi4", "nwchem"] | None = None
+    "DFT and HF: the engine that ran it"
+    engine_version: str | None = None
+    "DFT and HF: the engine's version"
+    basis: Literal["def2-svp", "def2-tzvp", "6-31g*", "cc-pvdz"] | None = None
+    "DFT and HF: the basis set"
     summary: OptimizeResultSummary
     items: list[OptimizeResultItemsItem]
     "One per input structure, in input order"
@@ -2693,7 +2711,7 @@ class OptimizeResultItemsItem(Model):
     molblock: str | None = None
     "V2000 molblock, 3D coordinates in Å, atoms in the input order (hydrogens after the heavy atoms)"
     energy_hartree: float | None = None
-    "Total energy (xtb); MOPAC's heat of formation in Hartree"
+    "Total energy (xtb; Psi4 and NWChem: the SCF energy, with D3 and COSMO where they ran); MOPAC's heat of formation in Hartree"
     heat_of_formation_kcal_mol: float | None = None
     "MOPAC methods only"
     homo_lumo_gap_ev: float | None = None
@@ -2702,6 +2720,18 @@ class OptimizeResultItemsItem(Model):
     "Partial charges, per atom"
     charge: int | None = None
     multiplicity: int | None = None
+    engine: Literal["psi4", "nwchem"] | None = None
+    "DFT and HF: the engine that ran it"
+    engine_version: str | None = None
+    "DFT and HF: the engine's version"
+    basis: Literal["def2-svp", "def2-tzvp", "6-31g*", "cc-pvdz"] | None = None
+    "DFT and HF: the basis set"
+    method: str | None = None
+    "DFT and HF: the method (hf, pbe, pbe0, b3lyp, wb97x-d, b3lyp-d3bj, pbe0-d3bj)"
+    homo_ev: float | None = None
+    lumo_ev: float | None = None
+    basis_functions: int | None = None
+    "DFT and HF: basis functions of the calculation"
     converged: bool | None = None
     iterations: int | None = None
 
@@ -2715,6 +2745,12 @@ class SinglepointResult(Tabular):
     job_type: Literal["singlepoint"]
     method: str
     solvent: str | None
+    engine: Literal["psi4", "nwchem"] | None = None
+    "DFT and HF: the engine that ran it"
+    engine_version: str | None = None
+    "DFT and HF: the engine's version"
+    basis: Literal["def2-svp", "def2-tzvp", "6-31g*", "cc-pvdz"] | None = None
+    "DFT and HF: the basis set"
     summary: SinglepointResultSummary
     items: list[SinglepointResultItemsItem]
     "One per input structure, in input order"
@@ -2747,7 +2783,7 @@ class SinglepointResultItemsItem(Model):
     molblock: str | None = None
     "V2000 molblock, 3D coordinates in Å, atoms in the input order (hydrogens after the heavy atoms)"
     energy_hartree: float | None = None
-    "Total energy (xtb); MOPAC's heat of formation in Hartree"
+    "Total energy (xtb; Psi4 and NWChem: the SCF energy, with D3 and COSMO where they ran); MOPAC's heat of formation in Hartree"
     heat_of_formation_kcal_mol: float | None = None
     "MOPAC methods only"
     homo_lumo_gap_ev: float | None = None
@@ -2756,6 +2792,18 @@ class SinglepointResultItemsItem(Model):
     "Partial charges, per atom"
     charge: int | None = None
     multiplicity: int | None = None
+    engine: Literal["psi4", "nwchem"] | None = None
+    "DFT and HF: the engine that ran it"
+    engine_version: str | None = None
+    "DFT and HF: the engine's version"
+    basis: Literal["def2-svp", "def2-tzvp", "6-31g*", "cc-pvdz"] | None = None
+    "DFT and HF: the basis set"
+    method: str | None = None
+    "DFT and HF: the method (hf, pbe, pbe0, b3lyp, wb97x-d, b3lyp-d3bj, pbe0-d3bj)"
+    homo_ev: float | None = None
+    lumo_ev: float | None = None
+    basis_functions: int | None = None
+    "DFT and HF: basis functions of the calculation"
 
 
 @dataclass(kw_only=True)
@@ -2976,7 +3024,7 @@ class ScanResultItemsItemPointsItem(Model):
 class EngineInfo(Model):
     "EngineInfo"
 
-    name: Literal["xtb", "mopac", "obabel", "vina"]
+    name: Literal["xtb", "mopac", "obabel", "vina", "psi4", "nwchem"]
     available: bool
     "Whether a live compute worker of this server found it (the API answers 503 engine-unavailable for a job that needs it otherwise)"
     version: str | None

@@ -725,7 +725,7 @@ class Operations:
         return self._call("deleteJob", "DELETE", "/api/v1/jobs/delete", query={"process_id": process_id}, result="MessageResponse")
 
     def list_engines(self) -> EngineList:
-        """The compute engines (xtb, MOPAC, Open Babel, AutoDock Vina): which this server's workers found, their versions, and the job types they run
+        """The compute engines (xtb, MOPAC, Open Babel, AutoDock Vina, Psi4, NWChem): which this server's workers found, their versions, and the job types they run
 
         GET /api/v1/engines (scope read)
         """

@@ -1,5 +1,5 @@
 // The molecule bundle of a `molecules` upload: one JSON line per molecule ({id, smiles, name,
-// molblock}), written from the upload's scratch JSON-lines file and read back by readMolecules.
+// molblock, metrics}), written from the upload's scratch JSON-lines file and read back by readMolecules.
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { StringDecoder } from 'node:string_decoder';
@@ -13,8 +13,14 @@ export async function* readBundle(stream: Readable): AsyncGenerator<MoleculeItem
   let rest = '';
   const parse = (line: string): MoleculeItem | null => {
     if (!line.trim()) return null;
-    const o = JSON.parse(line) as { id: string; smiles?: string; name?: string; molblock?: string };
-    return { id: o.id, smiles: o.smiles ?? o.molblock ?? '', ...(o.name ? { name: o.name } : {}), ...(o.molblock ? { molblock: o.molblock } : {}) };
+    const o = JSON.parse(line) as { id: string; smiles?: string; name?: string; molblock?: string; metrics?: Record<string, number> };
+    return {
+      id: o.id,
+      smiles: o.smiles ?? o.molblock ?? '',
+      ...(o.name ? { name: o.name } : {}),
+      ...(o.molblock ? { molblock: o.molblock } : {}),
+      ...(o.metrics ? { metrics: o.metrics } : {}),
+    };
   };
   for await (const chunk of stream) {
     rest += decoder.decode(chunk as Buffer, { stream: true });
@@ -40,14 +46,14 @@ export async function* jsonLinesOf<T>(file: string): AsyncGenerator<T> {
   for await (const line of rl) if (line) yield JSON.parse(line) as T;
 }
 
-/** Scratch lines -> bundle lines: {id, smiles, name, molblock} (no member path, no record text). */
+/** Scratch lines -> bundle lines: {id, smiles, name, molblock, metrics} (no member path, no record text). */
 export function bundleLines(): Transform {
   let rest = '';
   const decoder = new StringDecoder('utf8');
   const convert = (line: string) => {
     if (!line) return '';
-    const o = JSON.parse(line) as { id: string; smiles?: string; name?: string; molblock?: string };
-    return JSON.stringify({ id: o.id, smiles: o.smiles, name: o.name, molblock: o.molblock }) + '\n';
+    const o = JSON.parse(line) as { id: string; smiles?: string; name?: string; molblock?: string; metrics?: Record<string, number> };
+    return JSON.stringify({ id: o.id, smiles: o.smiles, name: o.name, molblock: o.molblock, metrics: o.metrics }) + '\n';
   };
   return new Transform({
     transform(chunk: Buffer, _enc, cb) {

@@ -110,7 +110,7 @@ async function buildMoleculeArtifact(deps: IngestDeps, u: UploadInput) {
         if (mol.name) rec.name = mol.name;
         if (mol.metrics) rec.metrics = mol.metrics;
         records.push(rec);
-        const line = JSON.stringify({ id: mol.id, smiles: mol.smiles, name: mol.name, molblock: mol.molblock, member, text: mol.text }) + '\n';
+        const line = JSON.stringify({ id: mol.id, smiles: mol.smiles, name: mol.name, molblock: mol.molblock, metrics: mol.metrics, member, text: mol.text }) + '\n';
         if (!scratch.write(line)) await new Promise<void>((r) => scratch.once('drain', () => r()));
       }
     } catch (err) {

@@ -108,7 +108,14 @@ async function* readMoleculeRecords(
       }
       for (const r of recs) {
         const name = mol.name ?? (typeof r.name === 'string' ? r.name : undefined);
-        yield { id: r.id, smiles: mol.smiles ?? mol.molblock ?? '', ...(name ? { name } : {}), ...(mol.molblock ? { molblock: mol.molblock } : {}) };
+        const metrics = mol.metrics ?? r.metrics;
+        yield {
+          id: r.id,
+          smiles: mol.smiles ?? mol.molblock ?? '',
+          ...(name ? { name } : {}),
+          ...(mol.molblock ? { molblock: mol.molblock } : {}),
+          ...(metrics ? { metrics } : {}),
+        };
       }
     }
   } finally {

@@ -45,6 +45,8 @@ export interface MoleculeItem {
   name?: string;
   /** The connection table, for molecules that came from an SDF/mol file. */
   molblock?: string;
+  /** The record's numeric SDF data fields (an energy, a conformer's rank, its input's index). */
+  metrics?: Record<string, number>;
 }
 
 export interface ArtifactResponse {

@@ -6,7 +6,7 @@ const route = routeFactory({ tags: ['engines'] });
 
 export const engineRoutes = route('GET /engines', 'listEngines', {
   config: { scope: 'read' },
-  summary: "The compute engines (xtb, MOPAC, Open Babel, AutoDock Vina): which this server's workers found, their versions, and the job types they run",
+  summary: "The compute engines (xtb, MOPAC, Open Babel, AutoDock Vina, Psi4, NWChem): which this server's workers found, their versions, and the job types they run",
   response: ok(EngineList, "The engines and the job types this server's workers can run"),
   handler: async ({ engines }) => engines.list(),
 });

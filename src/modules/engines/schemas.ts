@@ -1,9 +1,10 @@
 // GET /engines (docs/engines.md).
 import { Type } from '@sinclair/typebox';
+import { ENGINE_NAMES } from '../../engines/catalog.js';
 
 export const EngineInfo = Type.Object(
   {
-    name: Type.Union([Type.Literal('xtb'), Type.Literal('mopac'), Type.Literal('obabel'), Type.Literal('vina')]),
+    name: Type.Union(ENGINE_NAMES.map((n) => Type.Literal(n))),
     available: Type.Boolean({ description: 'Whether a live compute worker of this server found it (the API answers 503 engine-unavailable for a job that needs it otherwise)' }),
     version: Type.Union([Type.String(), Type.Null()]),
     path: Type.Union([Type.String(), Type.Null()], { description: 'Where the first worker that has it found it' }),

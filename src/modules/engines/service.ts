@@ -1,6 +1,7 @@
 // What GET /engines reports (docs/engines.md): per engine, whether any live compute worker
 // found it, where and which version, and the job types this server's workers can run with it.
 import { ENGINE_NAMES, ENGINES, type EngineName } from '../../engines/catalog.js';
+import { enginePaperMethods } from '../../engines/dft/methods.js';
 import type { Engines } from '../../engines/discovery.js';
 import { RUNNABLE_TYPES } from '../../compute/registry.js';
 import { workersStore } from '../../compute/workers-store.js';
@@ -12,6 +13,8 @@ export const ENGINE_METHODS: Readonly<Record<EngineName, readonly string[]>> = {
   mopac: ['pm7', 'pm6', 'cosmo'],
   obabel: ['openbabel'],
   vina: ['vina', 'vina12'],
+  psi4: enginePaperMethods('psi4'),
+  nwchem: enginePaperMethods('nwchem'),
 };
 
 /** Whether a worker that found `engines` can run some job of `type` (one of its engine sets complete). */

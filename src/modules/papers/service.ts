@@ -33,8 +33,11 @@ export const CATALOG: readonly PaperEntry[] = (catalogJson as (PaperEntry & { ch
 /** Every method is cited with the software that runs it. */
 const ALWAYS = ['rdkit'];
 
-/** The engine program behind an engine method (docs/papers.md: `xtb` and `mopac` name programs). */
-const PROGRAM_OF: Record<string, string> = { gfn2: 'xtb', gfn1: 'xtb', gfnff: 'xtb', alpb: 'xtb', pm7: 'mopac', pm6: 'mopac', cosmo: 'mopac' };
+/**
+ * The engine program behind an engine method (docs/papers.md: `xtb` and `mopac` name programs).
+ * COSMO brings no program: MOPAC and NWChem both run it, and a DFT job names its engine itself.
+ */
+const PROGRAM_OF: Record<string, string> = { gfn2: 'xtb', gfn1: 'xtb', gfnff: 'xtb', alpb: 'xtb', pm7: 'mopac', pm6: 'mopac' };
 
 /** One job to cite: its type and its payload (the method, solvent and program it chose). */
 export interface CitedJob {

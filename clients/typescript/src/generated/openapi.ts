@@ -559,7 +559,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The compute engines (xtb, MOPAC, Open Babel, AutoDock Vina): which this server's workers found, their versions, and the job types they run */
+        /** The compute engines (xtb, MOPAC, Open Babel, AutoDock Vina, Psi4, NWChem): which this server's workers found, their versions, and the job types they run */
         get: operations["listEngines"];
         put?: never;
         post?: never;
@@ -2254,7 +2254,7 @@ export interface components {
         };
         /**
          * optimize payload
-         * @description Geometry optimisation with GFN2-xTB, GFN1-xTB, GFN-FF (xtb) or PM7, PM6 (MOPAC), in the gas phase or an implicit solvent
+         * @description Geometry optimisation with GFN2-xTB, GFN1-xTB, GFN-FF (xtb), PM7, PM6 (MOPAC) or DFT and HF with a basis set (Psi4, NWChem), in the gas phase or an implicit solvent
          */
         OptimizePayload: {
             /** @description The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id */
@@ -2264,10 +2264,10 @@ export interface components {
             /** @description The port of input_artifact_id holding the structures */
             port?: string;
             /**
-             * @description gfn2 (GFN2-xTB), gfn1 (GFN1-xTB), gfnff (GFN-FF force field): xtb; pm7, pm6: MOPAC
+             * @description gfn2 (GFN2-xTB), gfn1 (GFN1-xTB), gfnff (GFN-FF force field): xtb; pm7, pm6: MOPAC; hf, pbe, pbe0, b3lyp, wb97x-d: Psi4 (in a solvent NWChem, except wb97x-d); b3lyp-d3bj, pbe0-d3bj: NWChem (D3 with Becke-Johnson damping). DFT and HF need basis
              * @default gfn2
              */
-            method?: "gfn2" | "gfn1" | "gfnff" | "pm7" | "pm6";
+            method?: "gfn2" | "gfn1" | "gfnff" | "pm7" | "pm6" | "hf" | "pbe" | "pbe0" | "b3lyp" | "wb97x-d" | "b3lyp-d3bj" | "pbe0-d3bj";
             /**
              * @description Implicit solvent: ALPB in xtb, COSMO (with the solvent's dielectric constant) in MOPAC; null: gas phase
              * @default null
@@ -2279,10 +2279,16 @@ export interface components {
             multiplicity?: number;
             /** @description Geometry optimisation cycles at most (engine default when absent) */
             max_iterations?: number;
+            /** @description The basis set of a DFT or HF method (required with one): def2-svp, def2-tzvp, 6-31g*, cc-pvdz */
+            basis?: "def2-svp" | "def2-tzvp" | "6-31g*" | "cc-pvdz";
+            /** @description The DFT engine (default: Psi4 where it can run the method, else NWChem; NWChem in a solvent). A method the engine cannot run is a 422 naming the ones that can */
+            engine?: "psi4" | "nwchem";
+            /** @description SCF iterations at most (DFT and HF; 100 when absent) */
+            scf_max_iterations?: number;
         };
         /**
          * singlepoint payload
-         * @description Energy, HOMO-LUMO gap, dipole and partial charges at the given geometry (xtb or MOPAC)
+         * @description Energy, HOMO-LUMO gap, dipole and partial charges at the given geometry (xtb, MOPAC, or DFT and HF with Psi4 or NWChem)
          */
         SinglepointPayload: {
             /** @description The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id */
@@ -2292,10 +2298,10 @@ export interface components {
             /** @description The port of input_artifact_id holding the structures */
             port?: string;
             /**
-             * @description gfn2 (GFN2-xTB), gfn1 (GFN1-xTB), gfnff (GFN-FF force field): xtb; pm7, pm6: MOPAC
+             * @description gfn2 (GFN2-xTB), gfn1 (GFN1-xTB), gfnff (GFN-FF force field): xtb; pm7, pm6: MOPAC; hf, pbe, pbe0, b3lyp, wb97x-d: Psi4 (in a solvent NWChem, except wb97x-d); b3lyp-d3bj, pbe0-d3bj: NWChem (D3 with Becke-Johnson damping). DFT and HF need basis
              * @default gfn2
              */
-            method?: "gfn2" | "gfn1" | "gfnff" | "pm7" | "pm6";
+            method?: "gfn2" | "gfn1" | "gfnff" | "pm7" | "pm6" | "hf" | "pbe" | "pbe0" | "b3lyp" | "wb97x-d" | "b3lyp-d3bj" | "pbe0-d3bj";
             /**
              * @description Implicit solvent: ALPB in xtb, COSMO (with the solvent's dielectric constant) in MOPAC; null: gas phase
              * @default null
@@ -2307,6 +2313,12 @@ export interface components {
             multiplicity?: number;
             /** @description Geometry optimisation cycles at most (engine default when absent) */
             max_iterations?: number;
+            /** @description The basis set of a DFT or HF method (required with one): def2-svp, def2-tzvp, 6-31g*, cc-pvdz */
+            basis?: "def2-svp" | "def2-tzvp" | "6-31g*" | "cc-pvdz";
+            /** @description The DFT engine (default: Psi4 where it can run the method, else NWChem; NWChem in a solvent). A method the engine cannot run is a 422 naming the ones that can */
+            engine?: "psi4" | "nwchem";
+            /** @description SCF iterations at most (DFT and HF; 100 when absent) */
+            scf_max_iterations?: number;
         };
         /**
          * docking payload
@@ -2996,6 +3008,12 @@ export interface components {
             job_type: "optimize";
             method: string;
             solvent: string | null;
+            /** @description DFT and HF: the engine that ran it */
+            engine?: "psi4" | "nwchem";
+            /** @description DFT and HF: the engine's version */
+            engine_version?: string | null;
+            /** @description DFT and HF: the basis set */
+            basis?: "def2-svp" | "def2-tzvp" | "6-31g*" | "cc-pvdz";
             summary: {
                 structures: number;
                 completed: number;
@@ -3016,7 +3034,7 @@ export interface components {
                 detail: string | null;
                 /** @description V2000 molblock, 3D coordinates in Å, atoms in the input order (hydrogens after the heavy atoms) */
                 molblock?: string;
-                /** @description Total energy (xtb); MOPAC's heat of formation in Hartree */
+                /** @description Total energy (xtb; Psi4 and NWChem: the SCF energy, with D3 and COSMO where they ran); MOPAC's heat of formation in Hartree */
                 energy_hartree?: number;
                 /** @description MOPAC methods only */
                 heat_of_formation_kcal_mol?: number;
@@ -3026,6 +3044,18 @@ export interface components {
                 charges?: number[] | null;
                 charge?: number;
                 multiplicity?: number;
+                /** @description DFT and HF: the engine that ran it */
+                engine?: "psi4" | "nwchem";
+                /** @description DFT and HF: the engine's version */
+                engine_version?: string | null;
+                /** @description DFT and HF: the basis set */
+                basis?: "def2-svp" | "def2-tzvp" | "6-31g*" | "cc-pvdz";
+                /** @description DFT and HF: the method (hf, pbe, pbe0, b3lyp, wb97x-d, b3lyp-d3bj, pbe0-d3bj) */
+                method?: string;
+                homo_ev?: number | null;
+                lumo_ev?: number | null;
+                /** @description DFT and HF: basis functions of the calculation */
+                basis_functions?: number | null;
                 converged?: boolean;
                 iterations?: number | null;
             } & {
@@ -3046,6 +3076,12 @@ export interface components {
             job_type: "singlepoint";
             method: string;
             solvent: string | null;
+            /** @description DFT and HF: the engine that ran it */
+            engine?: "psi4" | "nwchem";
+            /** @description DFT and HF: the engine's version */
+            engine_version?: string | null;
+            /** @description DFT and HF: the basis set */
+            basis?: "def2-svp" | "def2-tzvp" | "6-31g*" | "cc-pvdz";
             summary: {
                 structures: number;
                 completed: number;
@@ -3066,7 +3102,7 @@ export interface components {
                 detail: string | null;
                 /** @description V2000 molblock, 3D coordinates in Å, atoms in the input order (hydrogens after the heavy atoms) */
                 molblock?: string;
-                /** @description Total energy (xtb); MOPAC's heat of formation in Hartree */
+                /** @description Total energy (xtb; Psi4 and NWChem: the SCF energy, with D3 and COSMO where they ran); MOPAC's heat of formation in Hartree */
                 energy_hartree?: number;
                 /** @description MOPAC methods only */
                 heat_of_formation_kcal_mol?: number;
@@ -3076,6 +3112,18 @@ export interface components {
                 charges?: number[] | null;
                 charge?: number;
                 multiplicity?: number;
+                /** @description DFT and HF: the engine that ran it */
+                engine?: "psi4" | "nwchem";
+                /** @description DFT and HF: the engine's version */
+                engine_version?: string | null;
+                /** @description DFT and HF: the basis set */
+                basis?: "def2-svp" | "def2-tzvp" | "6-31g*" | "cc-pvdz";
+                /** @description DFT and HF: the method (hf, pbe, pbe0, b3lyp, wb97x-d, b3lyp-d3bj, pbe0-d3bj) */
+                method?: string;
+                homo_ev?: number | null;
+                lumo_ev?: number | null;
+                /** @description DFT and HF: basis functions of the calculation */
+                basis_functions?: number | null;
             } & {
                 [key: string]: unknown;
             })[];
@@ -3415,7 +3463,7 @@ export interface components {
              */
             resource?: "default" | "cpu-4";
         };
-        /** @description Geometry optimisation with GFN2-xTB, GFN1-xTB, GFN-FF (xtb) or PM7, PM6 (MOPAC), in the gas phase or an implicit solvent */
+        /** @description Geometry optimisation with GFN2-xTB, GFN1-xTB, GFN-FF (xtb), PM7, PM6 (MOPAC) or DFT and HF with a basis set (Psi4, NWChem), in the gas phase or an implicit solvent */
         OptimizeJobRequest: {
             job_name: string;
             /**
@@ -3431,7 +3479,7 @@ export interface components {
              */
             resource?: "default" | "cpu-4";
         };
-        /** @description Energy, HOMO-LUMO gap, dipole and partial charges at the given geometry (xtb or MOPAC) */
+        /** @description Energy, HOMO-LUMO gap, dipole and partial charges at the given geometry (xtb, MOPAC, or DFT and HF with Psi4 or NWChem) */
         SinglepointJobRequest: {
             job_name: string;
             /**
@@ -3646,7 +3694,7 @@ export interface components {
              */
             resource?: "default" | "cpu-4";
         };
-        /** @description Geometry optimisation with GFN2-xTB, GFN1-xTB, GFN-FF (xtb) or PM7, PM6 (MOPAC), in the gas phase or an implicit solvent */
+        /** @description Geometry optimisation with GFN2-xTB, GFN1-xTB, GFN-FF (xtb), PM7, PM6 (MOPAC) or DFT and HF with a basis set (Psi4, NWChem), in the gas phase or an implicit solvent */
         OptimizeJobEstimateRequest: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3661,7 +3709,7 @@ export interface components {
              */
             resource?: "default" | "cpu-4";
         };
-        /** @description Energy, HOMO-LUMO gap, dipole and partial charges at the given geometry (xtb or MOPAC) */
+        /** @description Energy, HOMO-LUMO gap, dipole and partial charges at the given geometry (xtb, MOPAC, or DFT and HF with Psi4 or NWChem) */
         SinglepointJobEstimateRequest: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -3737,7 +3785,7 @@ export interface components {
             resource?: "default" | "cpu-4";
         };
         EngineInfo: {
-            name: "xtb" | "mopac" | "obabel" | "vina";
+            name: "xtb" | "mopac" | "obabel" | "vina" | "psi4" | "nwchem";
             /** @description Whether a live compute worker of this server found it (the API answers 503 engine-unavailable for a job that needs it otherwise) */
             available: boolean;
             version: string | null;

@@ -2,6 +2,7 @@
 // (sizes, charge and multiplicity of inline structures), the estimate, and one calculation of
 // a prepared structure by the method's engine (xtb or MOPAC).
 import { invalid } from '../../../errors.js';
+import type { StructureInfoOutcome } from '../../../chem/jobs/types.js';
 import type { EstimateContext, RunContext } from '../../job-type.js';
 import { engineEstimate, type EngineTask } from './calibration.js';
 import { runMopac } from '../../../engines/qm/mopac.js';
@@ -28,7 +29,7 @@ export function runQm(tools: EngineTools, dir: string, s: Prepared, c: QmCall): 
 }
 
 /** The charge and multiplicity of a structure, or an ItemFailure when they do not fit its electrons. */
-export function chargeAndSpin(p: QmPayload, s: Structure): { charge: number; multiplicity: number } {
+export function chargeAndSpin(p: Pick<QmPayload, 'charge' | 'multiplicity'>, s: Structure): { charge: number; multiplicity: number } {
   const charge = p.charge ?? s.info.formalCharge;
   const electrons = s.info.electrons + s.info.formalCharge - charge;
   const spin = spinOf(electrons, p.multiplicity);
@@ -48,26 +49,34 @@ export async function qmEstimate(p: QmPayload, ctx: EstimateContext, task: Engin
   let atoms: number[] = [];
   if (p.molecules && ctx.structureInfo) {
     const infos = await ctx.structureInfo(p.molecules);
-    // Unreadable or oversized structures are item errors when the job runs (one bad structure
-    // never fails the others); a charge and multiplicity that cannot fit is the request's mistake.
-    infos.forEach((info, i) => {
-      if (info.error) return;
-      const charge = p.charge ?? info.formalCharge;
-      const electrons = info.electrons + info.formalCharge - charge;
-      const spin = spinOf(electrons, p.multiplicity);
-      if (spin.ok) return;
-      // No electrons: the charge given, else the structure itself (a bare proton) is the mistake.
-      const at = spin.noElectrons ? (p.charge !== undefined ? ['charge'] : ['molecules', i]) : [p.multiplicity !== undefined ? 'multiplicity' : 'charge'];
-      throw invalid(
-        at,
-        spinProblem(`structure ${i}`, electrons, charge, spin),
-        at[0] === 'molecules' ? p.molecules![i]! : (p.multiplicity ?? p.charge ?? null),
-        'charge_multiplicity',
-      );
-    });
+    checkSpins(p, infos);
     atoms = infos.map((i) => (i.error ? 0 : Math.min(i.atoms, maxAtoms(method))));
   }
   return engineEstimate(method, task, n, atoms, extraSteps);
+}
+
+/**
+ * Inline structures whose charge and multiplicity cannot fit their electrons: a 422 before
+ * anything is reserved. Unreadable or oversized structures are item errors when the job runs
+ * (one bad structure never fails the others); a charge and multiplicity that cannot fit is the
+ * request's mistake.
+ */
+export function checkSpins(p: Pick<QmPayload, 'molecules' | 'charge' | 'multiplicity'>, infos: StructureInfoOutcome[]): void {
+  infos.forEach((info, i) => {
+    if (info.error) return;
+    const charge = p.charge ?? info.formalCharge;
+    const electrons = info.electrons + info.formalCharge - charge;
+    const spin = spinOf(electrons, p.multiplicity);
+    if (spin.ok) return;
+    // No electrons: the charge given, else the structure itself (a bare proton) is the mistake.
+    const at = spin.noElectrons ? (p.charge !== undefined ? ['charge'] : ['molecules', i]) : [p.multiplicity !== undefined ? 'multiplicity' : 'charge'];
+    throw invalid(
+      at,
+      spinProblem(`structure ${i}`, electrons, charge, spin),
+      at[0] === 'molecules' ? p.molecules![i]! : (p.multiplicity ?? p.charge ?? null),
+      'charge_multiplicity',
+    );
+  });
 }
 
 export type QmRunContext = RunContext<QmPayload>;

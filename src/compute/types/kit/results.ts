@@ -41,28 +41,42 @@ function result(id: string, jobType: string, itemSchema: TObject, extra: TProper
   );
 }
 
+/** What every item of a DFT or HF job carries (docs/engines.md, "DFT"), and the result's top level. */
+const dftCarried = {
+  engine: Type.Union([Type.Literal('psi4'), Type.Literal('nwchem')], { description: 'DFT and HF: the engine that ran it' }),
+  engine_version: Type.Union([Type.String(), Type.Null()], { description: "DFT and HF: the engine's version" }),
+  basis: Type.Union([Type.Literal('def2-svp'), Type.Literal('def2-tzvp'), Type.Literal('6-31g*'), Type.Literal('cc-pvdz')], { description: 'DFT and HF: the basis set' }),
+};
+
 const qmItem = {
   molblock: Molblock,
-  energy_hartree: Type.Number({ description: "Total energy (xtb); MOPAC's heat of formation in Hartree" }),
+  energy_hartree: Type.Number({ description: "Total energy (xtb; Psi4 and NWChem: the SCF energy, with D3 and COSMO where they ran); MOPAC's heat of formation in Hartree" }),
   heat_of_formation_kcal_mol: Type.Number({ description: 'MOPAC methods only' }),
   homo_lumo_gap_ev: NullNum,
   dipole_debye: NullNum,
   charges: Type.Union([Type.Array(Num), Type.Null()], { description: 'Partial charges, per atom' }),
   charge: Type.Integer(),
   multiplicity: Type.Integer(),
+  ...dftCarried,
+  method: Type.String({ description: 'DFT and HF: the method (hf, pbe, pbe0, b3lyp, wb97x-d, b3lyp-d3bj, pbe0-d3bj)' }),
+  homo_ev: NullNum,
+  lumo_ev: NullNum,
+  basis_functions: Type.Union([Type.Integer(), Type.Null()], { description: 'DFT and HF: basis functions of the calculation' }),
+};
+
+/** The top level of a result that may come from DFT (optimize, singlepoint). */
+const qmTop = {
+  solvent: Type.Union([Type.String(), Type.Null()]),
+  ...Object.fromEntries(Object.entries(dftCarried).map(([k, v]) => [k, Type.Optional(v)])),
 };
 
 export const OptimizeResult = result(
   'OptimizeResult',
   'optimize',
   item({ ...qmItem, converged: Type.Boolean(), iterations: Type.Union([Type.Integer(), Type.Null()]) }, 'An optimised structure'),
-  {
-    solvent: Type.Union([Type.String(), Type.Null()]),
-  },
+  qmTop,
 );
-export const SinglepointResult = result('SinglepointResult', 'singlepoint', item(qmItem, 'A structure at its given geometry'), {
-  solvent: Type.Union([Type.String(), Type.Null()]),
-});
+export const SinglepointResult = result('SinglepointResult', 'singlepoint', item(qmItem, 'A structure at its given geometry'), qmTop);
 
 export const ConformersResult = result(
   'ConformersResult',
@@ -121,4 +135,63 @@ export const DockingResult = result(
   ),
 );
 
-export const ENGINE_RESULT_SCHEMAS = [OptimizeResult, SinglepointResult, ConformersResult, FrequenciesResult, ScanResult, DockingResult];
+export const PropertiesQmResult = result(
+  'PropertiesQmResult',
+  'properties_qm',
+  item(
+    {
+      molblock: Molblock,
+      energy_hartree: Type.Number({ description: 'The SCF energy (with D3 and COSMO where they ran)' }),
+      dipole_debye: NullNum,
+      homo_ev: NullNum,
+      lumo_ev: NullNum,
+      homo_lumo_gap_ev: NullNum,
+      orbital_energies_ev: Type.Array(Num, { description: 'Every orbital energy, lowest first (the alpha orbitals of an open shell)' }),
+      orbital_energies_beta_ev: Type.Array(Num, { description: 'Open shells: the beta orbitals' }),
+      mulliken_charges: Type.Union([Type.Array(Num), Type.Null()], { description: 'Mulliken charges, per atom in the molblock order' }),
+      lowdin_charges: Type.Union([Type.Array(Num), Type.Null()], { description: 'Löwdin charges, per atom (null where the engine gives none)' }),
+      charge: Type.Integer(),
+      multiplicity: Type.Integer(),
+      basis_functions: Type.Union([Type.Integer(), Type.Null()]),
+      ...dftCarried,
+      method: Type.String(),
+    },
+    "A structure's electronic properties",
+  ),
+  qmTop,
+);
+
+export const RerankResult = result(
+  'RerankResult',
+  'rerank',
+  item(
+    {
+      conformers: Type.Array(
+        Type.Object(
+          {
+            id: Type.String({ description: "The conformer's record id in the input" }),
+            molblock: Molblock,
+            energy_hartree: Type.Number({ description: 'The DFT energy (with D3 and COSMO where they ran)' }),
+            relative_kcal: Num,
+            boltzmann_weight: Num,
+            xtb_relative_kcal: Type.Union([Type.Number(), Type.Null()], {
+              description: 'Its xtb energy relative to the lowest re-ranked, as it came (null when the input had no energy_hartree)',
+            }),
+          },
+          { additionalProperties: true },
+        ),
+        { description: 'The re-ranked conformers, lowest DFT energy first; the weights sum to 1' },
+      ),
+      ensemble_size: Type.Integer({ description: 'Conformers in the ensemble given' }),
+      reranked: Type.Integer({ description: 'Conformers re-ranked (at most top_n)' }),
+      ranked_by_xtb_energy: Type.Boolean({ description: 'Whether the re-ranked ones were chosen by their xtb energy (else the first top_n as given)' }),
+      basis_functions: Type.Union([Type.Integer(), Type.Null()]),
+      ...dftCarried,
+      method: Type.String(),
+    },
+    'An ensemble re-ranked at DFT (one per input structure of a conformer search)',
+  ),
+  { ...qmTop, temperature_k: Num, optimize: Type.Boolean() },
+);
+
+export const ENGINE_RESULT_SCHEMAS = [RerankResult, PropertiesQmResult, OptimizeResult, SinglepointResult, ConformersResult, FrequenciesResult, ScanResult, DockingResult];

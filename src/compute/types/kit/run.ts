@@ -3,6 +3,7 @@
 // time and output bounds), their logs kept (bounded) for the result artifact, and the result
 // assembled as the contract says: {job_type, method, items} with one item per structure in
 // input order, an SDF port of the structures, a CSV table and the logs.
+import { engineCall } from '../../../engines/discovery.js';
 import { sdfRecord } from '../../../engines/molblock.js';
 import { runEngine } from '../../../engines/process.js';
 import { makeScratch, removeScratch } from '../../../engines/scratch.js';
@@ -13,8 +14,6 @@ import { JobAborted, JobInputError } from '../../job-type.js';
 import { checkAborted } from '../molecule-jobs.js';
 import { smilesOf } from './structures.js';
 
-/** Address space an engine process may use per thread of the resource (and at least 2 GiB). */
-const MEMORY_PER_THREAD = 1.5 * 1024 ** 3;
 /** Log text kept per item and for the whole job. */
 const LOG_PER_ITEM = 64 * 1024;
 const LOG_TOTAL = 4 * 1024 * 1024;
@@ -44,17 +43,18 @@ export function toolsFor(ctx: RunContext<unknown>, logs: EngineLogs, index: numb
       const found = ctx.deps.engines?.[engine];
       if (!found?.available || !found.path) throw new Error(`${engine} is not available on this worker`);
       const t = opts.threads ?? threads;
-      const r = await runEngine({
-        path: found.path,
-        args,
-        cwd,
-        input: opts.input,
-        threads: t,
-        memoryBytes: Math.max(2 * 1024 ** 3, t * MEMORY_PER_THREAD),
-        timeoutMs: Math.min(opts.timeoutMs ?? perCallTimeoutMs, perCallTimeoutMs),
-        signal: ctx.signal,
-        onStdout: opts.onStdout,
-      });
+      // An engine with a launcher (NWChem through mpirun) gets it in front, with its environment.
+      const r = await runEngine(
+        engineCall(found, args, {
+          cwd,
+          input: opts.input,
+          threads: t,
+          timeoutMs: Math.min(opts.timeoutMs ?? perCallTimeoutMs, perCallTimeoutMs),
+          signal: ctx.signal,
+          onStdout: opts.onStdout,
+          env: opts.env,
+        }),
+      );
       logs.add(
         index,
         `$ ${engine} ${args.map((a) => a.replace(cwd + '/', '')).join(' ')}\n# exit ${r.code ?? r.signal}${r.timedOut ? ' (timed out)' : ''}, ${r.ms} ms\n${r.stdout}${r.stderr ? `\n# stderr\n${r.stderr}` : ''}\n`,

@@ -12,11 +12,12 @@ import { maxAtoms, type StructurePayload } from './payload.js';
 /** The job's structures, with RDKit's reading of each. */
 export async function loadStructures(ctx: RunContext<StructurePayload>): Promise<Structure[]> {
   const p = ctx.payload;
-  const raw: { id: string; name?: string; input: string }[] = [];
+  const raw: { id: string; name?: string; input: string; metrics?: Record<string, number> }[] = [];
   if (p.molecules) p.molecules.forEach((m, i) => raw.push({ id: String(i), input: m }));
   else {
     try {
-      for await (const m of ctx.readMolecules(p.input_artifact_id!, p.port)) raw.push({ id: m.id, name: m.name, input: m.molblock ?? m.smiles });
+      for await (const m of ctx.readMolecules(p.input_artifact_id!, p.port))
+        raw.push({ id: m.id, name: m.name, input: m.molblock ?? m.smiles, ...(m.metrics ? { metrics: m.metrics } : {}) });
     } catch (err) {
       throw err instanceof JobInputError ? err : new JobInputError(`the input set ${p.input_artifact_id} cannot be read: ${(err as Error).message}`);
     }
@@ -34,7 +35,7 @@ export async function loadStructures(ctx: RunContext<StructurePayload>): Promise
       o && o.ok
         ? o.value
         : { atoms: 0, heavy: 0, elements: [], formalCharge: 0, electrons: 0, has3d: false, smiles: null, error: o && !o.ok && o.failure === 'timeout' ? 'too_large' : 'failed' };
-    return { index, id: r.id, name: r.name, input: r.input, info };
+    return { index, id: r.id, name: r.name, input: r.input, info, ...(r.metrics ? { metrics: r.metrics } : {}) };
   });
 }
 
