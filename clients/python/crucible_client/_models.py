@@ -230,6 +230,12 @@ __all__ = [
     "PropertiesLookupResponseResultsItemDataVariant1PropertiesValueItem",
     "PropertiesLookupResponseResultsItemDataVariant1PropertiesValueItemReference",
     "PropertiesPayload",
+    "PropertiesQmJobEstimateRequest",
+    "PropertiesQmJobRequest",
+    "PropertiesQmPayload",
+    "PropertiesQmResult",
+    "PropertiesQmResultItemsItem",
+    "PropertiesQmResultSummary",
     "PropertiesResult",
     "PropertiesResultErrorsItem",
     "PropertiesResultInput",
@@ -247,6 +253,13 @@ __all__ = [
     "ProteinsSearchItemDataVariant1ResultsItemOrganismVariant1",
     "PublicModelsResponse",
     "RenameApiKeyRequest",
+    "RerankJobEstimateRequest",
+    "RerankJobRequest",
+    "RerankPayload",
+    "RerankResult",
+    "RerankResultItemsItem",
+    "RerankResultItemsItemConformersItem",
+    "RerankResultSummary",
     "RuleCheck",
     "RunEvent",
     "ScanJobEstimateRequest",
@@ -1588,6 +1601,94 @@ class ScanPayload(_ScanPayloadRequired, total=False):
     max_iterations: int
 
 
+class _PropertiesQmJobEstimateRequestRequired(TypedDict):
+    "The required keys of PropertiesQmJobEstimateRequest."
+
+    job_type: Literal["properties_qm"]
+    payload: PropertiesQmPayload
+
+
+class PropertiesQmJobEstimateRequest(_PropertiesQmJobEstimateRequestRequired, total=False):
+    "Electronic properties at DFT or HF (Psi4, NWChem): energy, dipole, HOMO/LUMO and orbital energies, Mulliken and Löwdin charges, cube files of orbitals and density"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
+class PropertiesQmPayload(TypedDict, total=False):
+    "Electronic properties at DFT or HF (Psi4, NWChem): energy, dipole, HOMO/LUMO and orbital energies, Mulliken and Löwdin charges, cube files of orbitals and density"
+
+    #: The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id
+    molecules: list[str]
+    #: An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id
+    input_artifact_id: str
+    #: The port of input_artifact_id holding the structures
+    port: str
+    #: hf, pbe, pbe0, b3lyp, wb97x-d: Psi4 (in a solvent NWChem, except wb97x-d); b3lyp-d3bj, pbe0-d3bj: NWChem (D3 with Becke-Johnson damping)
+    method: Literal["hf", "pbe", "pbe0", "b3lyp", "wb97x-d", "b3lyp-d3bj", "pbe0-d3bj"]
+    #: def2-svp, def2-tzvp, 6-31g*, cc-pvdz
+    basis: Literal["def2-svp", "def2-tzvp", "6-31g*", "cc-pvdz"]
+    #: The DFT engine (default: Psi4 where it can run the method, else NWChem; NWChem in a solvent). A method the engine cannot run is a 422 naming the ones that can
+    engine: Literal["psi4", "nwchem"]
+    #: Implicit solvent: ALPB in xtb, COSMO (with the solvent's dielectric constant) in MOPAC; null: gas phase
+    solvent: Literal["acetone", "acetonitrile", "aniline", "benzaldehyde", "benzene", "ch2cl2", "chcl3", "cs2", "dioxane", "dmf", "dmso", "ether", "ethylacetate", "furane", "hexadecane", "hexane", "methanol", "nitromethane", "octanol", "woctanol", "phenol", "toluene", "thf", "water"] | None
+    #: Total charge (default: each molecule's formal charge)
+    charge: int
+    #: Spin multiplicity 2S+1 (default 1, or 2 for an odd number of electrons)
+    multiplicity: int
+    #: SCF iterations at most (DFT and HF; 100 when absent)
+    scf_max_iterations: int
+    #: Cube files to write (Psi4): homo, lumo (the alpha orbitals), density; the `cubes` port, record id `<structure id>-<kind>`
+    cubes: list[Literal["homo", "lumo", "density"]]
+
+
+class _RerankJobEstimateRequestRequired(TypedDict):
+    "The required keys of RerankJobEstimateRequest."
+
+    job_type: Literal["rerank"]
+    payload: RerankPayload
+
+
+class RerankJobEstimateRequest(_RerankJobEstimateRequestRequired, total=False):
+    "A conformer ensemble re-ranked at DFT: the lowest by xtb energy get a DFT single point (or optimisation), returned lowest first with relative energies and Boltzmann weights"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
+class RerankPayload(TypedDict, total=False):
+    "A conformer ensemble re-ranked at DFT: the lowest by xtb energy get a DFT single point (or optimisation), returned lowest first with relative energies and Boltzmann weights"
+
+    #: The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id
+    molecules: list[str]
+    #: An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id
+    input_artifact_id: str
+    #: The port of input_artifact_id holding the structures
+    port: str
+    #: hf, pbe, pbe0, b3lyp, wb97x-d: Psi4 (in a solvent NWChem, except wb97x-d); b3lyp-d3bj, pbe0-d3bj: NWChem (D3 with Becke-Johnson damping)
+    method: Literal["hf", "pbe", "pbe0", "b3lyp", "wb97x-d", "b3lyp-d3bj", "pbe0-d3bj"]
+    #: def2-svp, def2-tzvp, 6-31g*, cc-pvdz
+    basis: Literal["def2-svp", "def2-tzvp", "6-31g*", "cc-pvdz"]
+    #: The DFT engine (default: Psi4 where it can run the method, else NWChem; NWChem in a solvent). A method the engine cannot run is a 422 naming the ones that can
+    engine: Literal["psi4", "nwchem"]
+    #: Implicit solvent: ALPB in xtb, COSMO (with the solvent's dielectric constant) in MOPAC; null: gas phase
+    solvent: Literal["acetone", "acetonitrile", "aniline", "benzaldehyde", "benzene", "ch2cl2", "chcl3", "cs2", "dioxane", "dmf", "dmso", "ether", "ethylacetate", "furane", "hexadecane", "hexane", "methanol", "nitromethane", "octanol", "woctanol", "phenol", "toluene", "thf", "water"] | None
+    #: Total charge (default: each molecule's formal charge)
+    charge: int
+    #: Spin multiplicity 2S+1 (default 1, or 2 for an odd number of electrons)
+    multiplicity: int
+    #: SCF iterations at most (DFT and HF; 100 when absent)
+    scf_max_iterations: int
+    #: Conformers of each ensemble re-ranked: the lowest by their xtb energy
+    top_n: int
+    #: Optimise each conformer at the DFT level before its energy (else a single point)
+    optimize: bool
+    #: Optimisation cycles at most (engine default when absent)
+    max_iterations: int
+    #: Temperature of the Boltzmann weights, K
+    temperature_k: float
+
+
 @dataclass(kw_only=True)
 class JobEstimateResponse(Model):
     "JobEstimateResponse"
@@ -1595,7 +1696,7 @@ class JobEstimateResponse(Model):
     cost: float
     "USD reserved at submit"
     expected_runtime_sec: float
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank"]
     rate_per_sec: float
     "USD per second of runtime"
     resource: Literal["default", "cpu-4"]
@@ -1831,6 +1932,36 @@ class ScanJobRequest(_ScanJobRequestRequired, total=False):
     resource: Literal["default", "cpu-4"]
 
 
+class _PropertiesQmJobRequestRequired(TypedDict):
+    "The required keys of PropertiesQmJobRequest."
+
+    job_name: str
+    job_type: Literal["properties_qm"]
+    payload: PropertiesQmPayload
+
+
+class PropertiesQmJobRequest(_PropertiesQmJobRequestRequired, total=False):
+    "Electronic properties at DFT or HF (Psi4, NWChem): energy, dipole, HOMO/LUMO and orbital energies, Mulliken and Löwdin charges, cube files of orbitals and density"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
+class _RerankJobRequestRequired(TypedDict):
+    "The required keys of RerankJobRequest."
+
+    job_name: str
+    job_type: Literal["rerank"]
+    payload: RerankPayload
+
+
+class RerankJobRequest(_RerankJobRequestRequired, total=False):
+    "A conformer ensemble re-ranked at DFT: the lowest by xtb energy get a DFT single point (or optimisation), returned lowest first with relative energies and Boltzmann weights"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
 class JobSubmitMultipleRequest(TypedDict):
     "JobSubmitMultipleRequest"
 
@@ -1843,7 +1974,7 @@ class JobListItem(Model):
 
     process_id: str
     job_name: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank"]
     resource: Literal["default", "cpu-4"]
     status: Literal["queued", "dispatched", "running", "completed", "error", "cancelled"]
     "queued -> dispatched (a worker claimed it) -> running -> completed | error; or cancelled"
@@ -3018,6 +3149,160 @@ class ScanResultItemsItemPointsItem(Model):
     relative_kcal: float
     molblock: str
     "V2000 molblock, 3D coordinates in Å, atoms in the input order (hydrogens after the heavy atoms)"
+
+
+@dataclass(kw_only=True)
+class PropertiesQmResult(Tabular):
+    "PropertiesQmResult"
+
+    _table = "items"
+
+    job_type: Literal["properties_qm"]
+    method: str
+    solvent: str | None
+    engine: Literal["psi4", "nwchem"] | None = None
+    "DFT and HF: the engine that ran it"
+    engine_version: str | None = None
+    "DFT and HF: the engine's version"
+    basis: Literal["def2-svp", "def2-tzvp", "6-31g*", "cc-pvdz"] | None = None
+    "DFT and HF: the basis set"
+    summary: PropertiesQmResultSummary
+    items: list[PropertiesQmResultItemsItem]
+    "One per input structure, in input order"
+    ports: dict[str, str]
+    "The result artifact's ports: structures or poses (SDF), table (CSV), logs, and plots where there are some"
+
+
+@dataclass(kw_only=True)
+class PropertiesQmResultSummary(Model):
+    "PropertiesQmResultSummary"
+
+    structures: int
+    completed: int
+    errors: int
+
+
+@dataclass(kw_only=True)
+class PropertiesQmResultItemsItem(Model):
+    "A structure's electronic properties"
+
+    index: int
+    "Position in the input (0-based)"
+    id: str
+    "The record id of an uploaded set, else the index"
+    name: str | None
+    error: str | None
+    "null, or a code: unparseable, too_large, unsupported_element, preparation_failed, charge_multiplicity, scf_not_converged, not_converged, engine_failed, timeout, ..."
+    detail: str | None
+    "What happened, in the engine's own words where it has some"
+    molblock: str | None = None
+    "V2000 molblock, 3D coordinates in Å, atoms in the input order (hydrogens after the heavy atoms)"
+    energy_hartree: float | None = None
+    "The SCF energy (with D3 and COSMO where they ran)"
+    dipole_debye: float | None = None
+    homo_ev: float | None = None
+    lumo_ev: float | None = None
+    homo_lumo_gap_ev: float | None = None
+    orbital_energies_ev: list[float] | None = None
+    "Every orbital energy, lowest first (the alpha orbitals of an open shell)"
+    orbital_energies_beta_ev: list[float] | None = None
+    "Open shells: the beta orbitals"
+    mulliken_charges: list[float] | None = None
+    "Mulliken charges, per atom in the molblock order"
+    lowdin_charges: list[float] | None = None
+    "Löwdin charges, per atom (null where the engine gives none)"
+    charge: int | None = None
+    multiplicity: int | None = None
+    basis_functions: int | None = None
+    engine: Literal["psi4", "nwchem"] | None = None
+    "DFT and HF: the engine that ran it"
+    engine_version: str | None = None
+    "DFT and HF: the engine's version"
+    basis: Literal["def2-svp", "def2-tzvp", "6-31g*", "cc-pvdz"] | None = None
+    "DFT and HF: the basis set"
+    method: str | None = None
+
+
+@dataclass(kw_only=True)
+class RerankResult(Tabular):
+    "RerankResult"
+
+    _table = "items"
+
+    job_type: Literal["rerank"]
+    method: str
+    solvent: str | None
+    engine: Literal["psi4", "nwchem"] | None = None
+    "DFT and HF: the engine that ran it"
+    engine_version: str | None = None
+    "DFT and HF: the engine's version"
+    basis: Literal["def2-svp", "def2-tzvp", "6-31g*", "cc-pvdz"] | None = None
+    "DFT and HF: the basis set"
+    temperature_k: float
+    optimize: bool
+    summary: RerankResultSummary
+    items: list[RerankResultItemsItem]
+    "One per input structure, in input order"
+    ports: dict[str, str]
+    "The result artifact's ports: structures or poses (SDF), table (CSV), logs, and plots where there are some"
+
+
+@dataclass(kw_only=True)
+class RerankResultSummary(Model):
+    "RerankResultSummary"
+
+    structures: int
+    completed: int
+    errors: int
+
+
+@dataclass(kw_only=True)
+class RerankResultItemsItem(Tabular):
+    "An ensemble re-ranked at DFT (one per input structure of a conformer search)"
+
+    _table = "conformers"
+
+    index: int
+    "Position in the input (0-based)"
+    id: str
+    "The record id of an uploaded set, else the index"
+    name: str | None
+    error: str | None
+    "null, or a code: unparseable, too_large, unsupported_element, preparation_failed, charge_multiplicity, scf_not_converged, not_converged, engine_failed, timeout, ..."
+    detail: str | None
+    "What happened, in the engine's own words where it has some"
+    conformers: list[RerankResultItemsItemConformersItem] | None = None
+    "The re-ranked conformers, lowest DFT energy first; the weights sum to 1"
+    ensemble_size: int | None = None
+    "Conformers in the ensemble given"
+    reranked: int | None = None
+    "Conformers re-ranked (at most top_n)"
+    ranked_by_xtb_energy: bool | None = None
+    "Whether the re-ranked ones were chosen by their xtb energy (else the first top_n as given)"
+    basis_functions: int | None = None
+    engine: Literal["psi4", "nwchem"] | None = None
+    "DFT and HF: the engine that ran it"
+    engine_version: str | None = None
+    "DFT and HF: the engine's version"
+    basis: Literal["def2-svp", "def2-tzvp", "6-31g*", "cc-pvdz"] | None = None
+    "DFT and HF: the basis set"
+    method: str | None = None
+
+
+@dataclass(kw_only=True)
+class RerankResultItemsItemConformersItem(Model):
+    "RerankResultItemsItemConformersItem"
+
+    id: str
+    "The conformer's record id in the input"
+    molblock: str
+    "V2000 molblock, 3D coordinates in Å, atoms in the input order (hydrogens after the heavy atoms)"
+    energy_hartree: float
+    "The DFT energy (with D3 and COSMO where they ran)"
+    relative_kcal: float
+    boltzmann_weight: float
+    xtb_relative_kcal: float | None
+    "Its xtb energy relative to the lowest re-ranked, as it came (null when the input had no energy_hartree)"
 
 
 @dataclass(kw_only=True)
@@ -5447,7 +5732,7 @@ class WorkflowEstimateStepsItem(Model):
     "WorkflowEstimateStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank"]
     resource: Literal["default", "cpu-4"]
     expected_runtime_sec: float
     cost: float
@@ -5776,7 +6061,7 @@ class WorkflowRunStepsItem(Model):
     "WorkflowRunStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank"]
     state: Literal["pending", "queued", "running", "completed", "failed", "cancelled", "skipped", "reused"]
     "pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run"
     job_id: str | None
@@ -5843,7 +6128,7 @@ class WorkflowRunStep(Model):
 
     run_id: str
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank"]
     state: Literal["pending", "queued", "running", "completed", "failed", "cancelled", "skipped", "reused"]
     "pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run"
     job_id: str | None
@@ -5906,7 +6191,7 @@ class WorkflowRunGraphNodesItem(Model):
     id: str
     kind: Literal["input", "step", "output"]
     label: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan"] | None
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank"] | None
     state: Literal["pending", "queued", "running", "completed", "failed", "cancelled", "skipped", "reused"] | None
     "pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run"
     progress: float | None
@@ -6010,7 +6295,7 @@ class AssistantStreamEventPlanDataStepsItem(Model):
     "AssistantStreamEventPlanDataStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank"]
     cost_usd: float
     expected_runtime_sec: float
 
@@ -6151,7 +6436,7 @@ class AssistantPlanEstimateStepsItem(Model):
     "AssistantPlanEstimateStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank"]
     cost_usd: float
     expected_runtime_sec: float
 
@@ -6192,7 +6477,7 @@ class AssistantPlanApprovalEstimateStepsItem(Model):
     "AssistantPlanApprovalEstimateStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank"]
     cost_usd: float
     expected_runtime_sec: float
 
@@ -6382,9 +6667,9 @@ class DeleteInferenceRequestResponse(Model):
 # Unions, enums and maps, in an order where each uses only names defined above it.
 
 AssistantStreamEvent = Union[AssistantStreamEventDelta, AssistantStreamEventToolCall, AssistantStreamEventToolResult, AssistantStreamEventPlan, AssistantStreamEventUsage, AssistantStreamEventDone, AssistantStreamEventError, dict[str, Any]]
-JobEstimateRequest = Union[PropertiesJobEstimateRequest, DepictJobEstimateRequest, SimilaritySearchJobEstimateRequest, SubstructureSearchJobEstimateRequest, ClusterJobEstimateRequest, FilterJobEstimateRequest, WaitJobEstimateRequest, MpnnTrainJobEstimateRequest, MpnnPredictJobEstimateRequest, OptimizeJobEstimateRequest, SinglepointJobEstimateRequest, DockingJobEstimateRequest, ConformersJobEstimateRequest, FrequenciesJobEstimateRequest, ScanJobEstimateRequest]
-JobResult = Union[PropertiesResult, DepictResult, SimilaritySearchResult, SubstructureSearchResult, ClusterResult, FilterResult, WaitResult, MpnnTrainResult, MpnnPredictResult, OptimizeResult, SinglepointResult, DockingResult, ConformersResult, FrequenciesResult, ScanResult, dict[str, Any]]
-JobSubmitRequest = Union[PropertiesJobRequest, DepictJobRequest, SimilaritySearchJobRequest, SubstructureSearchJobRequest, ClusterJobRequest, FilterJobRequest, WaitJobRequest, MpnnTrainJobRequest, MpnnPredictJobRequest, OptimizeJobRequest, SinglepointJobRequest, DockingJobRequest, ConformersJobRequest, FrequenciesJobRequest, ScanJobRequest]
+JobEstimateRequest = Union[PropertiesJobEstimateRequest, DepictJobEstimateRequest, SimilaritySearchJobEstimateRequest, SubstructureSearchJobEstimateRequest, ClusterJobEstimateRequest, FilterJobEstimateRequest, WaitJobEstimateRequest, MpnnTrainJobEstimateRequest, MpnnPredictJobEstimateRequest, OptimizeJobEstimateRequest, SinglepointJobEstimateRequest, DockingJobEstimateRequest, ConformersJobEstimateRequest, FrequenciesJobEstimateRequest, ScanJobEstimateRequest, PropertiesQmJobEstimateRequest, RerankJobEstimateRequest]
+JobResult = Union[PropertiesResult, DepictResult, SimilaritySearchResult, SubstructureSearchResult, ClusterResult, FilterResult, WaitResult, MpnnTrainResult, MpnnPredictResult, OptimizeResult, SinglepointResult, DockingResult, ConformersResult, FrequenciesResult, ScanResult, PropertiesQmResult, RerankResult, dict[str, Any]]
+JobSubmitRequest = Union[PropertiesJobRequest, DepictJobRequest, SimilaritySearchJobRequest, SubstructureSearchJobRequest, ClusterJobRequest, FilterJobRequest, WaitJobRequest, MpnnTrainJobRequest, MpnnPredictJobRequest, OptimizeJobRequest, SinglepointJobRequest, DockingJobRequest, ConformersJobRequest, FrequenciesJobRequest, ScanJobRequest, PropertiesQmJobRequest, RerankJobRequest]
 UtilityRequest = Union[UtilityConvertRequest, UtilityFingerprintsRequest, UtilitySimilarityRequest, UtilitySubstructureRequest, UtilityMcsRequest, UtilityRGroupsRequest, dict[str, Any]]
 UtilityRunRequest = Union[UtilityConvertCall, UtilityFingerprintsCall, UtilitySimilarityCall, UtilitySubstructureCall, UtilityMcsCall, UtilityRGroupsCall]
 UtilityRunResponse = Union[UtilityConvertRunResponse, UtilityFingerprintsRunResponse, UtilitySimilarityRunResponse, UtilitySubstructureRunResponse, UtilityMcsRunResponse, UtilityRGroupsRunResponse, dict[str, Any]]

@@ -1958,13 +1958,13 @@ export interface components {
             items: components["schemas"]["Description"][];
         };
         /** @description A job type, its payload and a resource */
-        JobEstimateRequest: components["schemas"]["PropertiesJobEstimateRequest"] | components["schemas"]["DepictJobEstimateRequest"] | components["schemas"]["SimilaritySearchJobEstimateRequest"] | components["schemas"]["SubstructureSearchJobEstimateRequest"] | components["schemas"]["ClusterJobEstimateRequest"] | components["schemas"]["FilterJobEstimateRequest"] | components["schemas"]["WaitJobEstimateRequest"] | components["schemas"]["MpnnTrainJobEstimateRequest"] | components["schemas"]["MpnnPredictJobEstimateRequest"] | components["schemas"]["OptimizeJobEstimateRequest"] | components["schemas"]["SinglepointJobEstimateRequest"] | components["schemas"]["DockingJobEstimateRequest"] | components["schemas"]["ConformersJobEstimateRequest"] | components["schemas"]["FrequenciesJobEstimateRequest"] | components["schemas"]["ScanJobEstimateRequest"];
+        JobEstimateRequest: components["schemas"]["PropertiesJobEstimateRequest"] | components["schemas"]["DepictJobEstimateRequest"] | components["schemas"]["SimilaritySearchJobEstimateRequest"] | components["schemas"]["SubstructureSearchJobEstimateRequest"] | components["schemas"]["ClusterJobEstimateRequest"] | components["schemas"]["FilterJobEstimateRequest"] | components["schemas"]["WaitJobEstimateRequest"] | components["schemas"]["MpnnTrainJobEstimateRequest"] | components["schemas"]["MpnnPredictJobEstimateRequest"] | components["schemas"]["OptimizeJobEstimateRequest"] | components["schemas"]["SinglepointJobEstimateRequest"] | components["schemas"]["DockingJobEstimateRequest"] | components["schemas"]["ConformersJobEstimateRequest"] | components["schemas"]["FrequenciesJobEstimateRequest"] | components["schemas"]["ScanJobEstimateRequest"] | components["schemas"]["PropertiesQmJobEstimateRequest"] | components["schemas"]["RerankJobEstimateRequest"];
         JobEstimateResponse: {
             /** @description USD reserved at submit */
             cost: number;
             expected_runtime_sec: number;
             /** @enum {string} */
-            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan";
+            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
             /** @description USD per second of runtime */
             rate_per_sec: number;
             /** @enum {string} */
@@ -1979,7 +1979,7 @@ export interface components {
             };
         };
         /** @description A job: its name, type, payload and resource */
-        JobSubmitRequest: components["schemas"]["PropertiesJobRequest"] | components["schemas"]["DepictJobRequest"] | components["schemas"]["SimilaritySearchJobRequest"] | components["schemas"]["SubstructureSearchJobRequest"] | components["schemas"]["ClusterJobRequest"] | components["schemas"]["FilterJobRequest"] | components["schemas"]["WaitJobRequest"] | components["schemas"]["MpnnTrainJobRequest"] | components["schemas"]["MpnnPredictJobRequest"] | components["schemas"]["OptimizeJobRequest"] | components["schemas"]["SinglepointJobRequest"] | components["schemas"]["DockingJobRequest"] | components["schemas"]["ConformersJobRequest"] | components["schemas"]["FrequenciesJobRequest"] | components["schemas"]["ScanJobRequest"];
+        JobSubmitRequest: components["schemas"]["PropertiesJobRequest"] | components["schemas"]["DepictJobRequest"] | components["schemas"]["SimilaritySearchJobRequest"] | components["schemas"]["SubstructureSearchJobRequest"] | components["schemas"]["ClusterJobRequest"] | components["schemas"]["FilterJobRequest"] | components["schemas"]["WaitJobRequest"] | components["schemas"]["MpnnTrainJobRequest"] | components["schemas"]["MpnnPredictJobRequest"] | components["schemas"]["OptimizeJobRequest"] | components["schemas"]["SinglepointJobRequest"] | components["schemas"]["DockingJobRequest"] | components["schemas"]["ConformersJobRequest"] | components["schemas"]["FrequenciesJobRequest"] | components["schemas"]["ScanJobRequest"] | components["schemas"]["PropertiesQmJobRequest"] | components["schemas"]["RerankJobRequest"];
         JobSubmitMultipleRequest: {
             jobs: components["schemas"]["JobSubmitRequest"][];
         };
@@ -1987,7 +1987,7 @@ export interface components {
             process_id: string;
             job_name: string;
             /** @enum {string} */
-            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan";
+            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
             /** @enum {string} */
             resource: "default" | "cpu-4";
             /**
@@ -2491,6 +2491,95 @@ export interface components {
             end_deg: number;
             /** @description Points of the scan, both ends included (evenly spaced) */
             steps: number;
+        };
+        /**
+         * properties_qm payload
+         * @description Electronic properties at DFT or HF (Psi4, NWChem): energy, dipole, HOMO/LUMO and orbital energies, Mulliken and Löwdin charges, cube files of orbitals and density
+         */
+        PropertiesQmPayload: {
+            /** @description The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id */
+            molecules?: string[];
+            /** @description An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id */
+            input_artifact_id?: string;
+            /** @description The port of input_artifact_id holding the structures */
+            port?: string;
+            /**
+             * @description hf, pbe, pbe0, b3lyp, wb97x-d: Psi4 (in a solvent NWChem, except wb97x-d); b3lyp-d3bj, pbe0-d3bj: NWChem (D3 with Becke-Johnson damping)
+             * @default b3lyp
+             */
+            method?: "hf" | "pbe" | "pbe0" | "b3lyp" | "wb97x-d" | "b3lyp-d3bj" | "pbe0-d3bj";
+            /**
+             * @description def2-svp, def2-tzvp, 6-31g*, cc-pvdz
+             * @default def2-svp
+             */
+            basis?: "def2-svp" | "def2-tzvp" | "6-31g*" | "cc-pvdz";
+            /** @description The DFT engine (default: Psi4 where it can run the method, else NWChem; NWChem in a solvent). A method the engine cannot run is a 422 naming the ones that can */
+            engine?: "psi4" | "nwchem";
+            /**
+             * @description Implicit solvent: ALPB in xtb, COSMO (with the solvent's dielectric constant) in MOPAC; null: gas phase
+             * @default null
+             */
+            solvent?: ("acetone" | "acetonitrile" | "aniline" | "benzaldehyde" | "benzene" | "ch2cl2" | "chcl3" | "cs2" | "dioxane" | "dmf" | "dmso" | "ether" | "ethylacetate" | "furane" | "hexadecane" | "hexane" | "methanol" | "nitromethane" | "octanol" | "woctanol" | "phenol" | "toluene" | "thf" | "water") | null;
+            /** @description Total charge (default: each molecule's formal charge) */
+            charge?: number;
+            /** @description Spin multiplicity 2S+1 (default 1, or 2 for an odd number of electrons) */
+            multiplicity?: number;
+            /** @description SCF iterations at most (DFT and HF; 100 when absent) */
+            scf_max_iterations?: number;
+            /** @description Cube files to write (Psi4): homo, lumo (the alpha orbitals), density; the `cubes` port, record id `<structure id>-<kind>` */
+            cubes?: ("homo" | "lumo" | "density")[];
+        };
+        /**
+         * rerank payload
+         * @description A conformer ensemble re-ranked at DFT: the lowest by xtb energy get a DFT single point (or optimisation), returned lowest first with relative energies and Boltzmann weights
+         */
+        RerankPayload: {
+            /** @description The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id */
+            molecules?: string[];
+            /** @description An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id */
+            input_artifact_id?: string;
+            /** @description The port of input_artifact_id holding the structures */
+            port?: string;
+            /**
+             * @description hf, pbe, pbe0, b3lyp, wb97x-d: Psi4 (in a solvent NWChem, except wb97x-d); b3lyp-d3bj, pbe0-d3bj: NWChem (D3 with Becke-Johnson damping)
+             * @default b3lyp-d3bj
+             */
+            method?: "hf" | "pbe" | "pbe0" | "b3lyp" | "wb97x-d" | "b3lyp-d3bj" | "pbe0-d3bj";
+            /**
+             * @description def2-svp, def2-tzvp, 6-31g*, cc-pvdz
+             * @default def2-svp
+             */
+            basis?: "def2-svp" | "def2-tzvp" | "6-31g*" | "cc-pvdz";
+            /** @description The DFT engine (default: Psi4 where it can run the method, else NWChem; NWChem in a solvent). A method the engine cannot run is a 422 naming the ones that can */
+            engine?: "psi4" | "nwchem";
+            /**
+             * @description Implicit solvent: ALPB in xtb, COSMO (with the solvent's dielectric constant) in MOPAC; null: gas phase
+             * @default null
+             */
+            solvent?: ("acetone" | "acetonitrile" | "aniline" | "benzaldehyde" | "benzene" | "ch2cl2" | "chcl3" | "cs2" | "dioxane" | "dmf" | "dmso" | "ether" | "ethylacetate" | "furane" | "hexadecane" | "hexane" | "methanol" | "nitromethane" | "octanol" | "woctanol" | "phenol" | "toluene" | "thf" | "water") | null;
+            /** @description Total charge (default: each molecule's formal charge) */
+            charge?: number;
+            /** @description Spin multiplicity 2S+1 (default 1, or 2 for an odd number of electrons) */
+            multiplicity?: number;
+            /** @description SCF iterations at most (DFT and HF; 100 when absent) */
+            scf_max_iterations?: number;
+            /**
+             * @description Conformers of each ensemble re-ranked: the lowest by their xtb energy
+             * @default 10
+             */
+            top_n?: number;
+            /**
+             * @description Optimise each conformer at the DFT level before its energy (else a single point)
+             * @default false
+             */
+            optimize?: boolean;
+            /** @description Optimisation cycles at most (engine default when absent) */
+            max_iterations?: number;
+            /**
+             * @description Temperature of the Boltzmann weights, K
+             * @default 298.15
+             */
+            temperature_k?: number;
         };
         /** @description properties: every molecular property of each molecule (as POST /describe) */
         PropertiesResult: {
@@ -3317,8 +3406,149 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        PropertiesQmResult: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "properties_qm";
+            method: string;
+            solvent: string | null;
+            /** @description DFT and HF: the engine that ran it */
+            engine?: "psi4" | "nwchem";
+            /** @description DFT and HF: the engine's version */
+            engine_version?: string | null;
+            /** @description DFT and HF: the basis set */
+            basis?: "def2-svp" | "def2-tzvp" | "6-31g*" | "cc-pvdz";
+            summary: {
+                structures: number;
+                completed: number;
+                errors: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description One per input structure, in input order */
+            items: ({
+                /** @description Position in the input (0-based) */
+                index: number;
+                /** @description The record id of an uploaded set, else the index */
+                id: string;
+                name: string | null;
+                /** @description null, or a code: unparseable, too_large, unsupported_element, preparation_failed, charge_multiplicity, scf_not_converged, not_converged, engine_failed, timeout, ... */
+                error: string | null;
+                /** @description What happened, in the engine's own words where it has some */
+                detail: string | null;
+                /** @description V2000 molblock, 3D coordinates in Å, atoms in the input order (hydrogens after the heavy atoms) */
+                molblock?: string;
+                /** @description The SCF energy (with D3 and COSMO where they ran) */
+                energy_hartree?: number;
+                dipole_debye?: number | null;
+                homo_ev?: number | null;
+                lumo_ev?: number | null;
+                homo_lumo_gap_ev?: number | null;
+                /** @description Every orbital energy, lowest first (the alpha orbitals of an open shell) */
+                orbital_energies_ev?: number[];
+                /** @description Open shells: the beta orbitals */
+                orbital_energies_beta_ev?: number[];
+                /** @description Mulliken charges, per atom in the molblock order */
+                mulliken_charges?: number[] | null;
+                /** @description Löwdin charges, per atom (null where the engine gives none) */
+                lowdin_charges?: number[] | null;
+                charge?: number;
+                multiplicity?: number;
+                basis_functions?: number | null;
+                /** @description DFT and HF: the engine that ran it */
+                engine?: "psi4" | "nwchem";
+                /** @description DFT and HF: the engine's version */
+                engine_version?: string | null;
+                /** @description DFT and HF: the basis set */
+                basis?: "def2-svp" | "def2-tzvp" | "6-31g*" | "cc-pvdz";
+                method?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description The result artifact's ports: structures or poses (SDF), table (CSV), logs, and plots where there are some */
+            ports: {
+                [key: string]: string;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        RerankResult: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "rerank";
+            method: string;
+            solvent: string | null;
+            /** @description DFT and HF: the engine that ran it */
+            engine?: "psi4" | "nwchem";
+            /** @description DFT and HF: the engine's version */
+            engine_version?: string | null;
+            /** @description DFT and HF: the basis set */
+            basis?: "def2-svp" | "def2-tzvp" | "6-31g*" | "cc-pvdz";
+            temperature_k: number;
+            optimize: boolean;
+            summary: {
+                structures: number;
+                completed: number;
+                errors: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description One per input structure, in input order */
+            items: ({
+                /** @description Position in the input (0-based) */
+                index: number;
+                /** @description The record id of an uploaded set, else the index */
+                id: string;
+                name: string | null;
+                /** @description null, or a code: unparseable, too_large, unsupported_element, preparation_failed, charge_multiplicity, scf_not_converged, not_converged, engine_failed, timeout, ... */
+                error: string | null;
+                /** @description What happened, in the engine's own words where it has some */
+                detail: string | null;
+                /** @description The re-ranked conformers, lowest DFT energy first; the weights sum to 1 */
+                conformers?: ({
+                    /** @description The conformer's record id in the input */
+                    id: string;
+                    /** @description V2000 molblock, 3D coordinates in Å, atoms in the input order (hydrogens after the heavy atoms) */
+                    molblock: string;
+                    /** @description The DFT energy (with D3 and COSMO where they ran) */
+                    energy_hartree: number;
+                    relative_kcal: number;
+                    boltzmann_weight: number;
+                    /** @description Its xtb energy relative to the lowest re-ranked, as it came (null when the input had no energy_hartree) */
+                    xtb_relative_kcal: number | null;
+                } & {
+                    [key: string]: unknown;
+                })[];
+                /** @description Conformers in the ensemble given */
+                ensemble_size?: number;
+                /** @description Conformers re-ranked (at most top_n) */
+                reranked?: number;
+                /** @description Whether the re-ranked ones were chosen by their xtb energy (else the first top_n as given) */
+                ranked_by_xtb_energy?: boolean;
+                basis_functions?: number | null;
+                /** @description DFT and HF: the engine that ran it */
+                engine?: "psi4" | "nwchem";
+                /** @description DFT and HF: the engine's version */
+                engine_version?: string | null;
+                /** @description DFT and HF: the basis set */
+                basis?: "def2-svp" | "def2-tzvp" | "6-31g*" | "cc-pvdz";
+                method?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description The result artifact's ports: structures or poses (SDF), table (CSV), logs, and plots where there are some */
+            ports: {
+                [key: string]: string;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         /** @description The result document of a completed job: its job type's <Type>Result */
-        JobResult: components["schemas"]["PropertiesResult"] | components["schemas"]["DepictResult"] | components["schemas"]["SimilaritySearchResult"] | components["schemas"]["SubstructureSearchResult"] | components["schemas"]["ClusterResult"] | components["schemas"]["FilterResult"] | components["schemas"]["WaitResult"] | components["schemas"]["MpnnTrainResult"] | components["schemas"]["MpnnPredictResult"] | components["schemas"]["OptimizeResult"] | components["schemas"]["SinglepointResult"] | components["schemas"]["DockingResult"] | components["schemas"]["ConformersResult"] | components["schemas"]["FrequenciesResult"] | components["schemas"]["ScanResult"];
+        JobResult: components["schemas"]["PropertiesResult"] | components["schemas"]["DepictResult"] | components["schemas"]["SimilaritySearchResult"] | components["schemas"]["SubstructureSearchResult"] | components["schemas"]["ClusterResult"] | components["schemas"]["FilterResult"] | components["schemas"]["WaitResult"] | components["schemas"]["MpnnTrainResult"] | components["schemas"]["MpnnPredictResult"] | components["schemas"]["OptimizeResult"] | components["schemas"]["SinglepointResult"] | components["schemas"]["DockingResult"] | components["schemas"]["ConformersResult"] | components["schemas"]["FrequenciesResult"] | components["schemas"]["ScanResult"] | components["schemas"]["PropertiesQmResult"] | components["schemas"]["RerankResult"];
         /** @description All MolecularProperties (as POST /describe) of each molecule of a SMILES list or an uploaded molecule set */
         PropertiesJobRequest: {
             job_name: string;
@@ -3559,6 +3789,38 @@ export interface components {
              */
             resource?: "default" | "cpu-4";
         };
+        /** @description Electronic properties at DFT or HF (Psi4, NWChem): energy, dipole, HOMO/LUMO and orbital energies, Mulliken and Löwdin charges, cube files of orbitals and density */
+        PropertiesQmJobRequest: {
+            job_name: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "properties_qm";
+            payload: components["schemas"]["PropertiesQmPayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
+        /** @description A conformer ensemble re-ranked at DFT: the lowest by xtb energy get a DFT single point (or optimisation), returned lowest first with relative energies and Boltzmann weights */
+        RerankJobRequest: {
+            job_name: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "rerank";
+            payload: components["schemas"]["RerankPayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
         /** @description All MolecularProperties (as POST /describe) of each molecule of a SMILES list or an uploaded molecule set */
         PropertiesJobEstimateRequest: {
             /**
@@ -3777,6 +4039,36 @@ export interface components {
              */
             job_type: "scan";
             payload: components["schemas"]["ScanPayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
+        /** @description Electronic properties at DFT or HF (Psi4, NWChem): energy, dipole, HOMO/LUMO and orbital energies, Mulliken and Löwdin charges, cube files of orbitals and density */
+        PropertiesQmJobEstimateRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "properties_qm";
+            payload: components["schemas"]["PropertiesQmPayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
+        /** @description A conformer ensemble re-ranked at DFT: the lowest by xtb energy get a DFT single point (or optimisation), returned lowest first with relative energies and Boltzmann weights */
+        RerankJobEstimateRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "rerank";
+            payload: components["schemas"]["RerankPayload"];
             /**
              * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
              * @default default
@@ -5648,7 +5940,7 @@ export interface components {
             steps: {
                 step_id: string;
                 /** @enum {string} */
-                job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan";
+                job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
                 /** @enum {string} */
                 resource: "default" | "cpu-4";
                 expected_runtime_sec: number;
@@ -5888,7 +6180,7 @@ export interface components {
             steps: {
                 step_id: string;
                 /** @enum {string} */
-                job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan";
+                job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
                 /** @description pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run */
                 state: "pending" | "queued" | "running" | "completed" | "failed" | "cancelled" | "skipped" | "reused";
                 job_id: string | null;
@@ -5934,7 +6226,7 @@ export interface components {
             run_id: string;
             step_id: string;
             /** @enum {string} */
-            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan";
+            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
             /** @description pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run */
             state: "pending" | "queued" | "running" | "completed" | "failed" | "cancelled" | "skipped" | "reused";
             job_id: string | null;
@@ -5976,7 +6268,7 @@ export interface components {
                 id: string;
                 kind: "input" | "step" | "output";
                 label: string;
-                job_type: ("properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan") | null;
+                job_type: ("properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank") | null;
                 state: ("pending" | "queued" | "running" | "completed" | "failed" | "cancelled" | "skipped" | "reused") | null;
                 progress: number | null;
             }[];
@@ -6036,7 +6328,7 @@ export interface components {
                 steps: {
                     step_id: string;
                     /** @enum {string} */
-                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan";
+                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
                     cost_usd: number;
                     expected_runtime_sec: number;
                 }[];
@@ -6116,7 +6408,7 @@ export interface components {
                 steps: {
                     step_id: string;
                     /** @enum {string} */
-                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan";
+                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
                     cost_usd: number;
                     expected_runtime_sec: number;
                 }[];
@@ -6147,7 +6439,7 @@ export interface components {
                 steps: {
                     step_id: string;
                     /** @enum {string} */
-                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan";
+                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
                     cost_usd: number;
                     expected_runtime_sec: number;
                 }[];
@@ -7475,7 +7767,7 @@ export interface operations {
                 offset?: number;
                 /** @description Comma-separated statuses */
                 status?: ("queued" | "dispatched" | "running" | "completed" | "error" | "cancelled")[];
-                /** @description Only jobs of this type (properties, depict, similarity_search, substructure_search, cluster, filter, wait, mpnn_train, mpnn_predict, optimize, singlepoint, docking, conformers, frequencies, scan) */
+                /** @description Only jobs of this type (properties, depict, similarity_search, substructure_search, cluster, filter, wait, mpnn_train, mpnn_predict, optimize, singlepoint, docking, conformers, frequencies, scan, properties_qm, rerank) */
                 job_type?: string;
                 /** @description Matches job name or process id, case-insensitive */
                 q?: string;
