@@ -6,11 +6,11 @@ import type { ChemPool } from '../chem/pool.js';
 import type { EngineName } from '../engines/catalog.js';
 import type { Engines } from '../engines/discovery.js';
 import type { JobOutput, OutputRecord } from './job-output.js';
-import type { JobFile, JobModels, JobPdbFiles } from './ports.js';
+import type { JobFile, JobModels, JobPdbFiles, MoleculeRecord } from './ports.js';
 import type { Resource } from './resources.js';
 
 // A job's output has a file of its own (the ports read it too, and job-type.ts reads the ports).
-export type { JobOutput, OutputRecord };
+export type { JobOutput, MoleculeRecord, OutputRecord };
 
 /** Thrown by a run for a problem with the job's own input: the job ends `error` and is charged for the runtime used. */
 export class JobInputError extends Error {}
@@ -30,15 +30,6 @@ export function runtimeLimitSec(expectedSec: number, graceSec = 60): number {
 export interface Estimate {
   expectedRuntimeSec: number;
   assumptions: Record<string, unknown>;
-}
-
-/** A record of a molecule set: `molblock` when it came from SDF, `metrics` its numeric SDF data fields (a conformer search's energy_hartree and index). */
-export interface MoleculeRecord {
-  id: string;
-  smiles: string;
-  name?: string;
-  molblock?: string;
-  metrics?: Record<string, number>;
 }
 
 export interface EstimateContext {

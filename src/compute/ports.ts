@@ -3,8 +3,16 @@
 // and results) and the events feed. The engine imports nothing from src/modules.
 import type { Queryable } from '../db/database.js';
 import type { JobOutput } from './job-output.js';
-import type { MoleculeRecord } from './job-type.js';
 import type { JobRow } from './store.js';
+
+/** A record of a molecule set: `molblock` when it came from SDF, `metrics` its numeric SDF data fields (a conformer search's energy_hartree and index). */
+export interface MoleculeRecord {
+  id: string;
+  smiles: string;
+  name?: string;
+  molblock?: string;
+  metrics?: Record<string, number>;
+}
 
 export interface JobArtifacts {
   /**

@@ -10,9 +10,9 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
 import { boxOf, readData, uploadFile } from '../engines/docking-helpers.js';
 import { axe, browserSuite, shots, skipBrowser, snap, VIEWPORTS } from './browser.js';
+import { drawn, pixels } from './pixels.js';
 
 const ci = process.env.CI === 'true' || process.env.CI === '1';
 const onPath = (cmd: string) => {
@@ -28,40 +28,6 @@ if (missing.length && ci) throw new Error(`${missing.join(', ')} not on PATH: th
 const skip: false | string = skipBrowser || (missing.length > 0 && `${missing.join(', ')} not on PATH: the 3D viewer's engine jobs are not tested`);
 
 const CHUNK_3DMOL = /\/app\/assets\/3Dmol-[^/]+\.js$/;
-
-/** The element's pixels, as the screen shows them: how many colours (quantised) and the share that is not white. */
-async function pixels(page: Page, el: Locator): Promise<{ colours: number; inked: number; png: string }> {
-  const png = (await el.screenshot()).toString('base64');
-  const stats = await page.evaluate(async (b64: string) => {
-    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-    const canvas = new OffscreenCanvas(bmp.width, bmp.height);
-    const g = canvas.getContext('2d') as unknown as {
-      drawImage(b: unknown, x: number, y: number): void;
-      getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
-    };
-    g.drawImage(bmp, 0, 0);
-    const d = g.getImageData(0, 0, bmp.width, bmp.height).data;
-    const seen = new Set<number>();
-    let inked = 0;
-    for (let i = 0; i < d.length; i += 4) {
-      seen.add(((d[i]! >> 4) << 8) | ((d[i + 1]! >> 4) << 4) | (d[i + 2]! >> 4));
-      if (d[i]! < 235 || d[i + 1]! < 235 || d[i + 2]! < 235) inked++;
-    }
-    return { colours: seen.size, inked: inked / (d.length / 4) };
-  }, png);
-  return { ...stats, png };
-}
-
-/** Waits until the canvas shows something other than its background (3Dmol draws after its chunk and the models load). */
-async function drawn(page: Page, el: Locator): Promise<{ colours: number; inked: number; png: string }> {
-  for (let i = 0; ; i++) {
-    const p = await pixels(page, el);
-    if (p.colours > 3 && p.inked > 0.005) return p;
-    if (i > 40) assert.fail(`the 3D view stays blank: ${p.colours} colours, ${(p.inked * 100).toFixed(2)} % inked`);
-    await page.waitForTimeout(250);
-  }
-}
 
 browserSuite('web console: engine jobs in 3D', { on: 'postgres', skip, harness: { workers: 1 } }, (s) => {
   s.flow(`conformers of n-butane from the Jobs form, drawn in 3D with the API's energies; 3Dmol loaded only there`, async ({ h, backend, vp, page, scriptErrors, openAs }) => {

@@ -77,9 +77,11 @@ async function one(ctx: RunContext<Payload>, s: Structure, tools: EngineTools, d
     scfMaxIterations: p.scf_max_iterations,
     cubes: (ctx.payload.cubes ?? []) as CubeKind[],
   });
+  const written: string[] = [];
   for (const kind of CUBE_KINDS) {
     const file = r.cubes[kind];
     if (!file) continue;
+    written.push(kind);
     cubes.push({
       id: `${s.id}-${kind}`,
       files: { primary: { name: `${kind}.cube`, content: fs.readFileSync(file), contentType: 'chemical/x-cube' } },
@@ -100,6 +102,7 @@ async function one(ctx: RunContext<Payload>, s: Structure, tools: EngineTools, d
     charge: spin.charge,
     multiplicity: spin.multiplicity,
     basis_functions: r.basisFunctions,
+    ...(ctx.payload.cubes?.length ? { cubes: written } : {}),
   };
   const scalars = { energy_hartree: r.energyHartree, dipole_debye: r.dipoleDebye, homo_ev: r.homoEv, lumo_ev: r.lumoEv, homo_lumo_gap_ev: r.gapEv };
   return { fields, structures: [{ molblock: r.molblock, props: scalars }], row: scalars };

@@ -9,12 +9,12 @@
 // neither (a docking result's receptor and box, an item's charges) are compact JSON boxes that
 // open. Items with 3D structures (molblocks: conformers, optimised geometries, docking poses, scan
 // points) are shown in the 3D viewer, one item at a time.
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { api, ok } from '../api/client.ts';
 import { fieldLabel, formatValue } from '../lib/units.ts';
 import { Plots } from './Plots.tsx';
 import { Viewer3D } from './Viewer3D.tsx';
-import { itemName, itemStructures, receptorOf } from './viewer3d/structures.ts';
+import { cubesOf, itemName, itemStructures, receptorOf } from './viewer3d/structures.ts';
 
 const MAX_ROWS = 200;
 const MAX_DEPICT = 50;
@@ -174,6 +174,9 @@ export function ResultView({ result, artifactId = null }: { result: Row; artifac
   const rows = [...summary, ...rest];
   const set = sets[Math.min(picked, sets.length - 1)];
   const raw = Array.isArray(result.items) ? (result.items as Row[]).filter(isRecord) : [];
+  // The chosen item's cube files (properties_qm), one array per item and artifact: the viewer redraws when it changes.
+  const cubeItem = set ? raw.find((item, k) => (typeof item.index === 'number' ? item.index : k) === set.index) : undefined;
+  const cubes = useMemo(() => cubesOf(cubeItem, artifactId), [cubeItem, artifactId]);
   const lists = raw
     .slice(0, MAX_LIST_ITEMS)
     .map((item, n) => ({ name: itemName(item, n), tables: listTables(item) }))
@@ -216,7 +219,7 @@ export function ResultView({ result, artifactId = null }: { result: Row; artifac
               </select>
             </div>
           )}
-          <Viewer3D key={set.index} set={set} receptor={set.kind === 'Pose' ? receptor : null} />
+          <Viewer3D key={set.index} set={set} receptor={set.kind === 'Pose' ? receptor : null} cubes={cubes} />
         </section>
       )}
       {items.length > 0 && (

@@ -1,20 +1,28 @@
 // The 3D viewer (docs/console.md, "Jobs"): a result item's structures in 3Dmol.js (conformers,
 // an optimised geometry, docking poses with their receptor, scan points), one at a time, chosen
-// in a selector that shows each one's energy or score. 3Dmol is its own chunk, fetched when the
+// in a selector that shows each one's energy or score; for a properties_qm result, the isosurface
+// of a cube file it wrote (the HOMO, the LUMO or the density), chosen in a second selector. 3Dmol is its own chunk, fetched when the
 // first viewer mounts (viewer3d/load.ts). Keyboard: the view is focusable (arrows rotate, + and -
 // zoom, 0 resets), and every action is also a button.
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { toProblem } from '../api/problem.ts';
-import { draw, resetView, type Drawn } from './viewer3d/draw.ts';
-import { hasWebGL, load3Dmol, receptorPdb, type Viewer } from './viewer3d/load.ts';
+import { draw, drawSurface, resetView, type CubeKind, type Drawn } from './viewer3d/draw.ts';
+import { cubeText, hasWebGL, load3Dmol, receptorPdb, type Viewer } from './viewer3d/load.ts';
 import type { ItemStructures } from './viewer3d/structures.ts';
 import './viewer3d/Viewer3D.css';
 
 type Receptor = { artifactId: string; port: string } | { pdbId: string } | null;
+/** A cube file of the item: its kind and where it is (the result artifact's `cubes` port, its record). */
+export interface Cube {
+  kind: CubeKind;
+  artifactId: string;
+  record: string;
+}
+const CUBE_LABELS: Record<CubeKind, string> = { homo: 'HOMO (±0.03)', lumo: 'LUMO (±0.03)', density: 'Electron density (0.01 e/Bohr³)' };
 
 const STEP = 15;
 
-export function Viewer3D({ set, receptor = null }: { set: ItemStructures; receptor?: Receptor }) {
+export function Viewer3D({ set, receptor = null, cubes = [] }: { set: ItemStructures; receptor?: Receptor; cubes?: Cube[] }) {
   const id = useId();
   const box = useRef<HTMLDivElement>(null);
   const viewer = useRef<Viewer | null>(null);
@@ -25,6 +33,8 @@ export function Viewer3D({ set, receptor = null }: { set: ItemStructures; recept
   const [spinning, setSpinning] = useState(false);
   const [pdb, setPdb] = useState<string | null>(null);
   const [receptorNote, setReceptorNote] = useState<string | null>(null);
+  const [surface, setSurface] = useState<CubeKind | ''>('');
+  const [surfaceNote, setSurfaceNote] = useState<string | null>(null);
   const artifactId = receptor && 'artifactId' in receptor ? receptor.artifactId : null;
   const port = receptor && 'port' in receptor ? receptor.port : 'file';
   const pdbId = receptor && 'pdbId' in receptor ? receptor.pdbId : null;
@@ -83,6 +93,31 @@ export function Viewer3D({ set, receptor = null }: { set: ItemStructures; recept
     drawn.current = draw(v, current.molblock, pdb, sameScene);
     setSpinning(false);
   }, [ready, current, pdb]);
+
+  // The chosen cube file's isosurfaces over the structure (none: no surface).
+  useEffect(() => {
+    const v = viewer.current;
+    if (!ready || !v) return;
+    const cube = cubes.find((c) => c.kind === surface);
+    if (!cube) {
+      drawSurface(v, null);
+      setSurfaceNote(null);
+      return;
+    }
+    let gone = false;
+    setSurfaceNote(`Loading the ${cube.kind === 'density' ? 'density' : cube.kind.toUpperCase()} cube file…`);
+    cubeText(cube.artifactId, cube.record).then(
+      (text) => {
+        if (gone || !viewer.current) return;
+        drawSurface(viewer.current, { kind: cube.kind, text });
+        setSurfaceNote(null);
+      },
+      (err: unknown) => !gone && setSurfaceNote(`The cube file could not be loaded: ${toProblem(err).detail || toProblem(err).title}`),
+    );
+    return () => {
+      gone = true;
+    };
+  }, [ready, surface, cubes]);
 
   // 3Dmol follows the window's size; a container that changes alone (the phone's rotation, a panel) is told here.
   useEffect(() => {
@@ -143,6 +178,19 @@ export function Viewer3D({ set, receptor = null }: { set: ItemStructures; recept
       ) : (
         <p className="small viewer3d-label">{current?.label}</p>
       )}
+      {cubes.length > 0 && (
+        <div className="field viewer3d-choice">
+          <label htmlFor={`${id}-surface`}>Surface</label>
+          <select id={`${id}-surface`} value={surface} onChange={(e) => setSurface(e.target.value as CubeKind | '')}>
+            <option value="">None</option>
+            {cubes.map((c) => (
+              <option key={c.kind} value={c.kind}>
+                {CUBE_LABELS[c.kind]}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       <div ref={box} className="viewer3d-canvas" role="region" aria-label={title} aria-describedby={`${id}-keys`} aria-busy={!ready && !failure} tabIndex={0} onKeyDown={onKey}>
         {!ready && !failure && (
           <p className="viewer3d-wait muted" role="status">
@@ -153,6 +201,11 @@ export function Viewer3D({ set, receptor = null }: { set: ItemStructures; recept
       {failure && (
         <p className="problem" role="alert">
           {failure}
+        </p>
+      )}
+      {surfaceNote && (
+        <p className="muted small" role="status">
+          {surfaceNote}
         </p>
       )}
       {receptorNote && (

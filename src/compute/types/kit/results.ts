@@ -153,6 +153,9 @@ export const PropertiesQmResult = result(
       charge: Type.Integer(),
       multiplicity: Type.Integer(),
       basis_functions: Type.Union([Type.Integer(), Type.Null()]),
+      cubes: Type.Array(Type.Union([Type.Literal('homo'), Type.Literal('lumo'), Type.Literal('density')]), {
+        description: 'The cube files written for this structure (when cubes were asked for): the `cubes` port, record id <id>-<kind>',
+      }),
       ...dftCarried,
       method: Type.String(),
     },

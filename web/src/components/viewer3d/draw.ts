@@ -76,3 +76,26 @@ export function draw(viewer: Viewer, molblock: string, receptorPdb: string | nul
 export function resetView(viewer: Viewer, drawn: Drawn | null): void {
   if (drawn) viewer.zoomTo(drawn.frame, 300);
 }
+
+/** A cube file's kind: an orbital (both phases drawn) or the electron density. */
+export type CubeKind = 'homo' | 'lumo' | 'density';
+
+/** Orbitals at ±0.03 (a/u: blue positive, red negative), the density at 0.01 e/Bohr³ (gray). */
+const ISO: Record<CubeKind, { isoval: number; color: string; opacity: number }[]> = {
+  homo: [
+    { isoval: 0.03, color: 'blue', opacity: 0.8 },
+    { isoval: -0.03, color: 'red', opacity: 0.8 },
+  ],
+  lumo: [
+    { isoval: 0.03, color: 'blue', opacity: 0.8 },
+    { isoval: -0.03, color: 'red', opacity: 0.8 },
+  ],
+  density: [{ isoval: 0.01, color: 'gray', opacity: 0.6 }],
+};
+
+/** Replaces the isosurfaces shown with those of `cube` (a Gaussian cube's text), or none. */
+export function drawSurface(viewer: Viewer, cube: { kind: CubeKind; text: string } | null): void {
+  viewer.removeAllShapes();
+  if (cube) for (const spec of ISO[cube.kind]) viewer.addVolumetricData(cube.text, 'cube', spec);
+  viewer.render();
+}

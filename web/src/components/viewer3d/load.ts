@@ -1,7 +1,8 @@
 // 3Dmol.js, loaded on first use: `import('3dmol')` makes it a chunk of its own, fetched only when a
 // result has 3D structures (issue 28, point 5). Its non-module build creates a Blob worker URL
-// for molecular surfaces when it loads; the console never asks for a surface, so no worker runs
-// and the page's CSP (script-src 'self', no worker-src) holds. Nothing here uses eval: 3Dmol
+// for molecular surfaces when it loads; the console never asks for a molecular surface (an
+// orbital's or the density's isosurface from a cube file is drawn on the page's own thread), so
+// no worker runs and the page's CSP (script-src 'self', no worker-src) holds. Nothing here uses eval: 3Dmol
 // evaluates callbacks given as strings only, and the console passes none.
 import { authFetch } from '../../api/client.ts';
 
@@ -39,4 +40,20 @@ export function hasWebGL(): boolean {
   } catch {
     return false;
   }
+}
+
+const cubes = new Map<string, Promise<string>>();
+/** A cube file of a properties_qm result (GET /artifacts/{id}/download?port=cubes&record=<id>), fetched once per page. */
+export function cubeText(artifactId: string, record: string): Promise<string> {
+  const key = `${artifactId}/${record}`;
+  let p = cubes.get(key);
+  if (!p) {
+    p = authFetch(`/api/v1/artifacts/${encodeURIComponent(artifactId)}/download?port=cubes&record=${encodeURIComponent(record)}`).then((r) => {
+      if (!r.ok) throw new Error(`the cube file answered ${r.status}`);
+      return r.text();
+    });
+    p.catch(() => cubes.delete(key));
+    cubes.set(key, p);
+  }
+  return p;
 }

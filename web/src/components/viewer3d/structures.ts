@@ -87,3 +87,11 @@ export function receptorOf(result: Row, resultArtifactId: string | null = null):
   if (typeof pdbId === 'string' && pdbId) return { pdbId };
   return null;
 }
+
+/** The cube files a properties_qm item wrote (its `cubes`: kinds whose files are the result's `cubes` port, record `<id>-<kind>`). */
+export function cubesOf(item: Row | undefined, artifactId: string | null): { kind: 'homo' | 'lumo' | 'density'; artifactId: string; record: string }[] {
+  if (!item || !artifactId || !Array.isArray(item.cubes) || typeof item.id !== 'string') return [];
+  return item.cubes
+    .filter((k): k is 'homo' | 'lumo' | 'density' => k === 'homo' || k === 'lumo' || k === 'density')
+    .map((kind) => ({ kind, artifactId, record: `${item.id as string}-${kind}` }));
+}
