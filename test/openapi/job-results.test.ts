@@ -35,6 +35,8 @@ const CHECKED_BY_ENGINE_TESTS: Record<string, string> = {
   frequencies: 'test/engines/schemas.test.ts',
   scan: 'test/engines/schemas.test.ts',
   docking: 'test/engines/docking.test.ts',
+  properties_qm: 'test/engines/dft-properties.test.ts',
+  rerank: 'test/engines/dft-rerank.test.ts',
 };
 
 for (const backend of onlyOn('pglite')) {
