@@ -75,7 +75,7 @@ for (const backend of onlyOn('pglite')) {
       const dihedrals = cs.map((c) => Math.abs(dihedral(readMolblockAtoms(c.molblock).coords, [0, 1, 2, 3])));
       assert.ok(dihedrals[0]! > 170, `the lowest at DFT is anti: C-C-C-C ${dihedrals[0]}°`);
       const gauche = cs.findIndex((_, j) => dihedrals[j]! > 50 && dihedrals[j]! < 80);
-      assert.ok(gauche > 0, `a gauche conformer: ${dihedrals}`);
+      assert.ok(gauche > 0, `a gauche conformer: ${dihedrals.join(', ')}`);
       t.diagnostic(
         `dihedrals ${dihedrals.map((d) => d.toFixed(0)).join(' ')}; DFT relative ${cs.map((c) => c.relative_kcal.toFixed(2)).join(' ')}; GFN2 relative ${cs.map((c) => c.xtb_relative_kcal?.toFixed(2)).join(' ')} kcal/mol`,
       );

@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
+import { TEMPLATES } from '../../src/workflows/templates.js';
 import { upload } from '../artifacts/helpers.js';
 import { assertAccessible, browserSuite, signIn, snap } from './browser.js';
 
@@ -41,7 +42,7 @@ browserSuite('web console: workflows', { on: 'pglite', harness: { workers: 2 } }
     // The templates, each with its steps and inputs.
     const triage = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Library triage' }) });
     await triage.waitFor();
-    assert.equal(await page.getByRole('list', { name: 'Templates' }).getByRole('listitem').count(), 6);
+    assert.equal(await page.getByRole('list', { name: 'Templates' }).getByRole('listitem').count(), TEMPLATES.length);
     const card = await triage.innerText();
     assert.match(card, /4 steps: properties, filter, cluster, depict/);
     assert.match(card, /Library\s+molecules, required/);
