@@ -23,13 +23,33 @@ const missing = ['psi4', 'obabel'].filter((cmd) => {
 if (missing.length && ci) throw new Error(`${missing.join(', ')} not on PATH: the orbital test needs them under CI`);
 const skip: false | string = skipBrowser || (missing.length > 0 && `${missing.join(', ')} not on PATH: the console's orbitals are not tested`);
 
+/**
+ * Water at its experimental geometry in the xz plane: its HOMO (the oxygen p orbital across the
+ * plane) lies along y, so the viewer, which looks down z, shows both lobes side by side (a
+ * structure from SMILES has a random orientation, and seen along the orbital's axis one lobe
+ * hides the other).
+ */
+const WATER_XZ = [
+  'water',
+  '  hand',
+  '',
+  '  3  2  0  0  0  0  0  0  0  0999 V2000',
+  '    0.0000    0.0000    0.0000 O   0  0  0  0  0  0  0  0  0  0  0  0',
+  '    0.9572    0.0000    0.0000 H   0  0  0  0  0  0  0  0  0  0  0  0',
+  '   -0.2400    0.0000    0.9266 H   0  0  0  0  0  0  0  0  0  0  0  0',
+  '  1  2  1  0',
+  '  1  3  1  0',
+  'M  END',
+  '',
+].join('\n');
+
 browserSuite('web console: orbitals of a properties_qm result', { on: 'pglite', skip, harness: { workers: 1 } }, (s) => {
   s.flow("water's HOMO, LUMO and density as isosurfaces over the structure, from the result's cube files", async ({ h, backend, page, scriptErrors, openAs }) => {
     const user = await h.user();
     await h.credit(user.userId, 5);
     const r = await h.req('POST', '/api/v1/jobs/submit', {
       token: user.token,
-      body: { job_name: 'water orbitals', job_type: 'properties_qm', payload: { molecules: ['O'], method: 'hf', basis: 'def2-svp', cubes: ['homo', 'lumo', 'density'] } },
+      body: { job_name: 'water orbitals', job_type: 'properties_qm', payload: { molecules: [WATER_XZ], method: 'hf', basis: 'def2-svp', cubes: ['homo', 'lumo', 'density'] } },
     });
     assert.equal(r.status, 200, r.text);
     const pid = r.body.process_id as string;
@@ -53,19 +73,19 @@ browserSuite('web console: orbitals of a properties_qm result', { on: 'pglite', 
     // The HOMO (water's 1b1, the oxygen p orbital across the plane): two lobes, blue and red.
     await select.selectOption('homo');
     let homo = await pixels(page, canvas);
-    for (let i = 0; homo.blue < plain.blue + 0.02 && i < 40; i++) {
+    for (let i = 0; (homo.blue < plain.blue + 0.003 || homo.red < plain.red + 0.003) && i < 40; i++) {
       await page.waitForTimeout(250);
       homo = await pixels(page, canvas);
     }
+    await view.screenshot({ path: path.join(shots, `${prefix}-homo-viewer.png`) });
     assert.ok(
       downloads.some((u) => u.endsWith(`/api/v1/artifacts/${done.result_artifact_id}/download?port=cubes&record=0-homo`)),
       downloads.join(', '),
     );
-    assert.ok(homo.blue > plain.blue + 0.02, `the positive lobe in blue: ${(plain.blue * 100).toFixed(2)} % -> ${(homo.blue * 100).toFixed(2)} %`);
-    assert.ok(homo.red > plain.red + 0.02, `the negative lobe in red: ${(plain.red * 100).toFixed(2)} % -> ${(homo.red * 100).toFixed(2)} %`);
+    assert.ok(homo.blue > plain.blue + 0.003, `the positive lobe in blue: ${(plain.blue * 100).toFixed(2)} % -> ${(homo.blue * 100).toFixed(2)} %`);
+    assert.ok(homo.red > plain.red + 0.003, `the negative lobe in red: ${(plain.red * 100).toFixed(2)} % -> ${(homo.red * 100).toFixed(2)} %`);
     assert.deepEqual(await axe(page), [], 'the job page with an orbital drawn');
     await snap(page, `${prefix}-homo`);
-    await view.screenshot({ path: path.join(shots, `${prefix}-homo-viewer.png`) });
 
     // The density: an envelope around the molecule, more of the view inked than the bare structure.
     await select.selectOption('density');

@@ -33,8 +33,8 @@ export async function pixels(page: Page, el: Locator): Promise<Pixels> {
       const [r, gr, b] = [d[i]!, d[i + 1]!, d[i + 2]!];
       seen.add(((r >> 4) << 8) | ((gr >> 4) << 4) | (b >> 4));
       if (r < 235 || gr < 235 || b < 235) inked++;
-      if (b > r + 60 && b > gr + 60) blue++;
-      if (r > gr + 60 && r > b + 60) red++;
+      if (b > r + 30 && b > gr + 30) blue++;
+      if (r > gr + 30 && r > b + 30) red++;
     }
     const n = d.length / 4;
     return { colours: seen.size, inked: inked / n, blue: blue / n, red: red / n };
