@@ -3214,6 +3214,8 @@ class PropertiesQmResultItemsItem(Model):
     charge: int | None = None
     multiplicity: int | None = None
     basis_functions: int | None = None
+    cubes: list[Literal["homo", "lumo", "density"]] | None = None
+    "The cube files written for this structure (when cubes were asked for): the `cubes` port, record id <id>-<kind>"
     engine: Literal["psi4", "nwchem"] | None = None
     "DFT and HF: the engine that ran it"
     engine_version: str | None = None

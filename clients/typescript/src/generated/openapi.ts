@@ -3457,6 +3457,8 @@ export interface components {
                 charge?: number;
                 multiplicity?: number;
                 basis_functions?: number | null;
+                /** @description The cube files written for this structure (when cubes were asked for): the `cubes` port, record id <id>-<kind> */
+                cubes?: ("homo" | "lumo" | "density")[];
                 /** @description DFT and HF: the engine that ran it */
                 engine?: "psi4" | "nwchem";
                 /** @description DFT and HF: the engine's version */
