@@ -203,30 +203,37 @@ async function main() {
         `   fit of one SCF (Psi4, one thread): ${f.fit.base.toFixed(2)} + ${f.fit.k.toExponential(3)} x N^${f.fit.p.toFixed(2)} s; leave-one-out mean error ${f.fit.looPct.toFixed(0)}%`,
       );
       console.log(dftTable(f));
-      const before = (await api(inst, 'GET', '/wallet')).balance_usd as number;
-      const t3 = performance.now();
-      const conf = (
-        await api(inst, 'POST', '/jobs/submit', { job_name: 'ibuprofen ensemble', job_type: 'conformers', payload: { molecules: ['CC(C)Cc1ccc(cc1)C(C)C(=O)O'], method: 'gfn2' } })
-      ).process_id as string;
-      await waitAll(inst, [conf]);
-      const confSec = (performance.now() - t3) / 1000;
-      const artifact = (await api(inst, 'GET', `/jobs/status?process_id=${conf}`)).result_artifact_id as string;
-      const t4 = performance.now();
-      const rr = (
-        await api(inst, 'POST', '/jobs/submit', {
-          job_name: 'ibuprofen rerank',
-          job_type: 'rerank',
-          payload: { input_artifact_id: artifact, port: 'structures', method: 'b3lyp-d3bj', basis: 'def2-svp', top_n: arg('rerank-top', 10) },
-        })
-      ).process_id as string;
-      await waitAll(inst, [rr]);
-      const rrSec = (performance.now() - t4) / 1000;
-      const after = (await api(inst, 'GET', '/wallet')).balance_usd as number;
-      const item = (await api(inst, 'GET', `/jobs/result?process_id=${rr}`)).items[0];
-      if (item.error) throw new Error(`the re-ranking failed: ${item.error}: ${item.detail}`);
-      console.log(
-        `   ibuprofen: GFN2 search ${confSec.toFixed(1)} s (${item.ensemble_size} conformers), re-ranking the lowest ${item.reranked} at B3LYP-D3(BJ)/def2-SVP ${rrSec.toFixed(1)} s wall; both charged $${(before - after).toFixed(4)}; DFT relative ${item.conformers.map((c: { relative_kcal: number }) => c.relative_kcal.toFixed(2)).join(' ')} kcal/mol (GFN2 ${item.conformers.map((c: { xtb_relative_kcal: number }) => c.xtb_relative_kcal.toFixed(2)).join(' ')})`,
-      );
+      // --rerank-top 0: the single points alone.
+      if (arg('rerank-top', 10) > 0) {
+        const before = (await api(inst, 'GET', '/wallet')).balance_usd as number;
+        const t3 = performance.now();
+        const conf = (
+          await api(inst, 'POST', '/jobs/submit', {
+            job_name: 'ibuprofen ensemble',
+            job_type: 'conformers',
+            payload: { molecules: ['CC(C)Cc1ccc(cc1)C(C)C(=O)O'], method: 'gfn2' },
+          })
+        ).process_id as string;
+        await waitAll(inst, [conf]);
+        const confSec = (performance.now() - t3) / 1000;
+        const artifact = (await api(inst, 'GET', `/jobs/status?process_id=${conf}`)).result_artifact_id as string;
+        const t4 = performance.now();
+        const rr = (
+          await api(inst, 'POST', '/jobs/submit', {
+            job_name: 'ibuprofen rerank',
+            job_type: 'rerank',
+            payload: { input_artifact_id: artifact, port: 'structures', method: 'b3lyp-d3bj', basis: 'def2-svp', top_n: arg('rerank-top', 10) },
+          })
+        ).process_id as string;
+        await waitAll(inst, [rr]);
+        const rrSec = (performance.now() - t4) / 1000;
+        const after = (await api(inst, 'GET', '/wallet')).balance_usd as number;
+        const item = (await api(inst, 'GET', `/jobs/result?process_id=${rr}`)).items[0];
+        if (item.error) throw new Error(`the re-ranking failed: ${item.error}: ${item.detail}`);
+        console.log(
+          `   ibuprofen: GFN2 search ${confSec.toFixed(1)} s (${item.ensemble_size} conformers), re-ranking the lowest ${item.reranked} at B3LYP-D3(BJ)/def2-SVP ${rrSec.toFixed(1)} s wall; both charged $${(before - after).toFixed(4)}; DFT relative ${item.conformers.map((c: { relative_kcal: number }) => c.relative_kcal.toFixed(2)).join(' ')} kcal/mol (GFN2 ${item.conformers.map((c: { xtb_relative_kcal: number }) => c.xtb_relative_kcal.toFixed(2)).join(' ')})`,
+        );
+      }
     }
   } finally {
     await inst.close();

@@ -48,6 +48,8 @@ export async function startInstance(backend: 'pglite' | 'postgres', o: { workers
     DATABASE_URL: pgdb?.url ?? '',
     CRUCIBLE_WORKERS: String(o.workers ?? 0),
     CRUCIBLE_CHEM_CACHE: '0',
+    // A benchmark waits on jobs for up to an hour: its access token must outlive them (15 min by default).
+    CRUCIBLE_ACCESS_TOKEN_TTL: '86400',
     ...o.env,
   });
   const services = await createServices(config);

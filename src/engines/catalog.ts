@@ -29,7 +29,16 @@ export interface EngineSpec {
   version: { args: string[]; input?: string; file?: { name: string; content: string }; pattern: RegExp; fromFile?: string };
   /** Started through this program (the engine's own path goes among its arguments). */
   launcher?: Launcher;
+  /**
+   * The largest file a calculation may write, when its scratch files are larger by nature than
+   * the runtime's default bound (src/engines/process.ts): Psi4's density-fitted integrals of a
+   * drug-sized molecule at def2-SVP pass 1 GB (lidocaine, N 348, failed in libpsio at 512 MB).
+   */
+  maxFileBytes?: number;
 }
+
+/** What a DFT engine may write in one file: its integral and scratch files. */
+const DFT_SCRATCH_FILE = 16 * 1024 ** 3;
 
 /**
  * Open MPI's mpirun as NWChem's launcher (docs/engines.md, "DFT"): `threads` ranks of one thread
@@ -87,6 +96,7 @@ export const ENGINES: Readonly<Record<EngineName, EngineSpec>> = {
     debianPackage: 'psi4',
     summary: 'Psi4: Hartree-Fock and density functional theory (HF, PBE, PBE0, B3LYP, wB97X-D) with Gaussian basis sets',
     version: { args: ['--version'], pattern: /^(\d+\.\d+(?:\.\d+)?)/m },
+    maxFileBytes: DFT_SCRATCH_FILE,
   },
   nwchem: {
     name: 'nwchem',
@@ -99,6 +109,7 @@ export const ENGINES: Readonly<Record<EngineName, EngineSpec>> = {
       pattern: /\(NWChem\) (\S+)/,
     },
     launcher: MPIRUN,
+    maxFileBytes: DFT_SCRATCH_FILE,
   },
 };
 

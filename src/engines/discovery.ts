@@ -54,7 +54,15 @@ export function engineCall(
 ): EngineCall {
   const command = commandOf(found, args, o.threads);
   const { env, ...rest } = o;
-  return { ...rest, path: command.path, args: command.args, memoryBytes: memoryLimit(o.threads), env: engineEnv(o.threads, o.cwd, { ...command.env, ...env }) };
+  const maxFileBytes = ENGINES[found.name].maxFileBytes;
+  return {
+    ...rest,
+    path: command.path,
+    args: command.args,
+    memoryBytes: memoryLimit(o.threads),
+    ...(maxFileBytes ? { maxFileBytes } : {}),
+    env: engineEnv(o.threads, o.cwd, { ...command.env, ...env }),
+  };
 }
 
 async function versionOf(found: FoundEngine): Promise<string | null> {

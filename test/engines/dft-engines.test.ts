@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { discoverEngines } from '../../src/engines/discovery.js';
+import { discoverEngines, engineCall } from '../../src/engines/discovery.js';
 import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
@@ -20,6 +20,16 @@ describe('discovery of Psi4 and NWChem', () => {
     return dir;
   };
   after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+  it("lets Psi4 and NWChem write scratch files past the runtime's 512 MB bound (16 GiB), and no other engine", async () => {
+    // Psi4's density-fitted integrals of lidocaine at B3LYP/def2-SVP (N 348) pass 1 GB: under the
+    // default bound the calculation died in libpsio (docs/engines.md, "DFT").
+    const e = await discoverEngines(pathOf('psi4', 'nwchem', 'mpirun', 'xtb'));
+    const call = (name: 'psi4' | 'nwchem' | 'xtb') => engineCall(e[name], ['x'], { cwd: os.tmpdir(), threads: 1, timeoutMs: 1_000, signal: new AbortController().signal });
+    assert.equal(call('psi4').maxFileBytes, 16 * 1024 ** 3);
+    assert.equal(call('nwchem').maxFileBytes, 16 * 1024 ** 3);
+    assert.equal(call('xtb').maxFileBytes, undefined, "xtb keeps the runtime's default bound");
+  });
 
   it('finds psi4 and nwchem (through mpirun) and asks their versions', async () => {
     const e = await discoverEngines(pathOf('psi4', 'nwchem', 'mpirun'));

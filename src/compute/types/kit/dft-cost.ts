@@ -1,6 +1,6 @@
 // Estimates of DFT and HF jobs (docs/jobs.md, "Calibration of the DFT estimates"): the CPU time
 // of one SCF is modelled per engine as `base + k x N^p` seconds on one thread, N the basis
-// functions, with the exponent and factor fitted to measured runs (scripts/calibrate-dft.ts);
+// functions, with the exponent and factor fitted to measured runs (bench/lib/dft.ts);
 // an optimisation is a number of gradient steps growing with the atoms; threads shorten it with
 // a parallel efficiency. The figures carry the engine estimates' safety factor.
 import type { BasisSet, DftEngine, DftMethod } from '../../../engines/dft/methods.js';
@@ -17,10 +17,15 @@ interface ScfCost {
   p: number;
 }
 
-/** One B3LYP single point, one thread, by engine (scripts/calibrate-dft.ts; docs/jobs.md). */
+/**
+ * One B3LYP single point, one thread, by engine (docs/jobs.md, "Calibration of the DFT
+ * estimates"): Psi4 fitted to ten drugs of 10 to 37 heavy atoms (N 199 to 673) run directly on an
+ * idle machine (npm run bench:engines -- --only F); NWChem at the 1.8 times Psi4's time it took
+ * on aspirin and ibuprofen.
+ */
 export const SCF_COSTS: Readonly<Record<DftEngine, ScfCost>> = {
-  psi4: { base: 1.5, k: 7e-5, p: 2.5 },
-  nwchem: { base: 0.8, k: 1.25e-4, p: 2.5 },
+  psi4: { base: 2.9, k: 2.885e-5, p: 2.55 },
+  nwchem: { base: 1.5, k: 5.2e-5, p: 2.55 },
 };
 
 /** Hartree-Fock needs no exchange-correlation grid; the GGAs no exact exchange: cheaper than B3LYP (a share of its cost). */
