@@ -20,12 +20,12 @@ interface ScfCost {
 /**
  * One B3LYP single point, one thread, by engine (docs/jobs.md, "Calibration of the DFT
  * estimates"): Psi4 fitted to ten drugs of 10 to 37 heavy atoms (N 199 to 673) run directly on an
- * idle machine (npm run bench:engines -- --only F); NWChem at the 1.8 times Psi4's time it took
- * on aspirin and ibuprofen.
+ * idle machine (npm run bench:engines -- --only F); NWChem (its SCF direct) from ibuprofen's
+ * B3LYP-D3(BJ)/def2-SVP single points in the same benchmark's re-ranking, about 200 s each.
  */
 export const SCF_COSTS: Readonly<Record<DftEngine, ScfCost>> = {
   psi4: { base: 2.9, k: 2.885e-5, p: 2.55 },
-  nwchem: { base: 1.5, k: 5.2e-5, p: 2.55 },
+  nwchem: { base: 1.5, k: 9.2e-5, p: 2.55 },
 };
 
 /** Hartree-Fock needs no exchange-correlation grid; the GGAs no exact exchange: cheaper than B3LYP (a share of its cost). */
