@@ -6,16 +6,14 @@
 // items also engine, engine_version, method, basis.
 import { Type, type Static } from '@sinclair/typebox';
 import type { JobType, RunContext } from '../job-type.js';
-import { chargeAndSpin, methodOf, qmEstimate, QM_CALL_MS, runQm, runQmItems } from './kit/qm.js';
-import { checkDftPayload, checkDftStructure, DFT_ENGINE_SETS, dftEngineOf, dftEngines, dftEstimateOf, dftFields, dftItemFields, isDft, type DftPayload } from './kit/dft.js';
+import { methodOf, qmEstimate, QM_CALL_MS, runQm, runQmItems } from './kit/qm.js';
+import { checkDftPayload, DFT_ENGINE_SETS, dftEngineOf, dftEngines, dftEstimateOf, dftFields, dftItemFields, isDft, runDftItem, type DftPayload } from './kit/dft.js';
 import { ENGINE_SETS, enginesForMethod, qmFields, structureFields, type QmPayload } from './kit/payload.js';
 import { engineOutput, runItems, type ItemOutput } from './kit/run.js';
 import { OptimizeResult, SinglepointResult } from './kit/results.js';
-import { checkStructure, loadStructures } from './kit/structures.js';
+import { loadStructures } from './kit/structures.js';
 import { engineJob } from './kit/engine-job.js';
 import { dftPaperMethods, enginePaperMethods, type DftMethod } from '../../engines/dft/methods.js';
-import { runDft } from '../../engines/dft/run.js';
-import { prepare } from '../../engines/prepare.js';
 import type { EngineTools, Structure } from '../../engines/tools.js';
 
 const Payload = Type.Object({ ...structureFields(), ...qmFields(), ...dftFields() }, { additionalProperties: false });
@@ -35,18 +33,7 @@ const METHODS = ['gfn2', 'gfn1', 'gfnff', 'pm7', 'pm6', 'alpb', 'cosmo', 'openba
 /** One structure with a DFT or HF method (Psi4 or NWChem). */
 async function dft(ctx: RunContext<Payload>, optimizing: boolean, s: Structure, tools: EngineTools, dir: string): Promise<ItemOutput> {
   const p = ctx.payload as Payload & { method: DftMethod };
-  checkStructure(s, p.method);
-  checkDftStructure(s, p.basis!);
-  const spin = chargeAndSpin(p, s);
-  const prepared = await prepare(s, tools, dir);
-  const r = await runDft(dftEngineOf(p), tools, dir, prepared, {
-    method: p.method,
-    basis: p.basis!,
-    solvent: p.solvent,
-    ...spin,
-    optimize: optimizing ? { maxIterations: p.max_iterations } : undefined,
-    scfMaxIterations: p.scf_max_iterations,
-  });
+  const { r, spin } = await runDftItem(p, s, tools, dir, { optimize: optimizing ? { maxIterations: p.max_iterations } : undefined });
   const fields = {
     molblock: r.molblock,
     energy_hartree: r.energyHartree,

@@ -6,29 +6,16 @@ import fs from 'node:fs';
 import { Type, type Static } from '@sinclair/typebox';
 import { invalid } from '../../errors.js';
 import { dftPaperMethods, enginePaperMethods, type DftMethod } from '../../engines/dft/methods.js';
-import { runDft } from '../../engines/dft/run.js';
 import type { CubeKind } from '../../engines/dft/types.js';
-import { prepare } from '../../engines/prepare.js';
 import type { EngineTools, Structure } from '../../engines/tools.js';
 import type { JobType, OutputRecord, RunContext } from '../job-type.js';
-import {
-  checkDftPayload,
-  checkDftStructure,
-  DFT_ENGINE_SETS,
-  dftEngineOf,
-  dftEngines,
-  dftEstimateOf,
-  dftItemFields,
-  dftOnlyFields,
-  withDftDefaults,
-  type DftPayload,
-} from './kit/dft.js';
+import { checkDftPayload, DFT_ENGINE_SETS, dftEngineOf, dftEngines, dftEstimateOf, dftItemFields, dftOnlyFields, runDftItem, withDftDefaults, type DftPayload } from './kit/dft.js';
 import { engineJob } from './kit/engine-job.js';
 import { structureFields } from './kit/payload.js';
-import { chargeAndSpin, QM_CALL_MS } from './kit/qm.js';
+import { QM_CALL_MS } from './kit/qm.js';
 import { PropertiesQmResult } from './kit/results.js';
 import { engineOutput, runItems, type ItemOutput } from './kit/run.js';
-import { checkStructure, loadStructures } from './kit/structures.js';
+import { loadStructures } from './kit/structures.js';
 
 const CUBE_KINDS = ['homo', 'lumo', 'density'] as const;
 
@@ -65,18 +52,7 @@ const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 async function one(ctx: RunContext<Payload>, s: Structure, tools: EngineTools, dir: string, cubes: OutputRecord[]): Promise<ItemOutput> {
   const p = withDftDefaults(ctx.payload, 'b3lyp');
-  checkStructure(s, p.method);
-  checkDftStructure(s, p.basis!);
-  const spin = chargeAndSpin(p, s);
-  const prepared = await prepare(s, tools, dir);
-  const r = await runDft(dftEngineOf(p), tools, dir, prepared, {
-    method: p.method,
-    basis: p.basis!,
-    solvent: p.solvent,
-    ...spin,
-    scfMaxIterations: p.scf_max_iterations,
-    cubes: (ctx.payload.cubes ?? []) as CubeKind[],
-  });
+  const { r, spin } = await runDftItem(p, s, tools, dir, { cubes: (ctx.payload.cubes ?? []) as CubeKind[] });
   const written: string[] = [];
   for (const kind of CUBE_KINDS) {
     const file = r.cubes[kind];

@@ -9,19 +9,17 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { Type, type Static } from '@sinclair/typebox';
 import { dftPaperMethods, enginePaperMethods } from '../../engines/dft/methods.js';
-import { runDft } from '../../engines/dft/run.js';
 import { boltzmannWeights, KCAL_PER_HARTREE } from '../../engines/qm/ensemble.js';
-import { prepare } from '../../engines/prepare.js';
 import { ItemFailure, type EngineTools, type Structure } from '../../engines/tools.js';
 import type { Estimate, EstimateContext, JobType, RunContext } from '../job-type.js';
 import { dftEstimate } from './kit/dft-cost.js';
-import { approximateFunctions, checkDftPayload, checkDftStructure, DFT_ENGINE_SETS, dftEngineOf, dftEngines, dftItemFields, dftOnlyFields, withDftDefaults } from './kit/dft.js';
+import { approximateFunctions, checkDftPayload, DFT_ENGINE_SETS, dftEngineOf, dftEngines, dftItemFields, dftOnlyFields, runDftItem, withDftDefaults } from './kit/dft.js';
 import { engineJob } from './kit/engine-job.js';
 import { countStructures, structureFields } from './kit/payload.js';
-import { chargeAndSpin, QM_CALL_MS } from './kit/qm.js';
+import { QM_CALL_MS } from './kit/qm.js';
 import { RerankResult } from './kit/results.js';
 import { engineOutput, runItems, type ItemOutput } from './kit/run.js';
-import { checkStructure, loadStructures } from './kit/structures.js';
+import { loadStructures } from './kit/structures.js';
 
 const DEFAULT_METHOD = 'b3lyp-d3bj';
 
@@ -89,18 +87,7 @@ async function rerankOne(ctx: RunContext<Payload>, e: Ensemble, ensembles: numbe
     const sub = path.join(dir, `c${k + 1}`);
     fs.mkdirSync(sub);
     try {
-      checkStructure(s, p.method);
-      checkDftStructure(s, p.basis!);
-      const spin = chargeAndSpin(p, s);
-      const prepared = await prepare(s, tools, sub);
-      const r = await runDft(dftEngineOf(p), tools, sub, prepared, {
-        method: p.method,
-        basis: p.basis!,
-        solvent: p.solvent,
-        ...spin,
-        optimize: p.optimize ? { maxIterations: p.max_iterations } : undefined,
-        scfMaxIterations: p.scf_max_iterations,
-      });
+      const { r } = await runDftItem(p, s, tools, sub, { optimize: p.optimize ? { maxIterations: p.max_iterations } : undefined });
       done.push({ s, molblock: r.molblock, energy: r.energyHartree, basisFunctions: r.basisFunctions });
     } catch (err) {
       // A ranking with a conformer missing would mislead: the ensemble fails, naming the conformer.

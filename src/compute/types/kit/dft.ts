@@ -21,11 +21,15 @@ import {
   type DftEngine,
   type DftMethod,
 } from '../../../engines/dft/methods.js';
-import { ItemFailure, type Structure } from '../../../engines/tools.js';
+import { runDft } from '../../../engines/dft/run.js';
+import type { DftCall, DftResult } from '../../../engines/dft/types.js';
+import { prepare } from '../../../engines/prepare.js';
+import { ItemFailure, type EngineTools, type Structure } from '../../../engines/tools.js';
 import type { Estimate, EstimateContext } from '../../job-type.js';
 import { dftEstimate, type DftTask } from './dft-cost.js';
 import { countStructures, qmFields, QM_METHODS, type QmMethod, type QmPayload } from './payload.js';
-import { checkSpins } from './qm.js';
+import { chargeAndSpin, checkSpins } from './qm.js';
+import { checkStructure } from './structures.js';
 
 export interface DftPayload extends Omit<QmPayload, 'method'> {
   method?: QmMethod | DftMethod;
@@ -203,4 +207,32 @@ export async function dftEstimateOf(p: DftPayload & { method: DftMethod }, ctx: 
 /** What every item of a DFT or HF job carries, and the result's top level. */
 export function dftItemFields(p: DftPayload & { method: DftMethod }, version: string | null): Record<string, unknown> {
   return { engine: dftEngineOf(p), engine_version: version, method: p.method, basis: p.basis };
+}
+
+/**
+ * One structure's DFT or HF calculation as every DFT job type runs it (singlepoint, optimize,
+ * properties_qm, rerank): its checks (elements, the basis set's size limit), its charge and
+ * multiplicity, its 3D structure by Open Babel in `dir`, then the payload's engine; `extra` adds
+ * an optimisation or cube files.
+ */
+export async function runDftItem(
+  p: DftPayload & { method: DftMethod },
+  s: Structure,
+  tools: EngineTools,
+  dir: string,
+  extra: Pick<DftCall, 'optimize' | 'cubes'> = {},
+): Promise<{ r: DftResult; spin: { charge: number; multiplicity: number } }> {
+  checkStructure(s, p.method);
+  checkDftStructure(s, p.basis!);
+  const spin = chargeAndSpin(p, s);
+  const prepared = await prepare(s, tools, dir);
+  const r = await runDft(dftEngineOf(p), tools, dir, prepared, {
+    method: p.method,
+    basis: p.basis!,
+    solvent: p.solvent,
+    ...spin,
+    scfMaxIterations: p.scf_max_iterations,
+    ...extra,
+  });
+  return { r, spin };
 }
