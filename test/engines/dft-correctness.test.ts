@@ -123,13 +123,15 @@ for (const backend of onlyOn('pglite')) {
       return (await h.req('GET', `/api/v1/jobs/result?process_id=${r.body.process_id}`, { token })).body;
     };
 
-    it('Psi4: a B3LYP/def2-SVP optimisation of methane, and a single point of water, equal Psi4 by hand on the returned geometries to 1e-6 Eh', async () => {
+    it('Psi4: a B3LYP/def2-SVP optimisation of methane, and a single point of water, equal Psi4 by hand on the returned geometries (the optimisation to 1e-8 Eh)', async () => {
       const opt = await run('optimize', { molecules: ['C'], method: 'b3lyp', basis: 'def2-svp' });
       const [methane] = opt.items;
       assert.equal(methane.error, null, methane.detail);
       assert.equal(methane.converged, true);
       const byHand = psi4ByHand(xyzLines(methane.molblock), 'b3lyp', 'def2-svp');
-      assert.ok(Math.abs(methane.energy_hartree - byHand) < 1e-6, `API ${methane.energy_hartree}, by hand ${byHand}`);
+      // The optimisation's energy is a single point on the returned (rounded) coordinates: it equals
+      // Psi4 by hand on them to the SCF's convergence (about 1e-12 here), not only to 1e-6.
+      assert.ok(Math.abs(methane.energy_hartree - byHand) < 1e-8, `API ${methane.energy_hartree}, by hand ${byHand}`);
 
       const sp = await run('singlepoint', { molecules: ['O'], method: 'pbe0', basis: 'cc-pvdz' });
       const byHand2 = psi4ByHand(xyzLines(sp.items[0].molblock), 'pbe0', 'cc-pvdz');

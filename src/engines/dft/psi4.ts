@@ -67,7 +67,19 @@ export function psi4Input(s: Pick<Prepared, 'symbols' | 'coords'>, c: DftCall, t
     '    out["geometry_bohr"] = m.geometry().to_array().tolist()',
     'try:',
     c.optimize
-      ? `    e, wfn, history = optimize(${py(m.psi4)}, return_wfn=True, return_history=True)\n    out["opt_steps"] = len(history["energy"])`
+      ? [
+          `    e, wfn, history = optimize(${py(m.psi4)}, return_wfn=True, return_history=True)`,
+          '    out["opt_steps"] = len(history["energy"])',
+          // The energy returned is a single point on the geometry as returned: the optimised
+          // coordinates rounded to the molblock's 4 decimals (Angstrom), from the optimiser's orbitals.
+          '    mol = wfn.molecule()',
+          '    import numpy as np',
+          '    a = [[float("%.4f" % (x * psi_bohr2angstroms)) / psi_bohr2angstroms for x in row] for row in mol.geometry().to_array().tolist()]',
+          '    mol.set_geometry(core.Matrix.from_array(np.array(a)))',
+          '    mol.update_geometry()',
+          '    core.set_local_option("SCF", "GUESS", "READ")',
+          `    e, wfn = energy(${py(m.psi4)}, molecule=mol, return_wfn=True)`,
+        ].join('\n')
       : `    e, wfn = energy(${py(m.psi4)}, return_wfn=True)`,
     '    out["energy"] = e',
     '    crucible_geometry(wfn.molecule())',
