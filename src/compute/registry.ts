@@ -8,6 +8,7 @@ import { filterJob } from './types/filter.js';
 import { frequenciesJob } from './types/frequencies.js';
 import { optimizeJob, singlepointJob } from './types/optimize.js';
 import { propertiesJob } from './types/properties.js';
+import { pkaJob } from './types/pka.js';
 import { propertiesQmJob } from './types/properties-qm.js';
 import { rerankJob } from './types/rerank.js';
 import { scanJob } from './types/scan.js';
@@ -36,6 +37,7 @@ const TYPES: JobType[] = [
   scanJob,
   propertiesQmJob,
   rerankJob,
+  pkaJob,
 ];
 
 /** Types that run a feature's asynchronous requests (utilities, inference): never submitted through /jobs. */

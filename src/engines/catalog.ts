@@ -2,7 +2,7 @@
 // is, the Debian package that ships it, how to ask its version, and the program it is started
 // through where it has one (NWChem: Open MPI's mpirun). Discovery (discovery.ts) finds them on
 // the PATH at start.
-export type EngineName = 'xtb' | 'mopac' | 'obabel' | 'vina' | 'psi4' | 'nwchem';
+export type EngineName = 'xtb' | 'mopac' | 'obabel' | 'vina' | 'psi4' | 'nwchem' | 'rdkit';
 
 /** A program an engine is started through, found on the PATH beside it (NWChem's MPI launcher). */
 export interface Launcher {
@@ -17,6 +17,8 @@ export interface EngineSpec {
   name: EngineName;
   /** The program looked up on the PATH. */
   binary: string;
+  /** Where else to look when the PATH's program does not answer the version question (a Python without the package). */
+  alsoAt?: string[];
   /** The Debian package that installs it (named in engine-unavailable problems). */
   debianPackage: string;
   /** What it is, for GET /engines readers. */
@@ -110,6 +112,15 @@ export const ENGINES: Readonly<Record<EngineName, EngineSpec>> = {
     },
     launcher: MPIRUN,
     maxFileBytes: DFT_SCRATCH_FILE,
+  },
+  rdkit: {
+    name: 'rdkit',
+    binary: 'python3',
+    // A python3 earlier on the PATH (a pyenv or virtualenv) often lacks Debian's package.
+    alsoAt: ['/usr/bin/python3'],
+    debianPackage: 'python3-rdkit',
+    summary: "RDKit's Python library (Debian's python3-rdkit) run as a program: ionisable sites, protonation states, tautomer enumeration, bonds to break and ETKDG conformers",
+    version: { args: ['-c', 'import rdkit; print("RDKit", rdkit.__version__)'], pattern: /RDKit (\S+)/ },
   },
 };
 

@@ -19,18 +19,18 @@ export interface FoundEngine {
 
 export type Engines = Readonly<Record<EngineName, FoundEngine>>;
 
+function isExecutable(p: string): boolean {
+  try {
+    fs.accessSync(p, fs.constants.X_OK);
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** The first executable `binary` on `PATH`, or null. */
 export function which(binary: string, pathVar = process.env.PATH ?? ''): string | null {
-  for (const dir of pathVar.split(path.delimiter)) {
-    if (!dir) continue;
-    const p = path.join(dir, binary);
-    try {
-      fs.accessSync(p, fs.constants.X_OK);
-      if (fs.statSync(p).isFile()) return p;
-    } catch {
-      /* not here */
-    }
-  }
+  for (const dir of pathVar.split(path.delimiter)) if (dir && isExecutable(path.join(dir, binary))) return path.join(dir, binary);
   return null;
 }
 
@@ -118,6 +118,12 @@ async function lookFor(pathVar: string): Promise<Engines> {
       const launcher = spec.launcher ? which(spec.launcher.binary, pathVar) : undefined;
       const engine: FoundEngine = { name, available: false, path: p, version: null, ...(spec.launcher ? { launcher } : {}) };
       const version = p && launcher !== null ? await versionOf(engine) : null;
+      if (version === null && launcher !== null)
+        for (const other of spec.alsoAt ?? []) {
+          if (!isExecutable(other)) continue;
+          const v = await versionOf({ ...engine, path: other });
+          if (v !== null) return { ...engine, path: other, available: true, version: v };
+        }
       return { ...engine, available: version !== null, version };
     }),
   );

@@ -1,32 +1,11 @@
 // What the DFT tests share (docs/engines.md, "DFT"): engine tools outside a job (the engines this
 // process found, each call through runEngine as a job's are), a prepared structure from
 // coordinates, and water at its experimental geometry.
-import { discoverEngines, engineCall } from '../../src/engines/discovery.js';
-import { runEngine } from '../../src/engines/process.js';
-import type { EngineTools, Prepared } from '../../src/engines/tools.js';
+import { localTools } from '../../src/engines/local-tools.js';
+import type { Prepared } from '../../src/engines/tools.js';
 
-/** EngineTools over the engines found on the PATH, on `threads` threads, stopped by `signal`; `pids` collects each call's process. */
-export async function directTools(threads = 1, signal = new AbortController().signal, pids: number[] = []): Promise<EngineTools> {
-  const engines = await discoverEngines();
-  return {
-    threads,
-    async run(engine, args, cwd, opts = {}) {
-      const found = engines[engine];
-      if (!found.available) throw new Error(`${engine} is not available`);
-      return runEngine(
-        engineCall(found, args, {
-          cwd,
-          input: opts.input,
-          threads: opts.threads ?? threads,
-          timeoutMs: opts.timeoutMs ?? 600_000,
-          signal,
-          onSpawn: (pid) => pids.push(pid),
-          env: opts.env,
-        }),
-      );
-    },
-  };
-}
+/** EngineTools over the engines found on the PATH (src/engines/local-tools.ts). */
+export const directTools = localTools;
 
 /** A V2000 molblock of atoms without bonds (the DFT engines read coordinates only). */
 export function molblockOf(symbols: string[], coords: [number, number, number][]): string {

@@ -232,8 +232,9 @@ function engineBonds(rdkit: RDKitModule, input: string, atoms: number): [number,
 export function structureInfo(rdkit: RDKitModule, input: string, options: StructureInfoOptions = {}): StructureInfoOutcome {
   const r = readMolecule(rdkit, input);
   if (!r.mol) return { ...EMPTY_INFO, error: r.error };
+  const mol = r.mol;
   try {
-    const g = readMolGraph(r.mol.get_json());
+    const g = readMolGraph(mol.get_json());
     const elements = new Set<string>();
     let atoms = 0;
     let electrons = 0;
@@ -259,9 +260,22 @@ export function structureInfo(rdkit: RDKitModule, input: string, options: Struct
       error: null,
       ...(options.bonds ? { bonds: engineBonds(rdkit, input, atoms) ?? undefined } : {}),
       ...(options.rotatable ? { rotatable: Number((JSON.parse(r.mol.get_descriptors()) as { NumRotatableBonds?: number }).NumRotatableBonds ?? 0) } : {}),
+      ...(options.smarts ? { matches: options.smarts.map((q) => firstAtoms(rdkit, mol, q)) } : {}),
     };
   } finally {
     r.mol.delete();
+  }
+}
+
+/** The first atom of each match of the SMARTS `query` in `mol`. */
+function firstAtoms(rdkit: RDKitModule, mol: Mol, query: string): number[] {
+  const q = rdkit.get_qmol(query);
+  if (!q) throw new Error(`the SMARTS ${query} does not read`);
+  try {
+    const all = JSON.parse(mol.get_substruct_matches(q) || '[]') as MatchJson[] | MatchJson;
+    return (Array.isArray(all) ? all : [all]).map((m) => m.atoms?.[0]).filter((a): a is number => a !== undefined);
+  } finally {
+    q.delete();
   }
 }
 

@@ -152,6 +152,8 @@ export interface StructureInfoOutcome {
   bonds?: [number, number][];
   /** With options.rotatable: RDKit's rotatable bonds (NumRotatableBonds; a conformer search's estimate). */
   rotatable?: number;
+  /** With options.smarts: per SMARTS, the first atom of each of its matches (a pKa job's sites at submit). */
+  matches?: number[][];
 }
 
 /** Options of `structure_info`. */
@@ -160,6 +162,8 @@ export interface StructureInfoOptions {
   bonds?: boolean;
   /** Report the rotatable bonds too. */
   rotatable?: boolean;
+  /** Report each SMARTS's matches too (the first atom of each match). */
+  smarts?: string[];
 }
 
 export interface JobKindMap {

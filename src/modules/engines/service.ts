@@ -15,6 +15,7 @@ export const ENGINE_METHODS: Readonly<Record<EngineName, readonly string[]>> = {
   vina: ['vina', 'vina12'],
   psi4: enginePaperMethods('psi4'),
   nwchem: enginePaperMethods('nwchem'),
+  rdkit: ['rdkit'],
 };
 
 /** Whether a worker that found `engines` can run some job of `type` (one of its engine sets complete). */

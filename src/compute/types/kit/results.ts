@@ -8,7 +8,7 @@ const NullNum = Type.Union([Type.Number(), Type.Null()]);
 const Molblock = Type.String({ description: 'V2000 molblock, 3D coordinates in Å, atoms in the input order (hydrogens after the heavy atoms)' });
 
 /** The fields every item has: its place in the input and its error, if any. */
-function item(fields: TProperties, description: string) {
+export function item(fields: TProperties, description: string) {
   return Type.Object(
     {
       index: Type.Integer({ description: 'Position in the input (0-based)' }),
@@ -25,7 +25,7 @@ function item(fields: TProperties, description: string) {
   );
 }
 
-function result(id: string, jobType: string, itemSchema: TObject, extra: TProperties = {}) {
+export function result(id: string, jobType: string, itemSchema: TObject, extra: TProperties = {}) {
   return Type.Object(
     {
       job_type: Type.Literal(jobType),

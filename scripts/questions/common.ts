@@ -1,0 +1,35 @@
+// What the calibration scripts share (docs/engines.md, "pKa calibration" and "Bond energy
+// calibration"): a pool of concurrent runs and a CSV reader.
+/** Runs `fn` over `items`, `n` at a time. */
+export async function pool<T>(items: readonly T[], n: number, fn: (item: T, i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await fn(items[i]!, i);
+      }
+    }),
+  );
+}
+
+/** A CSV file's rows (quoted fields allowed, no newlines inside them). */
+export function readCsv(text: string): Record<string, string>[] {
+  const [head, ...rows] = text.trim().split('\n').map(splitCsvLine);
+  return rows.map((r) => Object.fromEntries(head!.map((h, i) => [h, r[i] ?? ''])));
+}
+
+function splitCsvLine(line: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quoted = false;
+  for (const ch of line) {
+    if (ch === '"') quoted = !quoted;
+    else if (ch === ',' && !quoted) {
+      out.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  out.push(cur);
+  return out;
+}

@@ -1,0 +1,210 @@
+// Crucible's RDKit program (docs/engines.md, "Chemistry questions"): a Python script run by
+// Debian's python3-rdkit as the `rdkit` engine. It finds ionisable sites by the SMARTS catalogue
+// it is given (src/engines/questions/sites.ts), builds protonation states, enumerates tautomers,
+// lists the bonds to break, and embeds 3D conformers (ETKDG, then MMFF94 or UFF). xtb does every
+// energy; the script only builds structures. One request and one result per run (JSON files).
+import fs from 'node:fs';
+import path from 'node:path';
+import { ItemFailure, lastLines, type EngineTools } from '../tools.js';
+
+const PROGRAM = String.raw`# Crucible's RDKit program (docs/engines.md, "Chemistry questions"): Debian's python3-rdkit
+# run as an engine. Reads request.json, writes result.json. Commands:
+#   sites:      the ionisable sites of each molecule (SMARTS catalogue given in the request)
+#   forms:      protonation states of one molecule: SMILES, charge and 3D conformers of each
+#   tautomers:  RDKit's tautomer enumeration, with 3D conformers of each tautomer
+#   bonds:      a molecule's X-H bonds (one per set of symmetry-equivalent hydrogens) or the
+#               bonds given, checked, and the parent's 3D conformers
+# Atom indices are the input SMILES's (heavy atoms as written, then the hydrogens AddHs adds).
+import json, sys
+from rdkit import Chem, RDLogger
+from rdkit.Chem import AllChem, rdMolDescriptors
+from rdkit.Chem.MolStandardize import rdMolStandardize
+
+RDLogger.DisableLog("rdApp.*")
+
+
+def read(text):
+    """A SMILES or a molblock (its atom order kept)."""
+    mol = Chem.MolFromMolBlock(text) if "\n" in text.strip() else Chem.MolFromSmiles(text)
+    if mol is None:
+        raise ValueError("RDKit cannot read the structure")
+    return mol
+
+
+def neutral(text):
+    return rdMolStandardize.Uncharger().uncharge(read(text))
+
+
+def conformers(mol, count, seed, rms=0.3):
+    """ETKDG conformers with every hydrogen, MMFF94-minimised (UFF where MMFF has no types), pruned, lowest first."""
+    mh = Chem.AddHs(mol)
+    if count <= 0:
+        return mh, []
+    params = AllChem.ETKDGv3()
+    params.randomSeed = seed
+    params.pruneRmsThresh = rms
+    params.numThreads = 1
+    ids = list(AllChem.EmbedMultipleConfs(mh, numConfs=count, params=params))
+    if not ids:
+        params.useRandomCoords = True
+        ids = list(AllChem.EmbedMultipleConfs(mh, numConfs=count, params=params))
+    if not ids:
+        raise ValueError("RDKit could not embed the structure in 3D")
+    if AllChem.MMFFHasAllMoleculeParams(mh):
+        res = AllChem.MMFFOptimizeMoleculeConfs(mh, maxIters=2000, numThreads=1)
+    else:
+        res = AllChem.UFFOptimizeMoleculeConfs(mh, maxIters=2000, numThreads=1)
+    order = sorted(range(len(ids)), key=lambda i: res[i][1])
+    blocks = [full_bond_lines(Chem.MolToMolBlock(mh, confId=ids[i], kekulize=True)) for i in order]
+    return mh, blocks
+
+
+def full_bond_lines(block):
+    """RDKit writes a V2000 bond line's first four fields only; xtb's reader wants all seven."""
+    lines = block.split("\n")
+    atoms, bonds = int(lines[3][0:3]), int(lines[3][3:6])
+    for k in range(4 + atoms, 4 + atoms + bonds):
+        lines[k] = lines[k][:12].ljust(12) + "  0  0  0"
+    return "\n".join(lines)
+
+
+def smiles_of(mol):
+    return Chem.MolToSmiles(Chem.RemoveHs(mol))
+
+
+def site_matches(mol, catalogue):
+    """Each site atom once, with the first catalogue entry that matches it (the catalogue is ordered)."""
+    seen = {}
+    for entry in catalogue:
+        patt = Chem.MolFromSmarts(entry["smarts"])
+        for match in mol.GetSubstructMatches(patt, uniquify=True, maxMatches=1000):
+            atom = match[entry.get("atom", 0)]
+            if atom not in seen:
+                seen[atom] = entry
+    return [
+        {"atom_index": a, "element": mol.GetAtomWithIdx(a).GetSymbol(), "class": e["class"], "kind": e["kind"], "hydrogens": mol.GetAtomWithIdx(a).GetTotalNumHs()}
+        for a, e in sorted(seen.items())
+    ]
+
+
+def cmd_sites(req):
+    mol = neutral(req["smiles"])
+    return {
+        "smiles": Chem.MolToSmiles(mol),
+        "charge": Chem.GetFormalCharge(mol),
+        "rotatable": rdMolDescriptors.CalcNumRotatableBonds(mol),
+        "sites": site_matches(mol, req["catalogue"]),
+    }
+
+
+def changed(mol, sites, state):
+    """The molecule with each site whose state is 1 changed: an acid loses a proton, a base gains one."""
+    rw = Chem.RWMol(mol)
+    for site, on in zip(sites, state):
+        if not on:
+            continue
+        atom = rw.GetAtomWithIdx(site["atom_index"])
+        h = atom.GetTotalNumHs()
+        atom.SetNoImplicit(True)
+        if site["kind"] == "acid":
+            if h < 1:
+                raise ValueError("site %d has no proton to lose" % site["atom_index"])
+            atom.SetNumExplicitHs(h - 1)
+            atom.SetFormalCharge(atom.GetFormalCharge() - 1)
+        else:
+            atom.SetNumExplicitHs(h + 1)
+            atom.SetFormalCharge(atom.GetFormalCharge() + 1)
+    m = rw.GetMol()
+    Chem.SanitizeMol(m)
+    return m
+
+
+def cmd_forms(req):
+    mol = neutral(req["smiles"])
+    out = []
+    for state in req["states"]:
+        m = changed(mol, req["sites"], state)
+        _, blocks = conformers(m, req.get("conformers", 0), req.get("seed", 42))
+        out.append({"smiles": smiles_of(m), "charge": Chem.GetFormalCharge(m), "molblocks": blocks})
+    return out
+
+
+def cmd_tautomers(req):
+    mol = read(req["smiles"])
+    enum = rdMolStandardize.TautomerEnumerator()
+    enum.SetMaxTautomers(req["max"] + 1)
+    enum.SetMaxTransforms(10000)
+    result = enum.Enumerate(mol)
+    tautomers = list(result)
+    if len(tautomers) > req["max"]:
+        return {"count": len(tautomers), "over": True, "tautomers": []}
+    out = []
+    for t in tautomers:
+        _, blocks = conformers(t, req.get("conformers", 0), req.get("seed", 42))
+        out.append({"smiles": Chem.MolToSmiles(t), "charge": Chem.GetFormalCharge(t), "molblocks": blocks})
+    canon = Chem.MolToSmiles(enum.Canonicalize(mol))
+    return {"count": len(out), "over": False, "canonical": canon, "tautomers": out}
+
+
+def cmd_bonds(req):
+    """The bonds to break: those given (checked), else one X-H bond per set of symmetry-equivalent hydrogens on C, N, O and S; and the parent's conformers."""
+    mol = read(req["smiles"])
+    mh = Chem.AddHs(mol)
+    ranks = list(Chem.CanonicalRankAtoms(mh, breakTies=False))
+    bonds = req.get("bonds")
+    out = []
+    if not bonds:
+        seen = set()
+        for atom in mh.GetAtoms():
+            if atom.GetSymbol() not in ("C", "N", "O", "S"):
+                continue
+            for nb in atom.GetNeighbors():
+                if nb.GetAtomicNum() == 1 and ranks[nb.GetIdx()] not in seen:
+                    seen.add(ranks[nb.GetIdx()])
+                    equivalent = sum(1 for r in ranks if r == ranks[nb.GetIdx()])
+                    out.append({"atoms": [atom.GetIdx(), nb.GetIdx()], "equivalent": equivalent})
+    else:
+        for i, j in bonds:
+            out.append({"atoms": [i, j], "equivalent": 1})
+    for b in out:
+        i, j = b["atoms"]
+        if max(i, j) >= mh.GetNumAtoms():
+            b["error"] = "the molecule has %d atoms with its hydrogens" % mh.GetNumAtoms()
+            continue
+        bond = mh.GetBondBetweenAtoms(int(i), int(j))
+        b["elements"] = [mh.GetAtomWithIdx(int(i)).GetSymbol(), mh.GetAtomWithIdx(int(j)).GetSymbol()]
+        if bond is None:
+            b["error"] = "atoms %d and %d are not bonded" % (i, j)
+        elif bond.GetBondType() != Chem.BondType.SINGLE or bond.IsInRing():
+            b["error"] = "only a single bond outside rings breaks into two radicals here"
+    _, blocks = conformers(mol, req.get("conformers", 0), req.get("seed", 42))
+    return {"smiles": Chem.MolToSmiles(mol), "atoms": mh.GetNumAtoms(), "bonds": out, "molblocks": blocks}
+
+
+COMMANDS = {"sites": cmd_sites, "forms": cmd_forms, "tautomers": cmd_tautomers, "bonds": cmd_bonds}
+
+if __name__ == "__main__":
+    request = json.load(open(sys.argv[1]))
+    try:
+        result = {"ok": COMMANDS[request["command"]](request)}
+    except Exception as err:
+        result = {"error": "%s: %s" % (type(err).__name__, err)}
+    json.dump(result, open("result.json", "w"))
+`;
+
+/** Runs one command of the program in `dir`; its failure (RDKit's exception) is an ItemFailure. */
+export async function runRdkit<T>(tools: EngineTools, dir: string, request: Record<string, unknown>, timeoutMs = 300_000): Promise<T> {
+  fs.writeFileSync(path.join(dir, 'crucible_rdkit.py'), PROGRAM);
+  fs.writeFileSync(path.join(dir, 'request.json'), JSON.stringify(request));
+  const result = path.join(dir, 'result.json');
+  fs.rmSync(result, { force: true });
+  const r = await tools.run('rdkit', ['crucible_rdkit.py', 'request.json'], dir, { timeoutMs, threads: 1 });
+  let out: { ok?: T; error?: string } | null = null;
+  try {
+    out = JSON.parse(fs.readFileSync(result, 'utf8')) as { ok?: T; error?: string };
+  } catch {
+    /* it stopped before writing */
+  }
+  if (out?.ok !== undefined) return out.ok;
+  throw new ItemFailure('engine_failed', `RDKit: ${out?.error ?? lastLines(r.stderr || r.stdout)}`);
+}
