@@ -47,6 +47,8 @@ export interface EstimateContext {
   readMolecules?(artifactId: string, port?: string): AsyncIterable<MoleculeRecord>;
   /** RCSB PDB files (docking checks a pdb_id at submit). */
   pdb?: JobPdbFiles;
+  /** The RDKit program (src/engines/rdkit/program.ts) run here: null without the rdkit engine (tautomers counts them at submit). */
+  rdkit?<T>(request: Record<string, unknown>): Promise<T | null>;
 }
 
 export interface RunContext<P> {

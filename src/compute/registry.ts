@@ -12,6 +12,7 @@ import { pkaJob } from './types/pka.js';
 import { propertiesQmJob } from './types/properties-qm.js';
 import { rerankJob } from './types/rerank.js';
 import { scanJob } from './types/scan.js';
+import { tautomersJob } from './types/tautomers.js';
 import { similaritySearchJob } from './types/similarity-search.js';
 import { substructureSearchJob } from './types/substructure-search.js';
 import { mpnnPredictJob } from './types/mpnn-predict.js';
@@ -38,6 +39,7 @@ const TYPES: JobType[] = [
   propertiesQmJob,
   rerankJob,
   pkaJob,
+  tautomersJob,
 ];
 
 /** Types that run a feature's asynchronous requests (utilities, inference): never submitted through /jobs. */

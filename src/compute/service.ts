@@ -20,6 +20,7 @@ import { ACTIVE_STATUSES, JOB_STATUSES, jobsStore, TERMINAL, type JobOrigin, typ
 import { finishJob } from './transitions.js';
 import { workersStore } from './workers-store.js';
 import { commaValues, sortOrder } from '../db/list-query.js';
+import { runRdkitHere } from '../engines/rdkit/program.js';
 
 /** Who submits: the account, the API key used (if any) and its monthly spend ceiling. */
 export interface Submitter {
@@ -139,6 +140,7 @@ export class JobService {
         readFile: this.ports.artifacts.readFile ? (artifactId, maxBytes) => this.ports.artifacts.readFile!(who.userId, artifactId, maxBytes) : undefined,
         readMolecules: (artifactId, port) => this.ports.artifacts.readMolecules(who.userId, artifactId, port),
         pdb: this.ports.pdb,
+        rdkit: (request) => runRdkitHere(request),
       })
       .catch((err: unknown) => {
         throw err instanceof AppError ? err.at('payload') : err;

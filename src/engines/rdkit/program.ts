@@ -5,6 +5,9 @@
 // energy; the script only builds structures. One request and one result per run (JSON files).
 import fs from 'node:fs';
 import path from 'node:path';
+import { discoverEngines } from '../discovery.js';
+import { localTools } from '../local-tools.js';
+import { makeScratch, removeScratch } from '../scratch.js';
 import { ItemFailure, lastLines, type EngineTools } from '../tools.js';
 
 const PROGRAM = String.raw`# Crucible's RDKit program (docs/engines.md, "Chemistry questions"): Debian's python3-rdkit
@@ -207,4 +210,21 @@ export async function runRdkit<T>(tools: EngineTools, dir: string, request: Reco
   }
   if (out?.ok !== undefined) return out.ok;
   throw new ItemFailure('engine_failed', `RDKit: ${out?.error ?? lastLines(r.stderr || r.stdout)}`);
+}
+
+/**
+ * One command of the program in this process (a job type's checks at submit): null when this
+ * process has no rdkit engine, or when RDKit fails on the input (the job then says why).
+ */
+export async function runRdkitHere<T>(request: Record<string, unknown>, timeoutMs = 20_000): Promise<T | null> {
+  if (!(await discoverEngines()).rdkit.available) return null;
+  const dir = makeScratch('rdkit-submit');
+  try {
+    return await runRdkit<T>(await localTools(1), dir, request, timeoutMs);
+  } catch (err) {
+    if (err instanceof ItemFailure) return null;
+    throw err;
+  } finally {
+    removeScratch(dir);
+  }
 }

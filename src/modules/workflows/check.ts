@@ -8,6 +8,7 @@ import { STAND_IN_ARTIFACT, validateSpec, type StepPlan, type WorkflowSpec } fro
 import { templateById } from '../../workflows/templates.js';
 import { atInputs, resolveInputs, withValues } from './inputs.js';
 import { ASSUMED_MOLECULES } from './runs.js';
+import { runRdkitHere } from '../../engines/rdkit/program.js';
 
 /** Validates a spec for a user: each step's own rules run with the user's models and artifacts. */
 export function validateFor(s: Pick<Services, 'artifacts' | 'models' | 'jobs'>, userId: string, spec: unknown, plans: StepPlan[] = [], assumed = ASSUMED_MOLECULES) {
@@ -21,6 +22,7 @@ export function validateFor(s: Pick<Services, 'artifacts' | 'models' | 'jobs'>, 
         models: s.models.jobPort(),
         // Inline structures read with RDKit as POST /jobs/estimate reads them (docs/workflows.md, "Estimate").
         structureInfo: (inputs, options) => s.jobs.structureInfo(inputs, options),
+        rdkit: (request) => runRdkitHere(request),
       }),
     plans,
   );

@@ -44,10 +44,17 @@ export const TautomersResult = result(
   'tautomers',
   item(
     {
-      smiles: Smiles,
+      smiles: Type.String({ description: 'The main tautomer (the most abundant)' }),
       tautomers: Type.Array(
         Type.Object(
-          { smiles: Smiles, relative_kcal: Num, fraction: Num, energy_hartree: Num, molblock: Type.String({ description: 'Its lowest structure, optimised (V2000, 3D)' }) },
+          {
+            smiles: Smiles,
+            relative_kcal: Num,
+            fraction: Num,
+            energy_hartree: Type.Number({ description: "What it is ranked by: its GFN2 free energy at 298.15 K, or (energy 'electronic') its energy plus the lowest's thermal part" }),
+            energy: Type.Union([Type.Literal('free'), Type.Literal('electronic')], { description: 'free: within 10 kcal/mol of the lowest (at most 10 of them); electronic: the others' }),
+            molblock: Type.String({ description: 'Its lowest structure, optimised (V2000, 3D)' }),
+          },
           { additionalProperties: false },
         ),
         { description: 'Lowest first' },
