@@ -12,7 +12,7 @@ import { makeScratch, removeScratch } from '../../src/engines/scratch.js';
 import { findSites, PKA_KEEP, stateEnergies, type FoundSite } from '../../src/engines/questions/pka.js';
 import { conformersToEmbed } from '../../src/engines/questions/forms.js';
 import { localTools } from '../../src/engines/local-tools.js';
-import { pool, readCsv } from './common.js';
+import { mappedAtoms, pool, readCsv } from './common.js';
 import type { Structure } from '../../src/engines/tools.js';
 
 const DATA = 'data/public/pka/train.csv';
@@ -36,7 +36,7 @@ async function measure(): Promise<Row[]> {
   const out: Row[] = [];
   const jobs = Number(process.argv[process.argv.indexOf('--jobs') + 1] ?? 2) || 2;
   await pool(rows, jobs, async (r) => {
-    const site = Number(/\[[^\]]*:1\]/.test(r.smiles!) ? siteIndex(r.smiles!) : -1);
+    const site = mappedAtoms(r.smiles!)[1] ?? -1;
     const smiles = r.smiles!.replace(/:1\]/g, ']');
     const dir = makeScratch('pka-calibration');
     try {
@@ -54,12 +54,6 @@ async function measure(): Promise<Row[]> {
     }
   });
   return out.sort((a, b) => rows.findIndex((r) => r.name === a.name) - rows.findIndex((r) => r.name === b.name));
-}
-
-/** The 0-based index of the atom mapped 1 (atoms counted as RDKit reads a SMILES: bracket atoms and organic-subset symbols). */
-function siteIndex(smiles: string): number {
-  const atoms = smiles.match(/\[[^\]]+\]|Br|Cl|[BCNOPSFI]|[bcnops]/g) ?? [];
-  return atoms.findIndex((a) => a.endsWith(':1]'));
 }
 
 /** Least squares of y on the columns of x (with an intercept column appended). */

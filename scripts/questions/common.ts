@@ -33,3 +33,14 @@ function splitCsvLine(line: string): string[] {
   out.push(cur);
   return out;
 }
+
+/** The 0-based index of each mapped atom of a SMILES, by map number (atoms counted as RDKit reads them: bracket atoms and organic-subset symbols). */
+export function mappedAtoms(smiles: string): Record<number, number> {
+  const atoms = smiles.match(/\[[^\]]+\]|Br|Cl|[BCNOPSFI]|[bcnops]/g) ?? [];
+  const out: Record<number, number> = {};
+  atoms.forEach((a, i) => {
+    const m = /:(\d+)\]$/.exec(a);
+    if (m) out[Number(m[1])] = i;
+  });
+  return out;
+}

@@ -1,5 +1,6 @@
 // Every job type, by name. A new type is one file in types/ and one line here.
 import type { JobType } from './job-type.js';
+import { bdeJob } from './types/bde.js';
 import { clusterJob } from './types/cluster.js';
 import { conformersJob } from './types/conformers.js';
 import { depictJob } from './types/depict.js';
@@ -40,6 +41,7 @@ const TYPES: JobType[] = [
   rerankJob,
   pkaJob,
   tautomersJob,
+  bdeJob,
 ];
 
 /** Types that run a feature's asynchronous requests (utilities, inference): never submitted through /jobs. */

@@ -17,6 +17,7 @@ const PROGRAM = String.raw`# Crucible's RDKit program (docs/engines.md, "Chemist
 #   tautomers:  RDKit's tautomer enumeration, with 3D conformers of each tautomer
 #   bonds:      a molecule's X-H bonds (one per set of symmetry-equivalent hydrogens) or the
 #               bonds given, checked, and the parent's 3D conformers
+#   fragments:  the two radicals of each bond broken, with their own 3D conformers
 # Atom indices are the input SMILES's (heavy atoms as written, then the hydrogens AddHs adds).
 import json, sys
 from rdkit import Chem, RDLogger
@@ -168,10 +169,14 @@ def cmd_bonds(req):
                     out.append({"atoms": [atom.GetIdx(), nb.GetIdx()], "equivalent": equivalent})
     else:
         for i, j in bonds:
+            if j < 0 and 0 <= i < mh.GetNumAtoms():
+                # [i, -1]: a hydrogen of atom i (the calibration names bonds by their heavy atom).
+                hs = [nb.GetIdx() for nb in mh.GetAtomWithIdx(int(i)).GetNeighbors() if nb.GetAtomicNum() == 1]
+                j = hs[0] if hs else j
             out.append({"atoms": [i, j], "equivalent": 1})
     for b in out:
         i, j = b["atoms"]
-        if max(i, j) >= mh.GetNumAtoms():
+        if min(i, j) < 0 or max(i, j) >= mh.GetNumAtoms():
             b["error"] = "the molecule has %d atoms with its hydrogens" % mh.GetNumAtoms()
             continue
         bond = mh.GetBondBetweenAtoms(int(i), int(j))
@@ -184,7 +189,33 @@ def cmd_bonds(req):
     return {"smiles": Chem.MolToSmiles(mol), "atoms": mh.GetNumAtoms(), "bonds": out, "molblocks": blocks}
 
 
-COMMANDS = {"sites": cmd_sites, "forms": cmd_forms, "tautomers": cmd_tautomers, "bonds": cmd_bonds}
+def cmd_fragments(req):
+    """The two radicals (or radical and atom) of each bond [i, j], with 3D conformers of each (an atom has none)."""
+    mh = Chem.AddHs(read(req["smiles"]))
+    out = []
+    for i, j in req["bonds"]:
+        rw = Chem.RWMol(mh)
+        rw.RemoveBond(int(i), int(j))
+        for k in (i, j):
+            a = rw.GetAtomWithIdx(int(k))
+            a.SetNoImplicit(True)
+            a.SetNumRadicalElectrons(a.GetNumRadicalElectrons() + 1)
+        broken = rw.GetMol()
+        Chem.SanitizeMol(broken)
+        sides = []
+        for ids in Chem.GetMolFrags(broken, asMols=False, sanitizeFrags=False):
+            sub = Chem.RWMol(broken)
+            for k in sorted(set(range(broken.GetNumAtoms())) - set(ids), reverse=True):
+                sub.RemoveAtom(k)
+            piece = sub.GetMol()
+            Chem.SanitizeMol(piece)
+            blocks = conformers(piece, req.get("conformers", 0), req.get("seed", 42))[1] if piece.GetNumAtoms() > 1 else []
+            sides.append({"atoms": sorted(ids), "smiles": Chem.MolToSmiles(piece), "molblocks": blocks})
+        out.append({"bond": [i, j], "sides": sides})
+    return out
+
+
+COMMANDS = {"sites": cmd_sites, "forms": cmd_forms, "tautomers": cmd_tautomers, "bonds": cmd_bonds, "fragments": cmd_fragments}
 
 if __name__ == "__main__":
     request = json.load(open(sys.argv[1]))
