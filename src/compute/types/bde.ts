@@ -1,7 +1,7 @@
 // `bde` (docs/engines.md, "Bond dissociation energies"): homolytic bond dissociation enthalpies
 // at 298 K of each molecule's X-H bonds (one per set of symmetry-equivalent hydrogens on C, N,
 // O and S) or of the bonds asked for, weakest first: GFN2 geometries and thermal parts, energies
-// from GFN2 or from B3LYP/def2-SVP single points (Psi4), through the method's calibration line.
+// from B3LYP/def2-SVP single points (Psi4; the default) or GFN2 alone, through their calibration line.
 import { Type, type Static } from '@sinclair/typebox';
 import { invalid } from '../../errors.js';
 import { BDE_KEEP, computeBdes, MAX_BONDS, type BdeMethod, type BondRequest } from '../../engines/questions/bde.js';
@@ -11,7 +11,7 @@ import { engineJob } from './kit/engine-job.js';
 import { scfSeconds } from './kit/dft-cost.js';
 import { countStructures, structureFields } from './kit/payload.js';
 import { BdeResult } from './kit/question-results.js';
-import { checkQuestion, expectedConformers, questionEstimate } from './kit/questions.js';
+import { checkQuestion, expectedConformers, gfn2Only, questionEstimate } from './kit/questions.js';
 import { QM_CALL_MS } from './kit/qm.js';
 import { engineOutput, runItems } from './kit/run.js';
 import { loadStructures } from './kit/structures.js';
@@ -27,10 +27,12 @@ const Payload = Type.Object(
         description: "The bonds to break, [i, j] 0-based in the input's atom order (hydrogens after the heavy atoms). Default: every C-H, N-H, O-H and S-H bond, one per set of symmetry-equivalent hydrogens",
       }),
     ),
-    method: Type.Optional(
-      Type.Union([Type.Literal('gfn2'), Type.Literal('b3lyp')], {
-        default: 'gfn2',
-        description: 'The energies: gfn2 (GFN2-xTB alone, fast, less accurate); b3lyp (B3LYP/def2-SVP single points by Psi4 on the GFN2 geometries). Geometries and thermal parts are GFN2 either way',
+    method: gfn2Only(),
+    energies: Type.Optional(
+      Type.Union([Type.Literal('b3lyp'), Type.Literal('gfn2')], {
+        default: 'b3lyp',
+        description:
+          'The electronic energies: b3lyp (B3LYP/def2-SVP single points by Psi4 on the GFN2 geometries; calibrated leave-one-out error 1.5 kcal/mol) or gfn2 (GFN2-xTB alone: fast, 7.5 kcal/mol). Geometries and thermal parts are GFN2 either way',
       }),
     ),
   },
@@ -38,7 +40,8 @@ const Payload = Type.Object(
 );
 type Payload = Static<typeof Payload>;
 
-const ENERGIES: Record<BdeMethod, string> = { gfn2: 'GFN2-xTB (no DFT single points)', b3lyp: 'B3LYP/def2-SVP single points (Psi4) on GFN2 geometries' };
+const ENERGIES: Record<BdeMethod, string> = { gfn2: 'GFN2-xTB alone (no DFT single points)', b3lyp: 'B3LYP/def2-SVP single points (Psi4) on GFN2 geometries' };
+const energiesOf = (p: Payload): BdeMethod => p.energies ?? 'b3lyp';
 /** A Hessian costs about this many optimisations of the same structure; an open-shell SCF this many closed-shell ones. */
 const HESSIAN_AS_OPTIMISATIONS = 3;
 const UKS_FACTOR = 1.7;
@@ -52,10 +55,10 @@ const job = engineJob<Payload>('bde', { structures: 'molecules', table: 'table' 
   payload: Payload,
   result: BdeResult,
   methods: ['gfn2', 'rrho', 'rdkit', 'psi4', 'b3lyp', 'def2_svp'],
-  methodsOf: (p) => ['gfn2', 'rrho', 'rdkit', ...((p.method ?? 'gfn2') === 'b3lyp' ? ['psi4', 'b3lyp', 'def2_svp'] : [])],
+  methodsOf: (p) => ['gfn2', 'rrho', 'rdkit', ...(energiesOf(p) === 'b3lyp' ? ['psi4', 'b3lyp', 'def2_svp'] : [])],
   async estimate(p, ctx) {
     const n = await countStructures(p, ctx);
-    const method = p.method ?? 'gfn2';
+    const method = energiesOf(p);
     const infos = p.molecules && ctx.structureInfo ? await ctx.structureInfo(p.molecules, { rotatable: true }) : new Array(n).fill(null);
     const counts: number[] = [];
     for (const [i, info] of infos.entries()) {
@@ -81,7 +84,7 @@ const job = engineJob<Payload>('bde', { structures: 'molecules', table: 'table' 
   },
   async run(ctx) {
     const p = ctx.payload;
-    const method: BdeMethod = p.method ?? 'gfn2';
+    const method = energiesOf(p);
     const line = BDE_LINES[method];
     const structures = await loadStructures(ctx);
     const run = await runItems(ctx, structures, { perCallTimeoutMs: QM_CALL_MS, label: 'bde' }, async (s, tools, dir) => {
@@ -97,14 +100,14 @@ const job = engineJob<Payload>('bde', { structures: 'molecules', table: 'table' 
         row: { weakest_bond: weakest ? weakest.atoms.join('-') : null, weakest_bde_kcal_mol: weakest?.bde_kcal_mol ?? null, bonds: bonds.length },
       };
     });
-    return engineOutput('bde', method, run, { energies: ENERGIES[method], calibrated: Boolean(line) });
+    return engineOutput('bde', 'gfn2', run, { energies: ENERGIES[method], calibrated: Boolean(line) });
   },
 });
 
-/** Psi4 too when the energies are B3LYP's. */
+/** Psi4 too when the energies are B3LYP's (the default). */
 export const bdeJob: JobType<Payload> = {
   ...job,
-  engines: (p) => ['rdkit', 'xtb', ...((p.method ?? 'gfn2') === 'b3lyp' ? (['psi4'] as EngineName[]) : [])],
+  engines: (p) => ['rdkit', 'xtb', ...(energiesOf(p) === 'b3lyp' ? (['psi4'] as EngineName[]) : [])],
   engineSets: [
     ['rdkit', 'xtb'],
     ['psi4', 'rdkit', 'xtb'],

@@ -9,6 +9,6 @@ export interface BdeLine {
 }
 
 export const BDE_LINES: Readonly<Record<string, BdeLine>> = {
-  gfn2: { slope: 0.60064, intercept: 27.1382, n: 16, looMae: 8.318 },
-  b3lyp: { slope: 0.97499, intercept: 4.5308, n: 16, looMae: 2.447 },
+  gfn2: { slope: 0.61641, intercept: 25.9238, n: 16, looMae: 7.447 },
+  b3lyp: { slope: 0.97426, intercept: 5.5885, n: 16, looMae: 1.503 },
 };
