@@ -27,7 +27,7 @@
 //
 //   npm run bench:engines [-- --n 50 --cancels 20 --dock-reps 3 --dock-5x72 --only ABCD]
 //   npm run bench:engines -- --only E [--types conformers]
-//   npm run bench:engines -- --only F [--dft-n 10 --rerank-top 10]
+//   npm run bench:engines -- --only F [--dft-n 10 | --dft-only sildenafil,imatinib] [--rerank-top 10]
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -194,7 +194,8 @@ async function main() {
     // F. DFT single points, and a re-ranking.
     if (part('F')) {
       if (!engines.psi4.available || !engines.nwchem.available) throw new Error('Psi4 and NWChem are needed: npm run setup:engines');
-      const f = await dftFigure(inst, engines, arg('dft-n', 10));
+      const only = process.argv.includes('--dft-only') ? process.argv[process.argv.indexOf('--dft-only') + 1]!.split(',') : undefined;
+      const f = await dftFigure(inst, engines, arg('dft-n', 10), only);
       const n = f.rows.length;
       console.log(
         `F. ${n} B3LYP/def2-SVP single points: Psi4 directly (2 at a time) ${f.directSec.toFixed(1)} s = ${((3600 * n) / f.directSec).toFixed(1)}/h; API (2 slots) ${f.apiSec.toFixed(1)} s = ${((3600 * n) / f.apiSec).toFixed(1)}/h; ratio API/direct throughput ${(f.directSec / f.apiSec).toFixed(3)} (target >= 0.95); estimate / charge ${Math.min(...f.rows.map((r) => r.ratio)).toFixed(2)} to ${Math.max(...f.rows.map((r) => r.ratio)).toFixed(2)} (target within 2x)`,

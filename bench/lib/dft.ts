@@ -86,10 +86,12 @@ export function fitScf(points: { n: number; sec: number }[]): { base: number; k:
   return best;
 }
 
-export async function dftFigure(inst: BenchInstance, engines: Engines, count = DFT_MOLECULES.length): Promise<DftFigure> {
+/** The first `count` molecules, or those named in `only`. */
+export async function dftFigure(inst: BenchInstance, engines: Engines, count = DFT_MOLECULES.length, only?: string[]): Promise<DftFigure> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-bench-dft-'));
   try {
-    const mols = DFT_MOLECULES.slice(0, count).map(([name, smiles]) => {
+    const chosen = only ? DFT_MOLECULES.filter(([name]) => only.includes(name)) : DFT_MOLECULES.slice(0, count);
+    const mols = chosen.map(([name, smiles]) => {
       const molblock = execFileSync(engines.obabel.path!, [`-:${smiles}`, '--gen3d', '-h', '-omol'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
       const atoms = readMolblockAtoms(molblock);
       return { name, molblock, ...atoms, heavy: atoms.symbols.filter((s) => s !== 'H').length };
@@ -161,6 +163,11 @@ export async function dftFigure(inst: BenchInstance, engines: Engines, count = D
       });
     }
     const points = rows.map((r) => ({ n: r.functions, sec: r.directSec }));
+    // A fit of three constants wants a few more molecules than that (--dft-only of two: none).
+    if (points.length < 4) {
+      const none = rows.map(() => NaN);
+      return { rows, directSec, apiSec, fit: { base: NaN, k: NaN, p: NaN, looPct: NaN, residualsPct: none }, fittedRatios: none };
+    }
     const fit = fitScf(points);
     const predict = (f: { base: number; k: number; p: number }, n: number) => f.base + f.k * n ** f.p;
     const residualsPct = points.map((q) => (100 * (q.sec - predict(fit, q.n))) / q.sec);
