@@ -1,4 +1,4 @@
-// The bond dissociation enthalpy calibration (docs/engines.md, "Bond energy calibration"): for
+// The bond dissociation enthalpy calibration (docs/questions.md, "Bond energy calibration"): for
 // each bond of data/public/bde/train.csv, the raw BDE by the bde job's own code
 // (src/engines/questions/bde.ts) with GFN2 energies and with B3LYP/def2-SVP single points, then
 // one line per method by least squares (BDE = slope x raw + intercept), its leave-one-out error

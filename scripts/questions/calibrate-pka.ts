@@ -1,4 +1,4 @@
-// The pKa calibration (docs/engines.md, "pKa calibration"): for each molecule of
+// The pKa calibration (docs/questions.md, "pKa calibration"): for each molecule of
 // data/public/pka/train.csv, ΔE = E(deprotonated) - E(protonated) of its marked site, by the
 // pka job's own code (src/engines/questions/pka.ts: RDKit's conformers, GFN2/ALPB water, the
 // lowest), then one line per site class by least squares (aliphatic amines with the number of

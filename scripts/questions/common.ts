@@ -1,4 +1,4 @@
-// What the calibration scripts share (docs/engines.md, "pKa calibration" and "Bond energy
+// What the calibration scripts share (docs/questions.md, "pKa calibration" and "Bond energy
 // calibration"): a pool of concurrent runs and a CSV reader.
 /** Runs `fn` over `items`, `n` at a time. */
 export async function pool<T>(items: readonly T[], n: number, fn: (item: T, i: number) => Promise<void>): Promise<void> {

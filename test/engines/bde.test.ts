@@ -1,4 +1,4 @@
-// The `bde` job type through the API (docs/engines.md, "Bond dissociation energies"):
+// The `bde` job type through the API (docs/questions.md, "Bond dissociation energies"):
 // methanol's X-H bonds by default, one per set of equivalent hydrogens, weakest first (C-H below
 // O-H), each the calibration line applied to the raw BDE; methane's C-H at B3LYP/def2-SVP (the
 // default energies) within 3 kcal/mol of experiment (105.0); a C-C bond asked for; a pair of

@@ -1,4 +1,4 @@
-// The `pka` job type through the API (docs/engines.md, "pKa"): acetic acid's site and its
+// The `pka` job type through the API (docs/questions.md, "pKa"): acetic acid's site and its
 // calibrated pKa, acetate dominant at pH 7.4; glycine's two sites computed in each other's
 // context (the acid next to the ammonium, the amine next to the carboxylate), the zwitterion
 // dominant; a molecule with no site; a site of a class without calibration (pka null, a reason);

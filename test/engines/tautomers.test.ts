@@ -1,4 +1,4 @@
-// The `tautomers` job type through the API (docs/engines.md, "Tautomers"): in water
+// The `tautomers` job type through the API (docs/questions.md, "Tautomers"): in water
 // 2-hydroxypyridine is mainly 2-pyridone and acetamide is the amide, not its imidic acid; the
 // populations sum to one, lowest first; more tautomers than max_tautomers is a 422 at submit
 // naming the limit (RDKit counts them there), and max_tautomers above 200 a 422 too.

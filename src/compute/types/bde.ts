@@ -1,4 +1,4 @@
-// `bde` (docs/engines.md, "Bond dissociation energies"): homolytic bond dissociation enthalpies
+// `bde` (docs/questions.md, "Bond dissociation energies"): homolytic bond dissociation enthalpies
 // at 298 K of each molecule's X-H bonds (one per set of symmetry-equivalent hydrogens on C, N,
 // O and S) or of the bonds asked for, weakest first: GFN2 geometries and thermal parts, energies
 // from B3LYP/def2-SVP single points (Psi4; the default) or GFN2 alone, through their calibration line.

@@ -1,4 +1,4 @@
-// `pka` (docs/engines.md, "pKa"): each molecule's ionisable sites with their micro pKa values
+// `pka` (docs/questions.md, "pKa"): each molecule's ionisable sites with their micro pKa values
 // (GFN2/ALPB water energies of the protonation states through a calibration line per site class),
 // its microstates' populations at `ph`, and the dominant form with its charge.
 import { Type, type Static } from '@sinclair/typebox';

@@ -1,4 +1,4 @@
-// `tautomers` (docs/engines.md, "Tautomers"): each molecule's tautomers (RDKit's enumerator),
+// `tautomers` (docs/questions.md, "Tautomers"): each molecule's tautomers (RDKit's enumerator),
 // ranked by GFN2 free energy in the solvent, with their populations at 298.15 K. Inline
 // molecules are enumerated at submit where this process has RDKit's library: more tautomers
 // than `max_tautomers` is a 422 naming the limit, and the estimate counts them.

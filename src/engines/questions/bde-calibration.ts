@@ -1,4 +1,4 @@
-// The bond dissociation enthalpy calibration lines (docs/engines.md, "Bond energy calibration"):
+// The bond dissociation enthalpy calibration lines (docs/questions.md, "Bond energy calibration"):
 // written by scripts/questions/calibrate-bde.ts from data/public/bde/train.csv; do not edit by hand.
 export interface BdeLine {
   slope: number;

@@ -1,4 +1,4 @@
-// Bond dissociation enthalpies (docs/engines.md, "Bond dissociation energies"): homolytic, in the
+// Bond dissociation enthalpies (docs/questions.md, "Bond dissociation energies"): homolytic, in the
 // gas phase at 298.15 K. The parent's lowest conformer by GFN2 (RDKit's conformers, each
 // optimised); each bond broken on that structure into its two radicals (or a radical and an
 // atom), each optimised with GFN2 (doublets); enthalpies from GFN2's harmonic thermochemistry

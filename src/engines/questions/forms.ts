@@ -1,4 +1,4 @@
-// The energy of one chemical form (docs/engines.md, "Chemistry questions"): RDKit's 3D
+// The energy of one chemical form (docs/questions.md): RDKit's 3D
 // conformers of it (src/engines/rdkit/program.ts), the lowest few by force field each optimised
 // with GFN2-xTB in ALPB solvent, and the lowest of those.
 import fs from 'node:fs';

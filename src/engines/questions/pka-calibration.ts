@@ -1,4 +1,4 @@
-// The pKa calibration lines (docs/engines.md, "pKa calibration"): written by
+// The pKa calibration lines (docs/questions.md, "pKa calibration"): written by
 // scripts/calibrate-pka.ts from data/pka/train.csv; do not edit by hand.
 export interface PkaLine {
   slope: number;

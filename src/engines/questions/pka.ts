@@ -1,4 +1,4 @@
-// pKa and charge state (docs/engines.md, "pKa"): the sites of the SMARTS catalogue, each one's
+// pKa and charge state (docs/questions.md, "pKa"): the sites of the SMARTS catalogue, each one's
 // micro pKa from the GFN2/ALPB(water) energies of its protonated and deprotonated forms (the
 // lowest of a few RDKit conformers each, optimised) through its class's calibration line, then
 // the microstates' populations at the pH.
@@ -186,7 +186,7 @@ export async function computePka(tools: EngineTools, dir: string, s: Structure, 
       kind: site.kind,
       class: site.class,
       pka: i >= 0 ? round2(pkas[i]!) : null,
-      reason: i >= 0 ? null : `no calibration for the class ${site.class}: its pKa is not estimated (docs/engines.md, "pKa")`,
+      reason: i >= 0 ? null : `no calibration for the class ${site.class}: its pKa is not estimated (docs/questions.md, "pKa")`,
       delta_kcal: i >= 0 ? Math.round(deltas[i]! * 1000) / 1000 : null,
     };
   });

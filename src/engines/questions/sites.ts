@@ -1,4 +1,4 @@
-// The ionisable sites (docs/engines.md, "pKa"): a SMARTS catalogue, in order (an atom takes the
+// The ionisable sites (docs/questions.md, "pKa"): a SMARTS catalogue, in order (an atom takes the
 // first class that matches it; its first SMARTS atom is the site). Classes with a calibration
 // line (src/engines/questions/pka-calibration.ts) get a pKa; the others are found and reported
 // with `pka: null` and the reason. The RDKit program matches them at run time on the neutral

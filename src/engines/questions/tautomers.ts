@@ -1,4 +1,4 @@
-// Tautomers (docs/engines.md, "Tautomers"): RDKit's enumeration (its TautomerEnumerator, through
+// Tautomers (docs/questions.md, "Tautomers"): RDKit's enumeration (its TautomerEnumerator, through
 // the RDKit program), each tautomer's lowest conformer by GFN2 in the solvent, then the free
 // energy (GFN2's harmonic thermochemistry at 298.15 K) of those within FREE_WINDOW_KCAL of the
 // lowest, at most FREE_AT_MOST of them; the others keep their electronic energy. Populations by

@@ -1,4 +1,4 @@
-// Crucible's RDKit program (docs/engines.md, "Chemistry questions"): a Python script run by
+// Crucible's RDKit program (docs/questions.md): a Python script run by
 // Debian's python3-rdkit as the `rdkit` engine. It finds ionisable sites by the SMARTS catalogue
 // it is given (src/engines/questions/sites.ts), builds protonation states, enumerates tautomers,
 // lists the bonds to break, and embeds 3D conformers (ETKDG, then MMFF94 or UFF). xtb does every
@@ -10,7 +10,7 @@ import { localTools } from '../local-tools.js';
 import { makeScratch, removeScratch } from '../scratch.js';
 import { ItemFailure, lastLines, type EngineTools } from '../tools.js';
 
-const PROGRAM = String.raw`# Crucible's RDKit program (docs/engines.md, "Chemistry questions"): Debian's python3-rdkit
+const PROGRAM = String.raw`# Crucible's RDKit program (docs/questions.md): Debian's python3-rdkit
 # run as an engine. Reads request.json, writes result.json. Commands:
 #   sites:      the ionisable sites of each molecule (SMARTS catalogue given in the request)
 #   forms:      protonation states of one molecule: SMILES, charge and 3D conformers of each

@@ -1,4 +1,4 @@
-// The result documents of the chemistry-question job types (docs/engines.md, "pKa",
+// The result documents of the chemistry-question job types (docs/questions.md, "pKa",
 // "Tautomers", "Bond dissociation energies"), as JSON schemas: published in the OpenAPI
 // document's components and checked against real results by the tests.
 import { Type } from '@sinclair/typebox';
@@ -19,7 +19,7 @@ export const PkaResult = result(
             atom_index: Type.Integer({ description: "The site atom, 0-based in the input's atom order" }),
             element: Type.String(),
             kind: Type.Union([Type.Literal('acid'), Type.Literal('base')], { description: 'acid: loses a proton; base: gains one (its pka is that of its conjugate acid)' }),
-            class: Type.String({ description: 'The site class of the SMARTS catalogue (docs/engines.md, "pKa")' }),
+            class: Type.String({ description: 'The site class of the SMARTS catalogue (docs/questions.md, "pKa")' }),
             pka: Type.Union([Type.Number(), Type.Null()], { description: 'The micro pKa; null when the class has no calibration (see reason)' }),
             reason: Type.Union([Type.String(), Type.Null()], { description: 'Why pka is null' }),
             delta_kcal: Type.Union([Type.Number(), Type.Null()], { description: 'E(deprotonated) - E(protonated) at GFN2/ALPB(water), kcal/mol, in the site\'s context' }),

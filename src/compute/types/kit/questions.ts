@@ -1,4 +1,4 @@
-// What the chemistry-question job types share (docs/engines.md, "Chemistry questions"): the
+// What the chemistry-question job types share (docs/questions.md): the
 // checks of a structure before any engine runs (closed shell, organic elements), the estimate
 // of their GFN2 optimisations, and their `method` field.
 import { Type } from '@sinclair/typebox';
