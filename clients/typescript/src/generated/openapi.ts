@@ -1958,13 +1958,13 @@ export interface components {
             items: components["schemas"]["Description"][];
         };
         /** @description A job type, its payload and a resource */
-        JobEstimateRequest: components["schemas"]["PropertiesJobEstimateRequest"] | components["schemas"]["DepictJobEstimateRequest"] | components["schemas"]["SimilaritySearchJobEstimateRequest"] | components["schemas"]["SubstructureSearchJobEstimateRequest"] | components["schemas"]["ClusterJobEstimateRequest"] | components["schemas"]["FilterJobEstimateRequest"] | components["schemas"]["WaitJobEstimateRequest"] | components["schemas"]["MpnnTrainJobEstimateRequest"] | components["schemas"]["MpnnPredictJobEstimateRequest"] | components["schemas"]["OptimizeJobEstimateRequest"] | components["schemas"]["SinglepointJobEstimateRequest"] | components["schemas"]["DockingJobEstimateRequest"] | components["schemas"]["ConformersJobEstimateRequest"] | components["schemas"]["FrequenciesJobEstimateRequest"] | components["schemas"]["ScanJobEstimateRequest"] | components["schemas"]["PropertiesQmJobEstimateRequest"] | components["schemas"]["RerankJobEstimateRequest"];
+        JobEstimateRequest: components["schemas"]["PropertiesJobEstimateRequest"] | components["schemas"]["DepictJobEstimateRequest"] | components["schemas"]["SimilaritySearchJobEstimateRequest"] | components["schemas"]["SubstructureSearchJobEstimateRequest"] | components["schemas"]["ClusterJobEstimateRequest"] | components["schemas"]["FilterJobEstimateRequest"] | components["schemas"]["WaitJobEstimateRequest"] | components["schemas"]["MpnnTrainJobEstimateRequest"] | components["schemas"]["MpnnPredictJobEstimateRequest"] | components["schemas"]["OptimizeJobEstimateRequest"] | components["schemas"]["SinglepointJobEstimateRequest"] | components["schemas"]["DockingJobEstimateRequest"] | components["schemas"]["ConformersJobEstimateRequest"] | components["schemas"]["FrequenciesJobEstimateRequest"] | components["schemas"]["ScanJobEstimateRequest"] | components["schemas"]["PropertiesQmJobEstimateRequest"] | components["schemas"]["RerankJobEstimateRequest"] | components["schemas"]["PkaJobEstimateRequest"] | components["schemas"]["TautomersJobEstimateRequest"] | components["schemas"]["BdeJobEstimateRequest"];
         JobEstimateResponse: {
             /** @description USD reserved at submit */
             cost: number;
             expected_runtime_sec: number;
             /** @enum {string} */
-            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
+            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
             /** @description USD per second of runtime */
             rate_per_sec: number;
             /** @enum {string} */
@@ -1979,7 +1979,7 @@ export interface components {
             };
         };
         /** @description A job: its name, type, payload and resource */
-        JobSubmitRequest: components["schemas"]["PropertiesJobRequest"] | components["schemas"]["DepictJobRequest"] | components["schemas"]["SimilaritySearchJobRequest"] | components["schemas"]["SubstructureSearchJobRequest"] | components["schemas"]["ClusterJobRequest"] | components["schemas"]["FilterJobRequest"] | components["schemas"]["WaitJobRequest"] | components["schemas"]["MpnnTrainJobRequest"] | components["schemas"]["MpnnPredictJobRequest"] | components["schemas"]["OptimizeJobRequest"] | components["schemas"]["SinglepointJobRequest"] | components["schemas"]["DockingJobRequest"] | components["schemas"]["ConformersJobRequest"] | components["schemas"]["FrequenciesJobRequest"] | components["schemas"]["ScanJobRequest"] | components["schemas"]["PropertiesQmJobRequest"] | components["schemas"]["RerankJobRequest"];
+        JobSubmitRequest: components["schemas"]["PropertiesJobRequest"] | components["schemas"]["DepictJobRequest"] | components["schemas"]["SimilaritySearchJobRequest"] | components["schemas"]["SubstructureSearchJobRequest"] | components["schemas"]["ClusterJobRequest"] | components["schemas"]["FilterJobRequest"] | components["schemas"]["WaitJobRequest"] | components["schemas"]["MpnnTrainJobRequest"] | components["schemas"]["MpnnPredictJobRequest"] | components["schemas"]["OptimizeJobRequest"] | components["schemas"]["SinglepointJobRequest"] | components["schemas"]["DockingJobRequest"] | components["schemas"]["ConformersJobRequest"] | components["schemas"]["FrequenciesJobRequest"] | components["schemas"]["ScanJobRequest"] | components["schemas"]["PropertiesQmJobRequest"] | components["schemas"]["RerankJobRequest"] | components["schemas"]["PkaJobRequest"] | components["schemas"]["TautomersJobRequest"] | components["schemas"]["BdeJobRequest"];
         JobSubmitMultipleRequest: {
             jobs: components["schemas"]["JobSubmitRequest"][];
         };
@@ -1987,7 +1987,7 @@ export interface components {
             process_id: string;
             job_name: string;
             /** @enum {string} */
-            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
+            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
             /** @enum {string} */
             resource: "default" | "cpu-4";
             /**
@@ -2580,6 +2580,82 @@ export interface components {
              * @default 298.15
              */
             temperature_k?: number;
+        };
+        /**
+         * pka payload
+         * @description pKa values of the ionisable sites, and the charge state and microstates at a pH (GFN2-xTB in ALPB water, calibrated per site class)
+         */
+        PkaPayload: {
+            /** @description The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id */
+            molecules?: string[];
+            /** @description An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id */
+            input_artifact_id?: string;
+            /** @description The port of input_artifact_id holding the structures */
+            port?: string;
+            /**
+             * @description The pH of the microstate populations
+             * @default 7.4
+             */
+            ph?: number;
+            /**
+             * @description gfn2: GFN2-xTB (xtb) geometries and energies; the calibration is for it alone
+             * @default gfn2
+             * @enum {string}
+             */
+            method?: "gfn2";
+        };
+        /**
+         * tautomers payload
+         * @description Tautomers enumerated by RDKit and ranked by GFN2-xTB free energy in a solvent (ALPB), with their populations
+         */
+        TautomersPayload: {
+            /** @description The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id */
+            molecules?: string[];
+            /** @description An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id */
+            input_artifact_id?: string;
+            /** @description The port of input_artifact_id holding the structures */
+            port?: string;
+            /**
+             * @description xtb's ALPB implicit solvent; null: gas phase
+             * @default water
+             */
+            solvent?: ("acetone" | "acetonitrile" | "aniline" | "benzaldehyde" | "benzene" | "ch2cl2" | "chcl3" | "cs2" | "dioxane" | "dmf" | "dmso" | "ether" | "ethylacetate" | "furane" | "hexadecane" | "hexane" | "methanol" | "nitromethane" | "octanol" | "woctanol" | "phenol" | "toluene" | "thf" | "water") | null;
+            /**
+             * @description gfn2: GFN2-xTB (xtb) geometries and energies; the calibration is for it alone
+             * @default gfn2
+             * @enum {string}
+             */
+            method?: "gfn2";
+            /**
+             * @description A molecule with more tautomers than this is refused (a 422 at submit for inline molecules, an item error too_many_tautomers otherwise); at most 200
+             * @default 50
+             */
+            max_tautomers?: number;
+        };
+        /**
+         * bde payload
+         * @description Homolytic bond dissociation enthalpies at 298 K (X-H bonds by default, weakest first): GFN2-xTB geometries, GFN2 or B3LYP energies, calibrated
+         */
+        BdePayload: {
+            /** @description The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id */
+            molecules?: string[];
+            /** @description An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id */
+            input_artifact_id?: string;
+            /** @description The port of input_artifact_id holding the structures */
+            port?: string;
+            /** @description The bonds to break, [i, j] 0-based in the input's atom order (hydrogens after the heavy atoms). Default: every C-H, N-H, O-H and S-H bond, one per set of symmetry-equivalent hydrogens */
+            bonds?: number[][];
+            /**
+             * @description gfn2: GFN2-xTB (xtb) geometries and energies; the calibration is for it alone
+             * @default gfn2
+             * @enum {string}
+             */
+            method?: "gfn2";
+            /**
+             * @description The electronic energies: b3lyp (B3LYP/def2-SVP single points by Psi4 on the GFN2 geometries; calibrated leave-one-out error 1.5 kcal/mol) or gfn2 (GFN2-xTB alone: fast, 7.5 kcal/mol). Geometries and thermal parts are GFN2 either way
+             * @default b3lyp
+             */
+            energies?: "b3lyp" | "gfn2";
         };
         /** @description properties: every molecular property of each molecule (as POST /describe) */
         PropertiesResult: {
@@ -3549,8 +3625,176 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        PkaResult: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "pka";
+            method: string;
+            ph: number;
+            /** @enum {string} */
+            solvent: "water";
+            summary: {
+                structures: number;
+                completed: number;
+                errors: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description One per input structure, in input order */
+            items: ({
+                /** @description Position in the input (0-based) */
+                index: number;
+                /** @description The record id of an uploaded set, else the index */
+                id: string;
+                name: string | null;
+                /** @description null, or a code: unparseable, too_large, unsupported_element, preparation_failed, charge_multiplicity, scf_not_converged, not_converged, engine_failed, timeout, ... */
+                error: string | null;
+                /** @description What happened, in the engine's own words where it has some */
+                detail: string | null;
+                /** @description SMILES (RDKit canonical) */
+                smiles?: string;
+                sites?: {
+                    /** @description The site atom, 0-based in the input's atom order */
+                    atom_index: number;
+                    element: string;
+                    /** @description acid: loses a proton; base: gains one (its pka is that of its conjugate acid) */
+                    kind: "acid" | "base";
+                    /** @description The site class of the SMARTS catalogue (docs/questions.md, "pKa") */
+                    class: string;
+                    /** @description The micro pKa; null when the class has no calibration (see reason) */
+                    pka: number | null;
+                    /** @description Why pka is null */
+                    reason: string | null;
+                    /** @description E(deprotonated) - E(protonated) at GFN2/ALPB(water), kcal/mol, in the site's context */
+                    delta_kcal: number | null;
+                }[];
+                /** @description The protonation states at `ph` of at least 0.1%, most abundant first (at most 16) */
+                microstates?: {
+                    /** @description SMILES (RDKit canonical) */
+                    smiles: string;
+                    charge: number;
+                    fraction: number;
+                }[];
+                /** @description SMILES (RDKit canonical) */
+                dominant_smiles?: string;
+                dominant_charge?: number;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description The result artifact's ports: structures or poses (SDF), table (CSV), logs, and plots where there are some */
+            ports: {
+                [key: string]: string;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        TautomersResult: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "tautomers";
+            method: string;
+            solvent: string | null;
+            temperature_k: number;
+            summary: {
+                structures: number;
+                completed: number;
+                errors: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description One per input structure, in input order */
+            items: ({
+                /** @description Position in the input (0-based) */
+                index: number;
+                /** @description The record id of an uploaded set, else the index */
+                id: string;
+                name: string | null;
+                /** @description null, or a code: unparseable, too_large, unsupported_element, preparation_failed, charge_multiplicity, scf_not_converged, not_converged, engine_failed, timeout, ... */
+                error: string | null;
+                /** @description What happened, in the engine's own words where it has some */
+                detail: string | null;
+                /** @description The main tautomer (the most abundant) */
+                smiles?: string;
+                /** @description Lowest first */
+                tautomers?: {
+                    /** @description SMILES (RDKit canonical) */
+                    smiles: string;
+                    relative_kcal: number;
+                    fraction: number;
+                    /** @description What it is ranked by: its GFN2 free energy at 298.15 K, or (energy 'electronic') its energy plus the lowest's thermal part */
+                    energy_hartree: number;
+                    /** @description free: within 10 kcal/mol of the lowest (at most 10 of them); electronic: the others */
+                    energy: "free" | "electronic";
+                    /** @description Its lowest structure, optimised (V2000, 3D) */
+                    molblock: string;
+                }[];
+                /** @description Tautomers RDKit enumerated */
+                count?: number;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description The result artifact's ports: structures or poses (SDF), table (CSV), logs, and plots where there are some */
+            ports: {
+                [key: string]: string;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        BdeResult: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "bde";
+            method: string;
+            energies: string;
+            calibrated: boolean;
+            summary: {
+                structures: number;
+                completed: number;
+                errors: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description One per input structure, in input order */
+            items: ({
+                /** @description Position in the input (0-based) */
+                index: number;
+                /** @description The record id of an uploaded set, else the index */
+                id: string;
+                name: string | null;
+                /** @description null, or a code: unparseable, too_large, unsupported_element, preparation_failed, charge_multiplicity, scf_not_converged, not_converged, engine_failed, timeout, ... */
+                error: string | null;
+                /** @description What happened, in the engine's own words where it has some */
+                detail: string | null;
+                /** @description Weakest first */
+                bonds?: {
+                    /** @description 0-based, the input's atom order (hydrogens after the heavy atoms) */
+                    atoms: number[];
+                    elements: string[];
+                    /** @description Symmetry-equivalent bonds it stands for (hydrogens of one class) */
+                    equivalent: number;
+                    bde_kcal_mol: number;
+                    raw_kcal_mol: number;
+                }[];
+                /** @description What the energies are: gfn2, or the DFT method and basis */
+                energies?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description The result artifact's ports: structures or poses (SDF), table (CSV), logs, and plots where there are some */
+            ports: {
+                [key: string]: string;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         /** @description The result document of a completed job: its job type's <Type>Result */
-        JobResult: components["schemas"]["PropertiesResult"] | components["schemas"]["DepictResult"] | components["schemas"]["SimilaritySearchResult"] | components["schemas"]["SubstructureSearchResult"] | components["schemas"]["ClusterResult"] | components["schemas"]["FilterResult"] | components["schemas"]["WaitResult"] | components["schemas"]["MpnnTrainResult"] | components["schemas"]["MpnnPredictResult"] | components["schemas"]["OptimizeResult"] | components["schemas"]["SinglepointResult"] | components["schemas"]["DockingResult"] | components["schemas"]["ConformersResult"] | components["schemas"]["FrequenciesResult"] | components["schemas"]["ScanResult"] | components["schemas"]["PropertiesQmResult"] | components["schemas"]["RerankResult"];
+        JobResult: components["schemas"]["PropertiesResult"] | components["schemas"]["DepictResult"] | components["schemas"]["SimilaritySearchResult"] | components["schemas"]["SubstructureSearchResult"] | components["schemas"]["ClusterResult"] | components["schemas"]["FilterResult"] | components["schemas"]["WaitResult"] | components["schemas"]["MpnnTrainResult"] | components["schemas"]["MpnnPredictResult"] | components["schemas"]["OptimizeResult"] | components["schemas"]["SinglepointResult"] | components["schemas"]["DockingResult"] | components["schemas"]["ConformersResult"] | components["schemas"]["FrequenciesResult"] | components["schemas"]["ScanResult"] | components["schemas"]["PropertiesQmResult"] | components["schemas"]["RerankResult"] | components["schemas"]["PkaResult"] | components["schemas"]["TautomersResult"] | components["schemas"]["BdeResult"];
         /** @description All MolecularProperties (as POST /describe) of each molecule of a SMILES list or an uploaded molecule set */
         PropertiesJobRequest: {
             job_name: string;
@@ -3823,6 +4067,54 @@ export interface components {
              */
             resource?: "default" | "cpu-4";
         };
+        /** @description pKa values of the ionisable sites, and the charge state and microstates at a pH (GFN2-xTB in ALPB water, calibrated per site class) */
+        PkaJobRequest: {
+            job_name: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "pka";
+            payload: components["schemas"]["PkaPayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
+        /** @description Tautomers enumerated by RDKit and ranked by GFN2-xTB free energy in a solvent (ALPB), with their populations */
+        TautomersJobRequest: {
+            job_name: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "tautomers";
+            payload: components["schemas"]["TautomersPayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
+        /** @description Homolytic bond dissociation enthalpies at 298 K (X-H bonds by default, weakest first): GFN2-xTB geometries, GFN2 or B3LYP energies, calibrated */
+        BdeJobRequest: {
+            job_name: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "bde";
+            payload: components["schemas"]["BdePayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
         /** @description All MolecularProperties (as POST /describe) of each molecule of a SMILES list or an uploaded molecule set */
         PropertiesJobEstimateRequest: {
             /**
@@ -4078,8 +4370,53 @@ export interface components {
              */
             resource?: "default" | "cpu-4";
         };
+        /** @description pKa values of the ionisable sites, and the charge state and microstates at a pH (GFN2-xTB in ALPB water, calibrated per site class) */
+        PkaJobEstimateRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "pka";
+            payload: components["schemas"]["PkaPayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
+        /** @description Tautomers enumerated by RDKit and ranked by GFN2-xTB free energy in a solvent (ALPB), with their populations */
+        TautomersJobEstimateRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "tautomers";
+            payload: components["schemas"]["TautomersPayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
+        /** @description Homolytic bond dissociation enthalpies at 298 K (X-H bonds by default, weakest first): GFN2-xTB geometries, GFN2 or B3LYP energies, calibrated */
+        BdeJobEstimateRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "bde";
+            payload: components["schemas"]["BdePayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
         EngineInfo: {
-            name: "xtb" | "mopac" | "obabel" | "vina" | "psi4" | "nwchem";
+            name: "xtb" | "mopac" | "obabel" | "vina" | "psi4" | "nwchem" | "rdkit";
             /** @description Whether a live compute worker of this server found it (the API answers 503 engine-unavailable for a job that needs it otherwise) */
             available: boolean;
             version: string | null;
@@ -5942,7 +6279,7 @@ export interface components {
             steps: {
                 step_id: string;
                 /** @enum {string} */
-                job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
+                job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
                 /** @enum {string} */
                 resource: "default" | "cpu-4";
                 expected_runtime_sec: number;
@@ -6182,7 +6519,7 @@ export interface components {
             steps: {
                 step_id: string;
                 /** @enum {string} */
-                job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
+                job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
                 /** @description pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run */
                 state: "pending" | "queued" | "running" | "completed" | "failed" | "cancelled" | "skipped" | "reused";
                 job_id: string | null;
@@ -6228,7 +6565,7 @@ export interface components {
             run_id: string;
             step_id: string;
             /** @enum {string} */
-            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
+            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
             /** @description pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run */
             state: "pending" | "queued" | "running" | "completed" | "failed" | "cancelled" | "skipped" | "reused";
             job_id: string | null;
@@ -6270,7 +6607,7 @@ export interface components {
                 id: string;
                 kind: "input" | "step" | "output";
                 label: string;
-                job_type: ("properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank") | null;
+                job_type: ("properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde") | null;
                 state: ("pending" | "queued" | "running" | "completed" | "failed" | "cancelled" | "skipped" | "reused") | null;
                 progress: number | null;
             }[];
@@ -6330,7 +6667,7 @@ export interface components {
                 steps: {
                     step_id: string;
                     /** @enum {string} */
-                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
+                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
                     cost_usd: number;
                     expected_runtime_sec: number;
                 }[];
@@ -6410,7 +6747,7 @@ export interface components {
                 steps: {
                     step_id: string;
                     /** @enum {string} */
-                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
+                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
                     cost_usd: number;
                     expected_runtime_sec: number;
                 }[];
@@ -6441,7 +6778,7 @@ export interface components {
                 steps: {
                     step_id: string;
                     /** @enum {string} */
-                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
+                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
                     cost_usd: number;
                     expected_runtime_sec: number;
                 }[];
@@ -7769,7 +8106,7 @@ export interface operations {
                 offset?: number;
                 /** @description Comma-separated statuses */
                 status?: ("queued" | "dispatched" | "running" | "completed" | "error" | "cancelled")[];
-                /** @description Only jobs of this type (properties, depict, similarity_search, substructure_search, cluster, filter, wait, mpnn_train, mpnn_predict, optimize, singlepoint, docking, conformers, frequencies, scan, properties_qm, rerank) */
+                /** @description Only jobs of this type (properties, depict, similarity_search, substructure_search, cluster, filter, wait, mpnn_train, mpnn_predict, optimize, singlepoint, docking, conformers, frequencies, scan, properties_qm, rerank, pka, tautomers, bde) */
                 job_type?: string;
                 /** @description Matches job name or process id, case-insensitive */
                 q?: string;
