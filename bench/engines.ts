@@ -24,10 +24,13 @@
 //    0.95), each job's estimate against its charge (target within 2x) and the fit of the SCF time
 //    over basis functions with its leave-one-out error (docs/jobs.md, "Calibration of the DFT
 //    estimates"). Then ibuprofen's GFN2 ensemble re-ranked at B3LYP-D3(BJ)/def2-SVP: wall time and cost.
+// Q. Chemistry questions (only when asked, `--only Q`): pka, tautomers and bde of 10 drugs through
+//    the API, one job each, 2 job slots: wall time, cost, estimate / charge (bench/lib/questions.ts).
 //
 //   npm run bench:engines [-- --n 50 --cancels 20 --dock-reps 3 --dock-5x72 --only ABCD]
 //   npm run bench:engines -- --only E [--types conformers]
 //   npm run bench:engines -- --only F [--dft-n 10 | --dft-only sildenafil,imatinib] [--rerank-top 10]
+//   npm run bench:engines -- --only Q [--q-types pka,tautomers,bde --q-n 10 --bde-energies gfn2|b3lyp]
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -37,6 +40,7 @@ import { JOB_TYPES } from '../src/compute/registry.js';
 import { dftFigure, dftTable } from './lib/dft.js';
 import { dockingFigure } from './lib/docking.js';
 import { estimateRows, estimateTable } from './lib/estimates.js';
+import { questionFigure, questionTable } from './lib/questions.js';
 import { benchApi, startInstance, type BenchInstance } from './lib/instance.js';
 import { engineProcesses } from '../test/engines/helpers.js';
 
@@ -120,7 +124,7 @@ async function main() {
   if (x.status !== 0) throw new Error('the direct xtb runs failed');
 
   // A. Through the API: N jobs of one structure each, 2 job slots.
-  const inst = await startInstance('pglite', { workers: part('E') && !/[ABCDF]/.test(ONLY) ? 1 : 2 });
+  const inst = await startInstance('pglite', { workers: part('E') && !/[ABCDFQ]/.test(ONLY) ? 1 : 2 });
   let apiSec = 0;
   try {
     if (part('A')) {
@@ -233,6 +237,19 @@ async function main() {
         if (item.error) throw new Error(`the re-ranking failed: ${item.error}: ${item.detail}`);
         console.log(
           `   ibuprofen: GFN2 search ${confSec.toFixed(1)} s (${item.ensemble_size} conformers), re-ranking the lowest ${item.reranked} at B3LYP-D3(BJ)/def2-SVP ${rrSec.toFixed(1)} s wall; both charged $${(before - after).toFixed(4)}; DFT relative ${item.conformers.map((c: { relative_kcal: number }) => c.relative_kcal.toFixed(2)).join(' ')} kcal/mol (GFN2 ${item.conformers.map((c: { xtb_relative_kcal: number }) => c.xtb_relative_kcal.toFixed(2)).join(' ')})`,
+        );
+      }
+    }
+
+    // Q. The chemistry questions: pka, tautomers and bde (GFN2 energies unless --bde-energies b3lyp) on drug-sized molecules.
+    if (part('Q')) {
+      const types = process.argv.includes('--q-types') ? process.argv[process.argv.indexOf('--q-types') + 1]!.split(',') : ['pka', 'tautomers', 'bde'];
+      const energies = process.argv.includes('--bde-energies') ? process.argv[process.argv.indexOf('--bde-energies') + 1]! : 'gfn2';
+      for (const type of types) {
+        const f = await questionFigure(inst, type, type === 'bde' ? { energies } : {}, arg('q-n', 10));
+        const ratios = f.rows.map((r) => r.ratio);
+        console.log(
+          `Q. ${type}${type === 'bde' ? ` (${energies} energies)` : ''}: ${f.rows.length} molecules in ${f.wallSec.toFixed(1)} s wall (2 job slots), $${f.costUsd.toFixed(4)}; estimate / charge ${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)} (target within 2x)\n${questionTable(f)}`,
         );
       }
     }

@@ -17,8 +17,8 @@ export interface EngineSpec {
   name: EngineName;
   /** The program looked up on the PATH. */
   binary: string;
-  /** Where else to look when the PATH's program does not answer the version question (a Python without the package). */
-  alsoAt?: string[];
+  /** Every `binary` on the PATH is asked in turn, the first that answers is the engine (a python3 without the package comes first under pyenv). */
+  firstAnswering?: boolean;
   /** The Debian package that installs it (named in engine-unavailable problems). */
   debianPackage: string;
   /** What it is, for GET /engines readers. */
@@ -116,8 +116,8 @@ export const ENGINES: Readonly<Record<EngineName, EngineSpec>> = {
   rdkit: {
     name: 'rdkit',
     binary: 'python3',
-    // A python3 earlier on the PATH (a pyenv or virtualenv) often lacks Debian's package.
-    alsoAt: ['/usr/bin/python3'],
+    // A python3 earlier on the PATH (a pyenv shim, a virtualenv) often lacks Debian's package.
+    firstAnswering: true,
     debianPackage: 'python3-rdkit',
     summary: "RDKit's Python library (Debian's python3-rdkit) run as a program: ionisable sites, protonation states, tautomer enumeration, bonds to break and ETKDG conformers",
     version: { args: ['-c', 'import rdkit; print("RDKit", rdkit.__version__)'], pattern: /RDKit (\S+)/ },

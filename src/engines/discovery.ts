@@ -28,10 +28,17 @@ function isExecutable(p: string): boolean {
   }
 }
 
+/** Every executable `binary` on `PATH`, in its order. */
+function whichAll(binary: string, pathVar: string): string[] {
+  return pathVar
+    .split(path.delimiter)
+    .filter((dir) => dir && isExecutable(path.join(dir, binary)))
+    .map((dir) => path.join(dir, binary));
+}
+
 /** The first executable `binary` on `PATH`, or null. */
 export function which(binary: string, pathVar = process.env.PATH ?? ''): string | null {
-  for (const dir of pathVar.split(path.delimiter)) if (dir && isExecutable(path.join(dir, binary))) return path.join(dir, binary);
-  return null;
+  return whichAll(binary, pathVar)[0] ?? null;
 }
 
 /** The program to start and its arguments: the engine's own, or its launcher's with the engine among them. */
@@ -118,9 +125,8 @@ async function lookFor(pathVar: string): Promise<Engines> {
       const launcher = spec.launcher ? which(spec.launcher.binary, pathVar) : undefined;
       const engine: FoundEngine = { name, available: false, path: p, version: null, ...(spec.launcher ? { launcher } : {}) };
       const version = p && launcher !== null ? await versionOf(engine) : null;
-      if (version === null && launcher !== null)
-        for (const other of spec.alsoAt ?? []) {
-          if (!isExecutable(other)) continue;
+      if (version === null && launcher !== null && spec.firstAnswering)
+        for (const other of whichAll(spec.binary, pathVar).slice(1)) {
           const v = await versionOf({ ...engine, path: other });
           if (v !== null) return { ...engine, path: other, available: true, version: v };
         }

@@ -60,13 +60,14 @@ describe('engines with a worker [pglite]', () => {
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.workers, 1);
     const byName = new Map<string, any>(r.body.engines.map((e: { name: string }) => [e.name, e]));
-    assert.deepEqual([...byName.keys()], ['xtb', 'mopac', 'obabel', 'vina', 'psi4', 'nwchem']);
+    assert.deepEqual([...byName.keys()], ['xtb', 'mopac', 'obabel', 'vina', 'psi4', 'nwchem', 'rdkit']);
     assert.match(byName.get('xtb').version, /^6\.\d+\.\d+$/);
     assert.match(byName.get('obabel').version, /^3\.\d+\.\d+$/);
     assert.match(byName.get('mopac').version, /^\d+\.\d+\.\d+$/);
     assert.match(byName.get('vina').version, /^1\.2\.\d+$/);
     assert.match(byName.get('psi4').version, /^1\.3\.\d+$/);
     assert.match(byName.get('nwchem').version, /^7\.0\.\d+$/);
+    assert.match(byName.get('rdkit').version, /^20\d\d\.\d\d\.\d+$/);
     for (const e of byName.values()) {
       assert.equal(e.available, true, e.name);
       assert.ok(fs.existsSync(e.path), e.path);
@@ -74,7 +75,7 @@ describe('engines with a worker [pglite]', () => {
     }
     assert.deepEqual(
       [...byName.values()].map((e) => e.debian_package),
-      ['xtb', 'mopac', 'openbabel', 'autodock-vina', 'psi4', 'nwchem'],
+      ['xtb', 'mopac', 'openbabel', 'autodock-vina', 'psi4', 'nwchem', 'python3-rdkit'],
     );
     for (const t of ['optimize', 'singlepoint']) {
       assert.ok(byName.get('xtb').job_types.includes(t), t);

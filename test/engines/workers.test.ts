@@ -54,6 +54,7 @@ describe('engine jobs across worker processes [postgres]', { skip: pgBackend ? f
           ['vina', 1],
           ['psi4', 1],
           ['nwchem', 1],
+          ['rdkit', 1],
         ],
       );
       const submit = async (job_type: string, payload: unknown) => {
