@@ -9,6 +9,7 @@ import { frequenciesJob } from './types/frequencies.js';
 import { optimizeJob, singlepointJob } from './types/optimize.js';
 import { propertiesJob } from './types/properties.js';
 import { propertiesQmJob } from './types/properties-qm.js';
+import { reactivityJob } from './types/reactivity.js';
 import { rerankJob } from './types/rerank.js';
 import { scanJob } from './types/scan.js';
 import { similaritySearchJob } from './types/similarity-search.js';
@@ -36,6 +37,7 @@ const TYPES: JobType[] = [
   scanJob,
   propertiesQmJob,
   rerankJob,
+  reactivityJob,
 ];
 
 /** Types that run a feature's asynchronous requests (utilities, inference): never submitted through /jobs. */
