@@ -1,7 +1,7 @@
 // Calibration of the engine job types' cost model (src/compute/types/kit/calibration.ts;
 // docs/jobs.md, "Calibration of the engine estimates"):
 //
-//   node --import tsx scripts/calibrate-engines.ts [--methods gfn2,gfnff,pm7] [--tasks singlepoint,optimize,frequencies]
+//   node --import tsx scripts/calibrate-engines.ts [--methods gfn2,gfnff,pm7] [--tasks singlepoint,optimize,frequencies,reactivity]
 //
 // Runs the engines the way the job types do (Open Babel 3D preparation, then xtb or MOPAC on one
 // thread through runEngine) on reference molecules from 3 to about 60 heavy atoms, times each
@@ -19,6 +19,7 @@ import { costSec, ENGINE_COSTS, type EngineTask } from '../src/compute/types/kit
 import { runQm } from '../src/compute/types/kit/qm.js';
 import type { QmMethod } from '../src/compute/types/kit/payload.js';
 import { readMolblockAtoms } from '../src/engines/molblock.js';
+import { xtbReactivity } from '../src/engines/qm/reactivity.js';
 import type { EngineTools, Prepared } from '../src/engines/tools.js';
 
 const arg = (name: string, dflt: string) => {
@@ -128,6 +129,7 @@ async function main() {
   for (const method of METHODS) {
     for (const task of TASKS) {
       if (task === 'frequencies' && (method === 'pm6' || method === 'gfn1')) continue;
+      if (task === 'reactivity' && method !== 'gfn2') continue; // the reactivity job type runs GFN2 only
       const points: { atoms: number; sec: number }[] = [];
       for (const p of prepared) {
         if (p.symbols.length > 70 && method !== 'gfnff' && task === 'frequencies') continue;
@@ -135,7 +137,9 @@ async function main() {
         cpu = 0;
         try {
           const extra = task === 'frequencies' ? (method.startsWith('pm') ? ['FORCE'] : ['--hess']) : undefined;
-          await runQm(tools, dir, p, { method, charge: 0, multiplicity: 1, optimize: task === 'optimize' ? {} : undefined, extra });
+          // reactivity: its optimisation and property runs as the job type makes them (src/engines/qm/reactivity.ts).
+          if (task === 'reactivity') await xtbReactivity(tools, dir, p, { charge: 0, multiplicity: 1 });
+          else await runQm(tools, dir, p, { method, charge: 0, multiplicity: 1, optimize: task === 'optimize' ? {} : undefined, extra });
           points.push({ atoms: p.symbols.length, sec: cpu });
         } catch (err) {
           console.log(`  ${method} ${task} ${MOLECULES[p.index]}: ${(err as Error).message.slice(0, 120)}`);

@@ -54,9 +54,10 @@ const NOT_OFFERED: readonly NotOffered[] = [
   { re: /\bmass\s+spectr|\bms\/ms\b|\bfragmentation\s+patterns?\b/i, what: 'mass spectra' },
   { re: /\bretro-?synthe|\bsynthe(?:sis|tic)\s+(?:routes?|plans?|pathways?)\b/i, what: 'retrosynthesis' },
   {
-    re: /\bredox\s+potentials?\b|\b(?:reduction|oxidation)\s+potentials?\b|\bioni[sz]ation\s+(?:potentials?|energ(?:y|ies))\b|\belectron\s+affinit(?:y|ies)\b/i,
-    what: 'redox potentials, ionisation potentials or electron affinities',
-    instead: 'a single point gives the HOMO-LUMO gap, e.g. "single point of CCO with GFN2"',
+    // Vertical ionisation potentials and electron affinities are a reactivity job's (docs/engines.md, "Reactivity").
+    re: /\bredox\s+potentials?\b|\b(?:reduction|oxidation)\s+potentials?\b/i,
+    what: 'redox potentials',
+    instead: 'a reactivity job (reactivity) gives vertical ionisation potentials and electron affinities with GFN2-xTB',
   },
   {
     re: /\btoxicit(?:y|ies)\b|\bld50\b|\bherg\b|\bames\s+test\b|\badmet\b/i,
@@ -81,6 +82,7 @@ const OFFERS: Readonly<Record<string, string>> = {
   conformers: 'conformer ensembles',
   scan: 'relaxed torsion scans',
   docking: 'docking (AutoDock Vina)',
+  reactivity: 'HOMO/LUMO, vertical ionisation potentials and electron affinities, electrophilicity and Fukui indices with their sites of attack',
 };
 /** Job types that are no capability to a chemist. */
 const NOT_CAPABILITIES = new Set(['wait']);

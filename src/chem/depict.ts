@@ -164,6 +164,74 @@ export function depictHighlighted(mol: Mol, highlights: Highlights, size: SvgSiz
   return render(() => mol.get_svg_with_highlights(moleculeDrawOptions(size, highlights)), size);
 }
 
+/** A structure to draw with marked atoms (the reactivity job's sites of attack: docs/engines.md, "Reactivity"). */
+export interface MarkedDrawing {
+  /** V2000 molblock; its hydrogens are kept as atoms (read with removeHs off), so atom indices are the molblock's. */
+  molblock: string;
+  /** Atom index -> highlight colours (#RRGGBB; an atom with two is drawn half in each). */
+  atoms: Record<number, string[]>;
+  /** A line above the drawing (cut at 56 characters). */
+  title: string;
+  /** One row below the drawing per colour: a swatch and what it marks. */
+  legend: { colour: string; text: string }[];
+}
+
+const TITLE_ROW = 24;
+const LEGEND_ROW = 20;
+const HEX_COLOUR = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i;
+const rgb = (hex: string): [number, number, number] => {
+  const m = HEX_COLOUR.exec(hex);
+  return m ? [parseInt(m[1]!, 16) / 255, parseInt(m[2]!, 16) / 255, parseInt(m[3]!, 16) / 255] : [0.8, 0.8, 0.8];
+};
+const xmlText = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+
+/**
+ * Draws a molblock in 2D (RDKit's depiction, new coordinates) with atoms highlighted in the given
+ * colours and every atom's index shown, under a title and over a legend of the colours, all in
+ * one document of `size`, passed through the sanitizer like every drawing.
+ */
+export function depictMarked(rdkit: RDKitModule, input: MarkedDrawing, size: SvgSize): DepictOutcome {
+  const mol = rdkit.get_mol(input.molblock, JSON.stringify({ removeHs: false }));
+  if (!mol) return fail('unparseable', 'RDKit cannot read the structure');
+  try {
+    if (!mol.is_valid() || mol.get_num_atoms() === 0) return fail('unparseable', 'RDKit cannot read the structure');
+    const many = tooManyAtomsOf(mol);
+    if (many) return fail('too_large', many);
+    mol.set_new_coords();
+    const legendHeight = input.legend.length * LEGEND_ROW + 8;
+    const inner = { width: size.width | 0, height: (size.height | 0) - TITLE_ROW - legendHeight };
+    const colours = Object.fromEntries(Object.entries(input.atoms).map(([i, cs]) => [i, cs.map(rgb)]));
+    // /depict's options (moleculeDrawOptions), plus the colours and the indices.
+    const details = {
+      ...(JSON.parse(moleculeDrawOptions(inner)) as Record<string, unknown>),
+      atoms: Object.keys(input.atoms).map(Number),
+      highlightAtomMultipleColors: colours,
+      addAtomIndices: true,
+      standardColoursForHighlightedAtoms: true,
+    };
+    const drawn = render(() => mol.get_svg_with_highlights(JSON.stringify(details)), inner);
+    if (!drawn.svg) return drawn;
+    const body = drawn.svg.replace(/^<svg[^>]*>/, '').replace(/<\/svg>$/, '');
+    const title = input.title.length > 56 ? `${input.title.slice(0, 55)}\u2026` : input.title;
+    const text = (x: number, y: number, t: string, extra = '') => `<text x="${x}" y="${y}" font-family="sans-serif" font-size="12" fill="#000000"${extra}>${xmlText(t)}</text>`;
+    const rows = input.legend.map((row, k) => {
+      const y = TITLE_ROW + inner.height + 4 + k * LEGEND_ROW;
+      return `<rect x="10" y="${y + 2}" width="14" height="14" rx="3" fill="${HEX_COLOUR.test(row.colour) ? row.colour : '#CCCCCC'}"/>${text(30, y + 14, row.text)}`;
+    });
+    const doc = [
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${size.width | 0}" height="${size.height | 0}" viewBox="0 0 ${size.width | 0} ${size.height | 0}">`,
+      `<rect x="0" y="0" width="${size.width | 0}" height="${size.height | 0}" fill="#FFFFFF"/>`,
+      text((size.width | 0) / 2, 17, title, ' text-anchor="middle"'),
+      `<g transform="translate(0,${TITLE_ROW})">${body}</g>`,
+      ...rows,
+      '</svg>',
+    ].join('');
+    return render(() => doc, size);
+  } finally {
+    mol.delete();
+  }
+}
+
 /** Splits `reactants>agents>products` (ignoring any CXSMILES extension); null if not three parts. */
 function reactionParts(rxn: string): string[] | null {
   const core = rxn.trim().split(/\s+/)[0] ?? '';

@@ -1,6 +1,7 @@
 // The task kinds the chemistry worker pool runs: what one item takes and gives back.
 // A new kind is one entry here (types) and one entry in worker.ts (the handler).
-import type { DepictOptions, DepictOutcome } from './depict.js';
+import type { DepictOptions, DepictOutcome, MarkedDrawing } from './depict.js';
+import type { SvgSize } from './svg.js';
 import type { DescribeOptions, DescribeOutcome } from './describe.js';
 import type { JobKindMap } from './jobs/types.js';
 import type { UtilityKindMap } from './utilities/types.js';
@@ -13,6 +14,8 @@ export interface KindMap extends JobKindMap, UtilityKindMap {
   depict: { input: string; options: DepictOptions; output: DepictOutcome };
   /** One reaction SMILES -> SVG. */
   depict_reaction: { input: string; options: DepictOptions; output: DepictOutcome };
+  /** One molblock -> SVG with atoms marked in colours, a title and a legend (the reactivity job's sites). */
+  depict_marked: { input: MarkedDrawing; options: SvgSize; output: DepictOutcome };
   /** One molecule SMILES -> MolecularProperties. */
   describe: { input: string; options: DescribeOptions; output: DescribeOutcome };
 }

@@ -6,7 +6,7 @@
 // pool's watchdog can time out the one item that hangs, and tell which item was running when
 // the thread died; the pool can also ask the task to stop before its next item.
 import { workerData } from 'node:worker_threads';
-import { depictMolecule, depictReaction } from './depict.js';
+import { depictMarked, depictMolecule, depictReaction } from './depict.js';
 import { describeItem } from './describe.js';
 import { warmUp } from './properties/index.js';
 import { JOB_HANDLERS } from './jobs/handlers.js';
@@ -21,6 +21,7 @@ type Handler<K extends TaskKind> = (rdkit: RDKitModule, input: KindMap[K]['input
 const HANDLERS: { [K in TaskKind]: Handler<K> } = {
   depict: depictMolecule,
   depict_reaction: depictReaction,
+  depict_marked: depictMarked,
   describe: describeItem,
   ...JOB_HANDLERS, // compute-job kinds (src/chem/jobs)
   ...UTILITY_HANDLERS, // the utilities (src/chem/utilities)

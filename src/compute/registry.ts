@@ -11,6 +11,7 @@ import { optimizeJob, singlepointJob } from './types/optimize.js';
 import { propertiesJob } from './types/properties.js';
 import { pkaJob } from './types/pka.js';
 import { propertiesQmJob } from './types/properties-qm.js';
+import { reactivityJob } from './types/reactivity.js';
 import { rerankJob } from './types/rerank.js';
 import { scanJob } from './types/scan.js';
 import { tautomersJob } from './types/tautomers.js';
@@ -42,6 +43,7 @@ const TYPES: JobType[] = [
   pkaJob,
   tautomersJob,
   bdeJob,
+  reactivityJob,
 ];
 
 /** Types that run a feature's asynchronous requests (utilities, inference): never submitted through /jobs. */

@@ -30,7 +30,7 @@ describe('engine payloads and results in the OpenAPI document [pglite]', () => {
   it('lists a payload component for every job type and a result component for every engine type', () => {
     const components = Object.keys(doc.components.schemas);
     for (const name of JOB_TYPES.keys()) assert.ok(components.includes(`${pascal(name)}Payload`), `${name} payload`);
-    for (const name of ['Optimize', 'Singlepoint', 'Conformers', 'Frequencies', 'Scan', 'Docking']) assert.ok(components.includes(`${name}Result`), name);
+    for (const name of ['Optimize', 'Singlepoint', 'Conformers', 'Frequencies', 'Scan', 'Docking', 'Reactivity']) assert.ok(components.includes(`${name}Result`), name);
     assert.deepEqual(
       doc.components.schemas.OptimizePayload.properties.method.anyOf.map((x: { const?: string; enum?: string[] }) => x.const ?? x.enum?.[0]),
       ['gfn2', 'gfn1', 'gfnff', 'pm7', 'pm6', 'hf', 'pbe', 'pbe0', 'b3lyp', 'wb97x-d', 'b3lyp-d3bj', 'pbe0-d3bj'],

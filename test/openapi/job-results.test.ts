@@ -37,6 +37,7 @@ const CHECKED_BY_ENGINE_TESTS: Record<string, string> = {
   docking: 'test/engines/docking.test.ts',
   properties_qm: 'test/engines/dft-properties.test.ts',
   rerank: 'test/engines/dft-rerank.test.ts',
+  reactivity: 'test/engines/reactivity.test.ts',
 };
 
 for (const backend of onlyOn('pglite')) {

@@ -267,6 +267,13 @@ __all__ = [
     "ProteinsSearchItemDataVariant1ResultsItem",
     "ProteinsSearchItemDataVariant1ResultsItemOrganismVariant1",
     "PublicModelsResponse",
+    "ReactivityJobEstimateRequest",
+    "ReactivityJobRequest",
+    "ReactivityPayload",
+    "ReactivityResult",
+    "ReactivityResultItemsItem",
+    "ReactivityResultItemsItemFukuiItem",
+    "ReactivityResultSummary",
     "RenameApiKeyRequest",
     "RerankJobEstimateRequest",
     "RerankJobRequest",
@@ -1802,6 +1809,35 @@ class BdePayload(TypedDict, total=False):
     energies: Literal["b3lyp", "gfn2"]
 
 
+class _ReactivityJobEstimateRequestRequired(TypedDict):
+    "The required keys of ReactivityJobEstimateRequest."
+
+    job_type: Literal["reactivity"]
+    payload: ReactivityPayload
+
+
+class ReactivityJobEstimateRequest(_ReactivityJobEstimateRequestRequired, total=False):
+    "HOMO/LUMO, vertical IP and EA, global electrophilicity and condensed Fukui indices (f+, f-, f0 per atom) of the GFN2-xTB optimised structure, with a drawing of the top sites of attack"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
+class ReactivityPayload(TypedDict, total=False):
+    "HOMO/LUMO, vertical IP and EA, global electrophilicity and condensed Fukui indices (f+, f-, f0 per atom) of the GFN2-xTB optimised structure, with a drawing of the top sites of attack"
+
+    #: The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id
+    molecules: list[str]
+    #: An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id
+    input_artifact_id: str
+    #: The port of input_artifact_id holding the structures
+    port: str
+    #: gfn2 (GFN2-xTB) only: xtb's vertical IP/EA, electrophilicity index and Fukui indices are GFN2's (docs/engines.md, "Reactivity")
+    method: Literal["gfn2"]
+    #: Implicit solvent (ALPB in xtb) of the optimisation and of the property calculations; null: gas phase
+    solvent: Literal["acetone", "acetonitrile", "aniline", "benzaldehyde", "benzene", "ch2cl2", "chcl3", "cs2", "dioxane", "dmf", "dmso", "ether", "ethylacetate", "furane", "hexadecane", "hexane", "methanol", "nitromethane", "octanol", "woctanol", "phenol", "toluene", "thf", "water"] | None
+
+
 @dataclass(kw_only=True)
 class JobEstimateResponse(Model):
     "JobEstimateResponse"
@@ -1809,7 +1845,7 @@ class JobEstimateResponse(Model):
     cost: float
     "USD reserved at submit"
     expected_runtime_sec: float
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
     rate_per_sec: float
     "USD per second of runtime"
     resource: Literal["default", "cpu-4"]
@@ -2120,6 +2156,21 @@ class BdeJobRequest(_BdeJobRequestRequired, total=False):
     resource: Literal["default", "cpu-4"]
 
 
+class _ReactivityJobRequestRequired(TypedDict):
+    "The required keys of ReactivityJobRequest."
+
+    job_name: str
+    job_type: Literal["reactivity"]
+    payload: ReactivityPayload
+
+
+class ReactivityJobRequest(_ReactivityJobRequestRequired, total=False):
+    "HOMO/LUMO, vertical IP and EA, global electrophilicity and condensed Fukui indices (f+, f-, f0 per atom) of the GFN2-xTB optimised structure, with a drawing of the top sites of attack"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
 class JobSubmitMultipleRequest(TypedDict):
     "JobSubmitMultipleRequest"
 
@@ -2132,7 +2183,7 @@ class JobListItem(Model):
 
     process_id: str
     job_name: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
     resource: Literal["default", "cpu-4"]
     status: Literal["queued", "dispatched", "running", "completed", "error", "cancelled"]
     "queued -> dispatched (a worker claimed it) -> running -> completed | error; or cancelled"
@@ -3666,6 +3717,78 @@ class BdeResultItemsItemBondsItem(Model):
     "Symmetry-equivalent bonds it stands for (hydrogens of one class)"
     bde_kcal_mol: float
     raw_kcal_mol: float
+
+
+@dataclass(kw_only=True)
+class ReactivityResult(Tabular):
+    "ReactivityResult"
+
+    _table = "items"
+
+    job_type: Literal["reactivity"]
+    method: str
+    solvent: str | None
+    xtb_version: str | None
+    "The xtb version that computed the figures"
+    summary: ReactivityResultSummary
+    items: list[ReactivityResultItemsItem]
+    "One per input structure, in input order"
+    ports: dict[str, str]
+    "The result artifact's ports: structures or poses (SDF), table (CSV), logs, and plots where there are some"
+
+
+@dataclass(kw_only=True)
+class ReactivityResultSummary(Model):
+    "ReactivityResultSummary"
+
+    structures: int
+    completed: int
+    errors: int
+
+
+@dataclass(kw_only=True)
+class ReactivityResultItemsItem(Tabular):
+    "A structure's frontier orbitals, vertical IP and EA, electrophilicity and Fukui indices, on its GFN2-xTB optimised geometry"
+
+    _table = "fukui"
+
+    index: int
+    "Position in the input (0-based)"
+    id: str
+    "The record id of an uploaded set, else the index"
+    name: str | None
+    error: str | None
+    "null, or a code: unparseable, too_large, unsupported_element, preparation_failed, charge_multiplicity, scf_not_converged, not_converged, engine_failed, timeout, ..."
+    detail: str | None
+    "What happened, in the engine's own words where it has some"
+    molblock: str | None = None
+    "V2000 molblock, 3D coordinates in Å, atoms in the input order (hydrogens after the heavy atoms)"
+    homo_ev: float | None = None
+    "The neutral's HOMO, eV (xtb's orbital table, 4 decimals)"
+    lumo_ev: float | None = None
+    "The neutral's LUMO, eV"
+    ip_ev: float | None = None
+    "Vertical ionisation potential, eV (xtb's delta SCC IP, with its empirical shift)"
+    ea_ev: float | None = None
+    "Vertical electron affinity, eV (xtb's delta SCC EA; negative: the anion lies above the neutral)"
+    electrophilicity_ev: float | None = None
+    "Global electrophilicity index (IP+EA)^2/(8(IP-EA)), eV"
+    fukui: list[ReactivityResultItemsItemFukuiItem] | None = None
+    "Condensed Fukui indices, one per atom in atom order (3 decimals, as xtb prints them); each kind sums to about 1"
+
+
+@dataclass(kw_only=True)
+class ReactivityResultItemsItemFukuiItem(Model):
+    "ReactivityResultItemsItemFukuiItem"
+
+    atom_index: int
+    "0-based, the input order (hydrogens after the heavy atoms)"
+    f_plus: float
+    "f+: charge change on adding an electron, q(N) - q(N+1): where a nucleophile attacks"
+    f_minus: float
+    "f-: charge change on removing an electron, q(N-1) - q(N): where an electrophile attacks"
+    f_zero: float
+    "f0 = (f+ + f-)/2: radical attack"
 
 
 @dataclass(kw_only=True)
@@ -6095,7 +6218,7 @@ class WorkflowEstimateStepsItem(Model):
     "WorkflowEstimateStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
     resource: Literal["default", "cpu-4"]
     expected_runtime_sec: float
     cost: float
@@ -6424,7 +6547,7 @@ class WorkflowRunStepsItem(Model):
     "WorkflowRunStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
     state: Literal["pending", "queued", "running", "completed", "failed", "cancelled", "skipped", "reused"]
     "pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run"
     job_id: str | None
@@ -6491,7 +6614,7 @@ class WorkflowRunStep(Model):
 
     run_id: str
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
     state: Literal["pending", "queued", "running", "completed", "failed", "cancelled", "skipped", "reused"]
     "pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run"
     job_id: str | None
@@ -6554,7 +6677,7 @@ class WorkflowRunGraphNodesItem(Model):
     id: str
     kind: Literal["input", "step", "output"]
     label: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde"] | None
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"] | None
     state: Literal["pending", "queued", "running", "completed", "failed", "cancelled", "skipped", "reused"] | None
     "pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run"
     progress: float | None
@@ -6658,7 +6781,7 @@ class AssistantStreamEventPlanDataStepsItem(Model):
     "AssistantStreamEventPlanDataStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
     cost_usd: float
     expected_runtime_sec: float
 
@@ -6799,7 +6922,7 @@ class AssistantPlanEstimateStepsItem(Model):
     "AssistantPlanEstimateStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
     cost_usd: float
     expected_runtime_sec: float
 
@@ -6840,7 +6963,7 @@ class AssistantPlanApprovalEstimateStepsItem(Model):
     "AssistantPlanApprovalEstimateStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
     cost_usd: float
     expected_runtime_sec: float
 
@@ -7030,9 +7153,9 @@ class DeleteInferenceRequestResponse(Model):
 # Unions, enums and maps, in an order where each uses only names defined above it.
 
 AssistantStreamEvent = Union[AssistantStreamEventDelta, AssistantStreamEventToolCall, AssistantStreamEventToolResult, AssistantStreamEventPlan, AssistantStreamEventUsage, AssistantStreamEventDone, AssistantStreamEventError, dict[str, Any]]
-JobEstimateRequest = Union[PropertiesJobEstimateRequest, DepictJobEstimateRequest, SimilaritySearchJobEstimateRequest, SubstructureSearchJobEstimateRequest, ClusterJobEstimateRequest, FilterJobEstimateRequest, WaitJobEstimateRequest, MpnnTrainJobEstimateRequest, MpnnPredictJobEstimateRequest, OptimizeJobEstimateRequest, SinglepointJobEstimateRequest, DockingJobEstimateRequest, ConformersJobEstimateRequest, FrequenciesJobEstimateRequest, ScanJobEstimateRequest, PropertiesQmJobEstimateRequest, RerankJobEstimateRequest, PkaJobEstimateRequest, TautomersJobEstimateRequest, BdeJobEstimateRequest]
-JobResult = Union[PropertiesResult, DepictResult, SimilaritySearchResult, SubstructureSearchResult, ClusterResult, FilterResult, WaitResult, MpnnTrainResult, MpnnPredictResult, OptimizeResult, SinglepointResult, DockingResult, ConformersResult, FrequenciesResult, ScanResult, PropertiesQmResult, RerankResult, PkaResult, TautomersResult, BdeResult, dict[str, Any]]
-JobSubmitRequest = Union[PropertiesJobRequest, DepictJobRequest, SimilaritySearchJobRequest, SubstructureSearchJobRequest, ClusterJobRequest, FilterJobRequest, WaitJobRequest, MpnnTrainJobRequest, MpnnPredictJobRequest, OptimizeJobRequest, SinglepointJobRequest, DockingJobRequest, ConformersJobRequest, FrequenciesJobRequest, ScanJobRequest, PropertiesQmJobRequest, RerankJobRequest, PkaJobRequest, TautomersJobRequest, BdeJobRequest]
+JobEstimateRequest = Union[PropertiesJobEstimateRequest, DepictJobEstimateRequest, SimilaritySearchJobEstimateRequest, SubstructureSearchJobEstimateRequest, ClusterJobEstimateRequest, FilterJobEstimateRequest, WaitJobEstimateRequest, MpnnTrainJobEstimateRequest, MpnnPredictJobEstimateRequest, OptimizeJobEstimateRequest, SinglepointJobEstimateRequest, DockingJobEstimateRequest, ConformersJobEstimateRequest, FrequenciesJobEstimateRequest, ScanJobEstimateRequest, PropertiesQmJobEstimateRequest, RerankJobEstimateRequest, PkaJobEstimateRequest, TautomersJobEstimateRequest, BdeJobEstimateRequest, ReactivityJobEstimateRequest]
+JobResult = Union[PropertiesResult, DepictResult, SimilaritySearchResult, SubstructureSearchResult, ClusterResult, FilterResult, WaitResult, MpnnTrainResult, MpnnPredictResult, OptimizeResult, SinglepointResult, DockingResult, ConformersResult, FrequenciesResult, ScanResult, PropertiesQmResult, RerankResult, PkaResult, TautomersResult, BdeResult, ReactivityResult, dict[str, Any]]
+JobSubmitRequest = Union[PropertiesJobRequest, DepictJobRequest, SimilaritySearchJobRequest, SubstructureSearchJobRequest, ClusterJobRequest, FilterJobRequest, WaitJobRequest, MpnnTrainJobRequest, MpnnPredictJobRequest, OptimizeJobRequest, SinglepointJobRequest, DockingJobRequest, ConformersJobRequest, FrequenciesJobRequest, ScanJobRequest, PropertiesQmJobRequest, RerankJobRequest, PkaJobRequest, TautomersJobRequest, BdeJobRequest, ReactivityJobRequest]
 UtilityRequest = Union[UtilityConvertRequest, UtilityFingerprintsRequest, UtilitySimilarityRequest, UtilitySubstructureRequest, UtilityMcsRequest, UtilityRGroupsRequest, dict[str, Any]]
 UtilityRunRequest = Union[UtilityConvertCall, UtilityFingerprintsCall, UtilitySimilarityCall, UtilitySubstructureCall, UtilityMcsCall, UtilityRGroupsCall]
 UtilityRunResponse = Union[UtilityConvertRunResponse, UtilityFingerprintsRunResponse, UtilitySimilarityRunResponse, UtilitySubstructureRunResponse, UtilityMcsRunResponse, UtilityRGroupsRunResponse, dict[str, Any]]

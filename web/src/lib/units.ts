@@ -60,6 +60,8 @@ const WORDS: Record<string, string> = {
   rmsd: 'RMSD',
   homo: 'HOMO',
   lumo: 'LUMO',
+  ip: 'IP',
+  ea: 'EA',
   ir: 'IR',
   mw: 'MW',
   logp: 'logP',

@@ -1958,13 +1958,13 @@ export interface components {
             items: components["schemas"]["Description"][];
         };
         /** @description A job type, its payload and a resource */
-        JobEstimateRequest: components["schemas"]["PropertiesJobEstimateRequest"] | components["schemas"]["DepictJobEstimateRequest"] | components["schemas"]["SimilaritySearchJobEstimateRequest"] | components["schemas"]["SubstructureSearchJobEstimateRequest"] | components["schemas"]["ClusterJobEstimateRequest"] | components["schemas"]["FilterJobEstimateRequest"] | components["schemas"]["WaitJobEstimateRequest"] | components["schemas"]["MpnnTrainJobEstimateRequest"] | components["schemas"]["MpnnPredictJobEstimateRequest"] | components["schemas"]["OptimizeJobEstimateRequest"] | components["schemas"]["SinglepointJobEstimateRequest"] | components["schemas"]["DockingJobEstimateRequest"] | components["schemas"]["ConformersJobEstimateRequest"] | components["schemas"]["FrequenciesJobEstimateRequest"] | components["schemas"]["ScanJobEstimateRequest"] | components["schemas"]["PropertiesQmJobEstimateRequest"] | components["schemas"]["RerankJobEstimateRequest"] | components["schemas"]["PkaJobEstimateRequest"] | components["schemas"]["TautomersJobEstimateRequest"] | components["schemas"]["BdeJobEstimateRequest"];
+        JobEstimateRequest: components["schemas"]["PropertiesJobEstimateRequest"] | components["schemas"]["DepictJobEstimateRequest"] | components["schemas"]["SimilaritySearchJobEstimateRequest"] | components["schemas"]["SubstructureSearchJobEstimateRequest"] | components["schemas"]["ClusterJobEstimateRequest"] | components["schemas"]["FilterJobEstimateRequest"] | components["schemas"]["WaitJobEstimateRequest"] | components["schemas"]["MpnnTrainJobEstimateRequest"] | components["schemas"]["MpnnPredictJobEstimateRequest"] | components["schemas"]["OptimizeJobEstimateRequest"] | components["schemas"]["SinglepointJobEstimateRequest"] | components["schemas"]["DockingJobEstimateRequest"] | components["schemas"]["ConformersJobEstimateRequest"] | components["schemas"]["FrequenciesJobEstimateRequest"] | components["schemas"]["ScanJobEstimateRequest"] | components["schemas"]["PropertiesQmJobEstimateRequest"] | components["schemas"]["RerankJobEstimateRequest"] | components["schemas"]["PkaJobEstimateRequest"] | components["schemas"]["TautomersJobEstimateRequest"] | components["schemas"]["BdeJobEstimateRequest"] | components["schemas"]["ReactivityJobEstimateRequest"];
         JobEstimateResponse: {
             /** @description USD reserved at submit */
             cost: number;
             expected_runtime_sec: number;
             /** @enum {string} */
-            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
+            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity";
             /** @description USD per second of runtime */
             rate_per_sec: number;
             /** @enum {string} */
@@ -1979,7 +1979,7 @@ export interface components {
             };
         };
         /** @description A job: its name, type, payload and resource */
-        JobSubmitRequest: components["schemas"]["PropertiesJobRequest"] | components["schemas"]["DepictJobRequest"] | components["schemas"]["SimilaritySearchJobRequest"] | components["schemas"]["SubstructureSearchJobRequest"] | components["schemas"]["ClusterJobRequest"] | components["schemas"]["FilterJobRequest"] | components["schemas"]["WaitJobRequest"] | components["schemas"]["MpnnTrainJobRequest"] | components["schemas"]["MpnnPredictJobRequest"] | components["schemas"]["OptimizeJobRequest"] | components["schemas"]["SinglepointJobRequest"] | components["schemas"]["DockingJobRequest"] | components["schemas"]["ConformersJobRequest"] | components["schemas"]["FrequenciesJobRequest"] | components["schemas"]["ScanJobRequest"] | components["schemas"]["PropertiesQmJobRequest"] | components["schemas"]["RerankJobRequest"] | components["schemas"]["PkaJobRequest"] | components["schemas"]["TautomersJobRequest"] | components["schemas"]["BdeJobRequest"];
+        JobSubmitRequest: components["schemas"]["PropertiesJobRequest"] | components["schemas"]["DepictJobRequest"] | components["schemas"]["SimilaritySearchJobRequest"] | components["schemas"]["SubstructureSearchJobRequest"] | components["schemas"]["ClusterJobRequest"] | components["schemas"]["FilterJobRequest"] | components["schemas"]["WaitJobRequest"] | components["schemas"]["MpnnTrainJobRequest"] | components["schemas"]["MpnnPredictJobRequest"] | components["schemas"]["OptimizeJobRequest"] | components["schemas"]["SinglepointJobRequest"] | components["schemas"]["DockingJobRequest"] | components["schemas"]["ConformersJobRequest"] | components["schemas"]["FrequenciesJobRequest"] | components["schemas"]["ScanJobRequest"] | components["schemas"]["PropertiesQmJobRequest"] | components["schemas"]["RerankJobRequest"] | components["schemas"]["PkaJobRequest"] | components["schemas"]["TautomersJobRequest"] | components["schemas"]["BdeJobRequest"] | components["schemas"]["ReactivityJobRequest"];
         JobSubmitMultipleRequest: {
             jobs: components["schemas"]["JobSubmitRequest"][];
         };
@@ -1987,7 +1987,7 @@ export interface components {
             process_id: string;
             job_name: string;
             /** @enum {string} */
-            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
+            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity";
             /** @enum {string} */
             resource: "default" | "cpu-4";
             /**
@@ -2656,6 +2656,29 @@ export interface components {
              * @default b3lyp
              */
             energies?: "b3lyp" | "gfn2";
+        };
+        /**
+         * reactivity payload
+         * @description HOMO/LUMO, vertical IP and EA, global electrophilicity and condensed Fukui indices (f+, f-, f0 per atom) of the GFN2-xTB optimised structure, with a drawing of the top sites of attack
+         */
+        ReactivityPayload: {
+            /** @description The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id */
+            molecules?: string[];
+            /** @description An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id */
+            input_artifact_id?: string;
+            /** @description The port of input_artifact_id holding the structures */
+            port?: string;
+            /**
+             * @description gfn2 (GFN2-xTB) only: xtb's vertical IP/EA, electrophilicity index and Fukui indices are GFN2's (docs/engines.md, "Reactivity")
+             * @default gfn2
+             * @enum {string}
+             */
+            method?: "gfn2";
+            /**
+             * @description Implicit solvent (ALPB in xtb) of the optimisation and of the property calculations; null: gas phase
+             * @default null
+             */
+            solvent?: ("acetone" | "acetonitrile" | "aniline" | "benzaldehyde" | "benzene" | "ch2cl2" | "chcl3" | "cs2" | "dioxane" | "dmf" | "dmso" | "ether" | "ethylacetate" | "furane" | "hexadecane" | "hexane" | "methanol" | "nitromethane" | "octanol" | "woctanol" | "phenol" | "toluene" | "thf" | "water") | null;
         };
         /** @description properties: every molecular property of each molecule (as POST /describe) */
         PropertiesResult: {
@@ -3793,8 +3816,69 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        ReactivityResult: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "reactivity";
+            method: string;
+            solvent: string | null;
+            /** @description The xtb version that computed the figures */
+            xtb_version: string | null;
+            summary: {
+                structures: number;
+                completed: number;
+                errors: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description One per input structure, in input order */
+            items: ({
+                /** @description Position in the input (0-based) */
+                index: number;
+                /** @description The record id of an uploaded set, else the index */
+                id: string;
+                name: string | null;
+                /** @description null, or a code: unparseable, too_large, unsupported_element, preparation_failed, charge_multiplicity, scf_not_converged, not_converged, engine_failed, timeout, ... */
+                error: string | null;
+                /** @description What happened, in the engine's own words where it has some */
+                detail: string | null;
+                /** @description V2000 molblock, 3D coordinates in Å, atoms in the input order (hydrogens after the heavy atoms) */
+                molblock?: string;
+                /** @description The neutral's HOMO, eV (xtb's orbital table, 4 decimals) */
+                homo_ev?: number | null;
+                /** @description The neutral's LUMO, eV */
+                lumo_ev?: number | null;
+                /** @description Vertical ionisation potential, eV (xtb's delta SCC IP, with its empirical shift) */
+                ip_ev?: number;
+                /** @description Vertical electron affinity, eV (xtb's delta SCC EA; negative: the anion lies above the neutral) */
+                ea_ev?: number;
+                /** @description Global electrophilicity index (IP+EA)^2/(8(IP-EA)), eV */
+                electrophilicity_ev?: number;
+                /** @description Condensed Fukui indices, one per atom in atom order (3 decimals, as xtb prints them); each kind sums to about 1 */
+                fukui?: {
+                    /** @description 0-based, the input order (hydrogens after the heavy atoms) */
+                    atom_index: number;
+                    /** @description f+: charge change on adding an electron, q(N) - q(N+1): where a nucleophile attacks */
+                    f_plus: number;
+                    /** @description f-: charge change on removing an electron, q(N-1) - q(N): where an electrophile attacks */
+                    f_minus: number;
+                    /** @description f0 = (f+ + f-)/2: radical attack */
+                    f_zero: number;
+                }[];
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description The result artifact's ports: structures or poses (SDF), table (CSV), logs, and plots where there are some */
+            ports: {
+                [key: string]: string;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         /** @description The result document of a completed job: its job type's <Type>Result */
-        JobResult: components["schemas"]["PropertiesResult"] | components["schemas"]["DepictResult"] | components["schemas"]["SimilaritySearchResult"] | components["schemas"]["SubstructureSearchResult"] | components["schemas"]["ClusterResult"] | components["schemas"]["FilterResult"] | components["schemas"]["WaitResult"] | components["schemas"]["MpnnTrainResult"] | components["schemas"]["MpnnPredictResult"] | components["schemas"]["OptimizeResult"] | components["schemas"]["SinglepointResult"] | components["schemas"]["DockingResult"] | components["schemas"]["ConformersResult"] | components["schemas"]["FrequenciesResult"] | components["schemas"]["ScanResult"] | components["schemas"]["PropertiesQmResult"] | components["schemas"]["RerankResult"] | components["schemas"]["PkaResult"] | components["schemas"]["TautomersResult"] | components["schemas"]["BdeResult"];
+        JobResult: components["schemas"]["PropertiesResult"] | components["schemas"]["DepictResult"] | components["schemas"]["SimilaritySearchResult"] | components["schemas"]["SubstructureSearchResult"] | components["schemas"]["ClusterResult"] | components["schemas"]["FilterResult"] | components["schemas"]["WaitResult"] | components["schemas"]["MpnnTrainResult"] | components["schemas"]["MpnnPredictResult"] | components["schemas"]["OptimizeResult"] | components["schemas"]["SinglepointResult"] | components["schemas"]["DockingResult"] | components["schemas"]["ConformersResult"] | components["schemas"]["FrequenciesResult"] | components["schemas"]["ScanResult"] | components["schemas"]["PropertiesQmResult"] | components["schemas"]["RerankResult"] | components["schemas"]["PkaResult"] | components["schemas"]["TautomersResult"] | components["schemas"]["BdeResult"] | components["schemas"]["ReactivityResult"];
         /** @description All MolecularProperties (as POST /describe) of each molecule of a SMILES list or an uploaded molecule set */
         PropertiesJobRequest: {
             job_name: string;
@@ -4115,6 +4199,22 @@ export interface components {
              */
             resource?: "default" | "cpu-4";
         };
+        /** @description HOMO/LUMO, vertical IP and EA, global electrophilicity and condensed Fukui indices (f+, f-, f0 per atom) of the GFN2-xTB optimised structure, with a drawing of the top sites of attack */
+        ReactivityJobRequest: {
+            job_name: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "reactivity";
+            payload: components["schemas"]["ReactivityPayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
         /** @description All MolecularProperties (as POST /describe) of each molecule of a SMILES list or an uploaded molecule set */
         PropertiesJobEstimateRequest: {
             /**
@@ -4408,6 +4508,21 @@ export interface components {
              */
             job_type: "bde";
             payload: components["schemas"]["BdePayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
+        /** @description HOMO/LUMO, vertical IP and EA, global electrophilicity and condensed Fukui indices (f+, f-, f0 per atom) of the GFN2-xTB optimised structure, with a drawing of the top sites of attack */
+        ReactivityJobEstimateRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "reactivity";
+            payload: components["schemas"]["ReactivityPayload"];
             /**
              * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
              * @default default
@@ -6279,7 +6394,7 @@ export interface components {
             steps: {
                 step_id: string;
                 /** @enum {string} */
-                job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
+                job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity";
                 /** @enum {string} */
                 resource: "default" | "cpu-4";
                 expected_runtime_sec: number;
@@ -6519,7 +6634,7 @@ export interface components {
             steps: {
                 step_id: string;
                 /** @enum {string} */
-                job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
+                job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity";
                 /** @description pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run */
                 state: "pending" | "queued" | "running" | "completed" | "failed" | "cancelled" | "skipped" | "reused";
                 job_id: string | null;
@@ -6565,7 +6680,7 @@ export interface components {
             run_id: string;
             step_id: string;
             /** @enum {string} */
-            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
+            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity";
             /** @description pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run */
             state: "pending" | "queued" | "running" | "completed" | "failed" | "cancelled" | "skipped" | "reused";
             job_id: string | null;
@@ -6607,7 +6722,7 @@ export interface components {
                 id: string;
                 kind: "input" | "step" | "output";
                 label: string;
-                job_type: ("properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde") | null;
+                job_type: ("properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity") | null;
                 state: ("pending" | "queued" | "running" | "completed" | "failed" | "cancelled" | "skipped" | "reused") | null;
                 progress: number | null;
             }[];
@@ -6667,7 +6782,7 @@ export interface components {
                 steps: {
                     step_id: string;
                     /** @enum {string} */
-                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
+                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity";
                     cost_usd: number;
                     expected_runtime_sec: number;
                 }[];
@@ -6747,7 +6862,7 @@ export interface components {
                 steps: {
                     step_id: string;
                     /** @enum {string} */
-                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
+                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity";
                     cost_usd: number;
                     expected_runtime_sec: number;
                 }[];
@@ -6778,7 +6893,7 @@ export interface components {
                 steps: {
                     step_id: string;
                     /** @enum {string} */
-                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
+                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity";
                     cost_usd: number;
                     expected_runtime_sec: number;
                 }[];
@@ -8106,7 +8221,7 @@ export interface operations {
                 offset?: number;
                 /** @description Comma-separated statuses */
                 status?: ("queued" | "dispatched" | "running" | "completed" | "error" | "cancelled")[];
-                /** @description Only jobs of this type (properties, depict, similarity_search, substructure_search, cluster, filter, wait, mpnn_train, mpnn_predict, optimize, singlepoint, docking, conformers, frequencies, scan, properties_qm, rerank, pka, tautomers, bde) */
+                /** @description Only jobs of this type (properties, depict, similarity_search, substructure_search, cluster, filter, wait, mpnn_train, mpnn_predict, optimize, singlepoint, docking, conformers, frequencies, scan, properties_qm, rerank, pka, tautomers, bde, reactivity) */
                 job_type?: string;
                 /** @description Matches job name or process id, case-insensitive */
                 q?: string;

@@ -5,7 +5,7 @@
 // and the bench's jobs on an idle machine (npm run bench:engines -- --only E), times SAFETY.
 import type { Estimate } from '../../job-type.js';
 
-export type EngineTask = 'singlepoint' | 'optimize' | 'frequencies' | 'scan_point' | 'conformer';
+export type EngineTask = 'singlepoint' | 'optimize' | 'frequencies' | 'scan_point' | 'conformer' | 'reactivity';
 
 interface Cost {
   base: number;
@@ -24,18 +24,29 @@ type CostRow = [number, number] | [number, number, number];
 
 const cost = ([base, perAtom2, perAtom3 = 0]: CostRow): Cost => ({ base, perAtom2, perAtom3 });
 
-function costsByTask(singlepoint: CostRow, optimize: CostRow, frequencies: CostRow, scanPoint: CostRow, conformer: CostRow): Record<EngineTask, Cost> {
-  return { singlepoint: cost(singlepoint), optimize: cost(optimize), frequencies: cost(frequencies), scan_point: cost(scanPoint), conformer: cost(conformer) };
+/** A method's costs: every task but `reactivity`, which only GFN2 runs (docs/engines.md, "Reactivity"). */
+type TaskCosts = Record<Exclude<EngineTask, 'reactivity'>, Cost> & { reactivity?: Cost };
+
+function costsByTask(singlepoint: CostRow, optimize: CostRow, frequencies: CostRow, scanPoint: CostRow, conformer: CostRow, reactivity?: CostRow): TaskCosts {
+  return {
+    singlepoint: cost(singlepoint),
+    optimize: cost(optimize),
+    frequencies: cost(frequencies),
+    scan_point: cost(scanPoint),
+    conformer: cost(conformer),
+    ...(reactivity ? { reactivity: cost(reactivity) } : {}),
+  };
 }
 
 /**
  * CPU seconds per calculation, one thread: base + perAtom2 x atoms^2 + perAtom3 x atoms^3,
  * measured by scripts/calibrate-engines.ts (docs/jobs.md, "Calibration of the engine
  * estimates"): the fits rounded up, never below what the largest reference molecule took; GFN2's
- * the unrounded fits and the bench's idle runtimes. A row per method: singlepoint, optimize, frequencies, scan_point, conformer.
+ * the unrounded fits and the bench's idle runtimes. A row per method: singlepoint, optimize, frequencies, scan_point, conformer,
+ * and for GFN2 reactivity (an optimisation, then --vomega and --vfukui: six single points).
  */
-export const ENGINE_COSTS: Readonly<Record<string, Readonly<Record<EngineTask, Cost>>>> = {
-  gfn2: costsByTask([0.02, 0.00004], [0.02, 0.00004, 0.000025], [1, 0, 0.00008], [0.02, 0, 0.000045], [0.15, 0.0012]),
+export const ENGINE_COSTS: Readonly<Record<string, Readonly<TaskCosts>>> = {
+  gfn2: costsByTask([0.02, 0.00004], [0.02, 0.00004, 0.000025], [1, 0, 0.00008], [0.02, 0, 0.000045], [0.15, 0.0012], [0.25, 0.00028, 0.000025]),
   gfn1: costsByTask([0.05, 0.0001], [0.1, 0.00025, 0.000025], [0.3, 0.015], [0.3, 0.0035], [0.15, 0.001]),
   gfnff: costsByTask([0.05, 0.00002], [0.05, 0.00001, 0.0000005], [0.1, 0.00012], [0.08, 0.00008], [0.08, 0.00008]),
   pm7: costsByTask([0.02, 0.00005], [0.05, 0.0045, 0.000015], [0.1, 0.011], [0.05, 0.0015], [0.05, 0.0015]),

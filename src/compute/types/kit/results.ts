@@ -197,4 +197,46 @@ export const RerankResult = result(
   { ...qmTop, temperature_k: Num, optimize: Type.Boolean() },
 );
 
-export const ENGINE_RESULT_SCHEMAS = [RerankResult, PropertiesQmResult, OptimizeResult, SinglepointResult, ConformersResult, FrequenciesResult, ScanResult, DockingResult];
+export const ReactivityResult = result(
+  'ReactivityResult',
+  'reactivity',
+  item(
+    {
+      molblock: Molblock,
+      homo_ev: Type.Union([Type.Number(), Type.Null()], { description: "The neutral's HOMO, eV (xtb's orbital table, 4 decimals)" }),
+      lumo_ev: Type.Union([Type.Number(), Type.Null()], { description: "The neutral's LUMO, eV" }),
+      ip_ev: Type.Number({ description: "Vertical ionisation potential, eV (xtb's delta SCC IP, with its empirical shift)" }),
+      ea_ev: Type.Number({ description: "Vertical electron affinity, eV (xtb's delta SCC EA; negative: the anion lies above the neutral)" }),
+      electrophilicity_ev: Type.Number({ description: 'Global electrophilicity index (IP+EA)^2/(8(IP-EA)), eV' }),
+      fukui: Type.Array(
+        Type.Object(
+          {
+            atom_index: Type.Integer({ description: '0-based, the input order (hydrogens after the heavy atoms)' }),
+            f_plus: Type.Number({ description: 'f+: charge change on adding an electron, q(N) - q(N+1): where a nucleophile attacks' }),
+            f_minus: Type.Number({ description: 'f-: charge change on removing an electron, q(N-1) - q(N): where an electrophile attacks' }),
+            f_zero: Type.Number({ description: 'f0 = (f+ + f-)/2: radical attack' }),
+          },
+          { additionalProperties: false },
+        ),
+        { description: 'Condensed Fukui indices, one per atom in atom order (3 decimals, as xtb prints them); each kind sums to about 1' },
+      ),
+    },
+    "A structure's frontier orbitals, vertical IP and EA, electrophilicity and Fukui indices, on its GFN2-xTB optimised geometry",
+  ),
+  {
+    solvent: Type.Union([Type.String(), Type.Null()]),
+    xtb_version: Type.Union([Type.String(), Type.Null()], { description: 'The xtb version that computed the figures' }),
+  },
+);
+
+export const ENGINE_RESULT_SCHEMAS = [
+  ReactivityResult,
+  RerankResult,
+  PropertiesQmResult,
+  OptimizeResult,
+  SinglepointResult,
+  ConformersResult,
+  FrequenciesResult,
+  ScanResult,
+  DockingResult,
+];
