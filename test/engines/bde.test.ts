@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { BDE_LINES } from '../../src/engines/questions/bde-calibration.js';
 import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { resultSchemaErrors } from './helpers.js';
 
 interface Bond {
   atoms: [number, number];
@@ -46,6 +47,7 @@ for (const backend of onlyOn('postgres')) {
 
     it("methanol with GFN2 energies: the C-H (3 equivalent) below the O-H, the calibration line applied; ethane's C-C; a radical's item error", async () => {
       const res = await result({ molecules: ['CO', 'CC', '[CH3]'], energies: 'gfn2' });
+      assert.equal(await resultSchemaErrors(h, 'BdeResult', res), null);
       assert.match(res.energies, /^GFN2-xTB alone/);
       assert.equal(res.calibrated, true);
       const [methanol, ethane, radical] = res.items as [Item, Item, Item];

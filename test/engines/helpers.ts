@@ -1,9 +1,11 @@
 // What the engine tests share: the engine processes running in a worker's scratch directories
 // (found through /proc, as an operator would), and molecules of known sizes.
 import fs from 'node:fs';
+import { Ajv } from 'ajv';
 import path from 'node:path';
 import type { Vec3 } from '../../src/engines/qm/ensemble.js';
 import { scratchRoot } from '../../src/engines/scratch.js';
+import type { Harness } from '../helpers/harness.js';
 
 /** A GFN2 optimisation of this (124 atoms with hydrogens) runs for half a minute or more: long enough to cancel or kill mid-way. */
 export const LONG_SMILES = 'CC(C)Cc1ccc(cc1)C(C)C(=O)NCCCCCCCCCCCCc1ccc(cc1)C(C)C(=O)NCCCCCCCCc1ccccc1';
@@ -49,4 +51,11 @@ export function dihedral(c: readonly Vec3[], [i, j, k, l]: [number, number, numb
   const n2 = cross(b1, b2);
   const m = cross(n1, b1);
   return (Math.atan2(dot(m, n2) / Math.hypot(...b1), dot(n1, n2)) * 180) / Math.PI;
+}
+
+/** The errors of `result` against the OpenAPI document's schema `name` (e.g. PkaResult), or null when it validates. */
+export async function resultSchemaErrors(h: Harness, name: string, result: unknown): Promise<string | null> {
+  const doc = (await h.req('GET', '/openapi.json')).body as { components: { schemas: Record<string, object> } };
+  const validate = new Ajv({ strict: false, allErrors: true }).compile({ ...doc.components.schemas[name], $id: undefined });
+  return validate(result) ? null : JSON.stringify(validate.errors?.slice(0, 5));
 }

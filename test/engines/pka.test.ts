@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { resultSchemaErrors } from './helpers.js';
 
 interface Site {
   atom_index: number;
@@ -45,6 +46,7 @@ for (const backend of onlyOn('postgres')) {
       const done = await h.waitForJob(token, r.body.process_id, undefined, 400_000);
       assert.equal(done.status, 'completed', done.message ?? '');
       const res = (await h.req('GET', `/api/v1/jobs/result?process_id=${r.body.process_id}`, { token })).body as { ph: number; items: Item[] };
+      assert.equal(await resultSchemaErrors(h, 'PkaResult', res), null);
       assert.equal(res.ph, 7.4);
       const [acetic, glycine, benzene, thiol, radical, metal] = res.items as [Item, Item, Item, Item, Item, Item];
 

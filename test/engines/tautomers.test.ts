@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { resultSchemaErrors } from './helpers.js';
 
 interface Tautomer {
   smiles: string;
@@ -43,6 +44,7 @@ for (const backend of onlyOn('pglite')) {
       const done = await h.waitForJob(token, r.body.process_id, undefined, 300_000);
       assert.equal(done.status, 'completed', done.message ?? '');
       const res = (await h.req('GET', `/api/v1/jobs/result?process_id=${r.body.process_id}`, { token })).body as { solvent: string; items: Item[] };
+      assert.equal(await resultSchemaErrors(h, 'TautomersResult', res), null);
       assert.equal(res.solvent, 'water');
       const [pyridone, amide] = res.items as [Item, Item];
       for (const it of [pyridone, amide]) {

@@ -79,7 +79,7 @@ for (const backend of BACKENDS) {
         assert.deepEqual(await assistantCall('list_job_types', { job_type: name }), own, `the Assistant's list_job_types answers ${name}'s payload schema`);
         assert.deepEqual(jsonOf(await mcp.callTool({ name: 'list_job_types', arguments: { job_type: name } })), own, `MCP's list_job_types answers ${name}'s payload schema`);
       }
-      const unknown = await runTool(h.services, ctx, 'list_job_types', JSON.stringify({ job_type: 'pka' }));
+      const unknown = await runTool(h.services, ctx, 'list_job_types', JSON.stringify({ job_type: 'no_such_type' }));
       assert.deepEqual([unknown.ok, (unknown.forModel as { error: { code: string } }).error.code], [false, 'invalid-arguments']);
     });
   });

@@ -38,6 +38,9 @@ const CHECKED_BY_ENGINE_TESTS: Record<string, string> = {
   properties_qm: 'test/engines/dft-properties.test.ts',
   rerank: 'test/engines/dft-rerank.test.ts',
   reactivity: 'test/engines/reactivity.test.ts',
+  pka: 'test/engines/pka.test.ts',
+  tautomers: 'test/engines/tautomers.test.ts',
+  bde: 'test/engines/bde.test.ts',
 };
 
 for (const backend of onlyOn('pglite')) {
