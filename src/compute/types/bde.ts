@@ -42,8 +42,7 @@ type Payload = Static<typeof Payload>;
 
 const ENERGIES: Record<BdeMethod, string> = { gfn2: 'GFN2-xTB alone (no DFT single points)', b3lyp: 'B3LYP/def2-SVP single points (Psi4) on GFN2 geometries' };
 const energiesOf = (p: Payload): BdeMethod => p.energies ?? 'b3lyp';
-/** A Hessian costs about this many optimisations of the same structure; an open-shell SCF this many closed-shell ones. */
-const HESSIAN_AS_OPTIMISATIONS = 3;
+/** An open-shell SCF costs about this many closed-shell ones. */
 const UKS_FACTOR = 1.7;
 /** Bonds assumed when they cannot be counted at submit. */
 const ASSUMED_BONDS = 8;
@@ -69,10 +68,11 @@ const job = engineJob<Payload>('bde', { structures: 'molecules', table: 'table' 
         throw invalid(['molecules', i], `${found.bonds.length} bonds to break: a bde job takes at most ${MAX_BONDS} per molecule`, p.molecules![i], 'too_many_bonds');
       counts.push(found?.bonds.length ?? p.bonds?.length ?? ASSUMED_BONDS);
     }
-    const est = questionEstimate('bde', infos, (i) => ({
-      rdkitRuns: 1,
-      optimisations: BDE_KEEP * expectedConformers(infos[i]?.rotatable ?? 3, BDE_KEEP) + (1 + counts[i]!) * (1 + HESSIAN_AS_OPTIMISATIONS),
-    }));
+    // The parent's conformers and its tight optimisation; each radical from the parent and from its own conformers; a Hessian each.
+    const est = questionEstimate('bde', infos, (i) => {
+      const conformers = expectedConformers(infos[i]?.rotatable ?? 3, BDE_KEEP);
+      return { rdkitRuns: 3, optimisations: conformers + 1 + counts[i]! * (1 + conformers), hessians: 1 + counts[i]! };
+    });
     if (method === 'gfn2') return est;
     // The DFT single points: the parent and one radical per bond (the H atom once), def2-SVP functions from the atoms.
     const dft = infos.reduce((t, info, i) => {

@@ -36,11 +36,13 @@ type Payload = Static<typeof Payload>;
 
 /** Tautomers assumed when they cannot be counted at submit (an uploaded set, a process without RDKit's library). */
 const ASSUMED_TAUTOMERS = 4;
-/** Free energies computed at most per molecule, and their Hessian's cost in optimisations. */
-const HESSIAN_AS_OPTIMISATIONS = 3;
-
-function tautomerOptimisations(count: number, rotatable: number): number {
-  return count * expectedConformers(rotatable, TAUTOMER_KEEP) + Math.min(count, 10) * HESSIAN_AS_OPTIMISATIONS;
+/**
+ * A molecule's GFN2 work by its tautomers: each tautomer's conformers optimised, and free
+ * energies (Hessians) for those near the lowest: about a third of them past the first, at most 10
+ * (docs/questions.md, "Estimates").
+ */
+function tautomerWork(count: number, rotatable: number): { rdkitRuns: number; optimisations: number; hessians: number } {
+  return { rdkitRuns: 1, optimisations: count * expectedConformers(rotatable, TAUTOMER_KEEP), hessians: Math.min(10, Math.round(1 + count / 3)) };
 }
 
 export const tautomersJob = engineJob<Payload>('tautomers', { structures: 'molecules', table: 'table' }, ['rdkit', 'xtb'], {
@@ -52,7 +54,7 @@ export const tautomersJob = engineJob<Payload>('tautomers', { structures: 'molec
   async estimate(p, ctx) {
     const n = await countStructures(p, ctx);
     const max = p.max_tautomers ?? 50;
-    if (!p.molecules || !ctx.structureInfo) return questionEstimate('tautomers', new Array(n).fill(null), () => ({ rdkitRuns: 1, optimisations: tautomerOptimisations(ASSUMED_TAUTOMERS, 3) }));
+    if (!p.molecules || !ctx.structureInfo) return questionEstimate('tautomers', new Array(n).fill(null), () => tautomerWork(ASSUMED_TAUTOMERS, 3));
     const infos = await ctx.structureInfo(p.molecules, { rotatable: true });
     const counts: number[] = [];
     for (const [i, m] of p.molecules.entries()) {
@@ -64,7 +66,7 @@ export const tautomersJob = engineJob<Payload>('tautomers', { structures: 'molec
     return questionEstimate(
       'tautomers',
       infos.map((i) => (i.error ? null : i)),
-      (i) => ({ rdkitRuns: 1, optimisations: tautomerOptimisations(counts[i]!, infos[i]!.rotatable ?? 0) }),
+      (i) => tautomerWork(counts[i]!, infos[i]!.rotatable ?? 0),
     );
   },
   async run(ctx) {
