@@ -202,7 +202,7 @@ export async function computePka(tools: EngineTools, dir: string, s: Structure, 
     microstates,
     dominant_smiles: microstates[0]!.smiles,
     dominant_charge: microstates[0]!.charge,
-    dominant_molblock: structures.get(key(vectors[0]!.state.length ? vectors[0]!.state : [])) ?? null,
+    dominant_molblock: structures.get(key(vectors[0]!.state)) ?? null,
     optimisations,
   };
 }
