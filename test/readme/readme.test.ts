@@ -97,8 +97,9 @@ describe('README', () => {
     assert.match(fs.readFileSync(path.join(tmp, 'phenol.svg'), 'utf8'), /<svg[\s\S]*<\/svg>/);
     assert.equal(fs.readFileSync(path.join(tmp, 'library.zip')).subarray(0, 2).toString('latin1'), 'PK', 'the download is a zip');
     assert.match(run.stdout, /cancelled; charged \$/, 'the running wait job was cancelled');
-    // The uploads (library, training CSV), the first job's, the utility request's, the training job's and the DFT job's results (and the library job's, if it finished).
-    assert.match(run.stdout, /"artifact_count":[8-9]/, "the uploads and the results (two of them a workflow run's steps) are counted");
+    // The uploads (library, training CSV), the first job's, the utility request's, the training job's, the DFT job's and the pKa job's results (and the library job's, if it finished).
+    assert.match(run.stdout, /"artifact_count":(9|10)\b/, "the uploads and the results (two of them a workflow run's steps) are counted");
+    assert.match(run.stdout, /\{"sites":\[\{"atom_index":8,"class":"phenol","pka":[0-9.]+\}\],"dominant_smiles":"CC\(=O\)Nc1ccc\(O\)cc1","dominant_charge":0\}/, "paracetamol's phenol, neutral at 7.4");
     assert.match(
       run.stdout,
       /\{"status":"completed","charged_usd":[0-9.e-]+,"steps":\[\{"step_id":"keep","state":"completed"\},\{"step_id":"predict","state":"completed"\}\]\}/,
