@@ -36,7 +36,8 @@ export async function questionFigure(inst: BenchInstance, type: string, payload:
   const before = (await benchApi(inst, 'GET', '/wallet')).balance_usd as number;
   const t0 = performance.now();
   const ids: string[] = [];
-  for (const [name, smiles] of mols) ids.push((await benchApi(inst, 'POST', '/jobs/submit', { job_name: `${type} ${name}`, job_type: type, payload: { molecules: [smiles], ...payload } })).process_id);
+  for (const [name, smiles] of mols)
+    ids.push((await benchApi(inst, 'POST', '/jobs/submit', { job_name: `${type} ${name}`, job_type: type, payload: { molecules: [smiles], ...payload } })).process_id);
   for (const id of ids)
     for (;;) {
       const s = await benchApi(inst, 'GET', `/jobs/status?process_id=${id}`);

@@ -68,7 +68,10 @@ const rows = process.argv.includes('--fit-only') ? (JSON.parse(fs.readFileSync(R
 if (!process.argv.includes('--fit-only')) fs.writeFileSync(RAW, `${JSON.stringify(rows, null, 1)}\n`);
 const lines: string[] = [];
 const table = ['| energies | bonds | BDE = | raw MAE | fit MAE | leave-one-out MAE |', '|---|---|---|---|---|---|'];
-const residuals = [`| bond | experiment | ${METHODS.map((m) => `${m} raw | ${m} fitted | ${m} leave-one-out`).join(' | ')} |`, `|---|---|${METHODS.map(() => '---|---|---').join('|')}|`];
+const residuals = [
+  `| bond | experiment | ${METHODS.map((m) => `${m} raw | ${m} fitted | ${m} leave-one-out`).join(' | ')} |`,
+  `|---|---|${METHODS.map(() => '---|---|---').join('|')}|`,
+];
 const cells = rows.map((r) => [r.name, r.bde.toFixed(1)]);
 const mae = (v: number[]) => v.reduce((t, x) => t + Math.abs(x), 0) / v.length;
 for (const m of METHODS) {
@@ -85,7 +88,9 @@ for (const m of METHODS) {
   const fitted = xs.map((x) => slope * x + intercept);
   const looMae = mae(loo.map((v, i) => v - ys[i]!));
   lines.push(`  ${m}: { slope: ${slope.toFixed(5)}, intercept: ${intercept.toFixed(4)}, n: ${rows.length}, looMae: ${looMae.toFixed(3)} },`);
-  table.push(`| ${m} | ${rows.length} | ${slope.toFixed(4)} raw ${intercept >= 0 ? '+' : '-'} ${Math.abs(intercept).toFixed(2)} | ${mae(xs.map((x, i) => x - ys[i]!)).toFixed(2)} | ${mae(fitted.map((v, i) => v - ys[i]!)).toFixed(2)} | ${looMae.toFixed(2)} |`);
+  table.push(
+    `| ${m} | ${rows.length} | ${slope.toFixed(4)} raw ${intercept >= 0 ? '+' : '-'} ${Math.abs(intercept).toFixed(2)} | ${mae(xs.map((x, i) => x - ys[i]!)).toFixed(2)} | ${mae(fitted.map((v, i) => v - ys[i]!)).toFixed(2)} | ${looMae.toFixed(2)} |`,
+  );
   rows.forEach((r, i) => cells[i]!.push(r.raw[m]!.toFixed(1), fitted[i]!.toFixed(1), loo[i]!.toFixed(1)));
 }
 for (const c of cells) residuals.push(`| ${c.join(' | ')} |`);

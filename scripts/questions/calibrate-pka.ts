@@ -43,7 +43,8 @@ async function measure(): Promise<Row[]> {
       const s: Structure = { index: 0, id: '0', input: smiles, info: { atoms: 0, heavy: 0, elements: [], formalCharge: 0, electrons: 0, has3d: false, smiles: null, error: null } };
       const found = await findSites(tools, dir, smiles);
       const hit = found.sites.find((x: FoundSite) => x.atom_index === site);
-      if (!hit || hit.class !== r.class || hit.kind !== r.kind) throw new Error(`${r.name}: the catalogue finds ${JSON.stringify(hit)} at atom ${site}, the data says ${r.class} ${r.kind}`);
+      if (!hit || hit.class !== r.class || hit.kind !== r.kind)
+        throw new Error(`${r.name}: the catalogue finds ${JSON.stringify(hit)} at atom ${site}, the data says ${r.class} ${r.kind}`);
       const e = await stateEnergies(tools, dir, s, [hit], [[0], [1]], { conformers: conformersToEmbed(found.rotatable), keep: PKA_KEEP });
       const d = (e.energies[1]! - e.energies[0]!) * 627.5094740631;
       const delta = hit.kind === 'acid' ? d : -d;
@@ -116,12 +117,18 @@ for (const c of classes) {
   lines.push(
     `  ${JSON.stringify(c)}: { slope: ${slope!.toFixed(5)}, intercept: ${intercept.toFixed(4)}${withH ? `, perHydrogen: ${h!.toFixed(4)}` : ''}, n: ${rs.length}, looMae: ${f.looMae.toFixed(3)} },`,
   );
-  table.push(`| ${c} | ${rs.length} | ${slope!.toFixed(4)} ΔE ${intercept >= 0 ? '+' : '-'} ${Math.abs(intercept).toFixed(3)}${withH ? ` ${h! >= 0 ? '+' : '-'} ${Math.abs(h!).toFixed(3)} n(N-H)` : ''} | ${f.fitMae.toFixed(2)} | ${f.looMae.toFixed(2)} |`);
-  rs.forEach((r, i) => residuals.push(`| ${r.name} | ${c} | ${r.delta.toFixed(2)} | ${r.pka.toFixed(2)} | ${(r.pka + f.residuals[i]!).toFixed(2)} | ${(r.pka + f.loo[i]!).toFixed(2)} |`));
+  table.push(
+    `| ${c} | ${rs.length} | ${slope!.toFixed(4)} ΔE ${intercept >= 0 ? '+' : '-'} ${Math.abs(intercept).toFixed(3)}${withH ? ` ${h! >= 0 ? '+' : '-'} ${Math.abs(h!).toFixed(3)} n(N-H)` : ''} | ${f.fitMae.toFixed(2)} | ${f.looMae.toFixed(2)} |`,
+  );
+  rs.forEach((r, i) =>
+    residuals.push(`| ${r.name} | ${c} | ${r.delta.toFixed(2)} | ${r.pka.toFixed(2)} | ${(r.pka + f.residuals[i]!).toFixed(2)} | ${(r.pka + f.loo[i]!).toFixed(2)} |`),
+  );
 }
 const one = fitClass(rows, false);
 console.log(table.join('\n'));
-console.log(`\nAll ${rows.length} sites: leave-one-out MAE per class lines ${(looAll.reduce((t, x) => t + Math.abs(x), 0) / looAll.length).toFixed(2)}; one line over all classes ${one.looMae.toFixed(2)}\n`);
+console.log(
+  `\nAll ${rows.length} sites: leave-one-out MAE per class lines ${(looAll.reduce((t, x) => t + Math.abs(x), 0) / looAll.length).toFixed(2)}; one line over all classes ${one.looMae.toFixed(2)}\n`,
+);
 console.log(residuals.join('\n'));
 const header = fs.readFileSync(OUT, 'utf8').split('export const PKA_LINES')[0]!;
 fs.writeFileSync(OUT, `${header}export const PKA_LINES: Readonly<Record<string, PkaLine>> = {\n${lines.join('\n')}\n};\n`);

@@ -64,7 +64,10 @@ for (const backend of onlyOn('postgres')) {
       for (const b of methanol.bonds) assert.ok(Math.abs(b.bde_kcal_mol - (line.slope * b.raw_kcal_mol + line.intercept)) < 0.01);
       assert.ok(methanol.bonds[0]!.bde_kcal_mol < methanol.bonds[1]!.bde_kcal_mol);
       assert.equal(ethane.error, null, ethane.detail ?? '');
-      assert.deepEqual(ethane.bonds.map((b) => b.atoms), [[0, 2]]);
+      assert.deepEqual(
+        ethane.bonds.map((b) => b.atoms),
+        [[0, 2]],
+      );
       assert.equal(ethane.bonds[0]!.equivalent, 6);
       assert.equal(radical.error, 'radical');
     });

@@ -99,7 +99,11 @@ describe('README', () => {
     assert.match(run.stdout, /cancelled; charged \$/, 'the running wait job was cancelled');
     // The uploads (library, training CSV), the first job's, the utility request's, the training job's, the DFT job's and the pKa job's results (and the library job's, if it finished).
     assert.match(run.stdout, /"artifact_count":(9|10)\b/, "the uploads and the results (two of them a workflow run's steps) are counted");
-    assert.match(run.stdout, /\{"sites":\[\{"atom_index":8,"class":"phenol","pka":[0-9.]+\}\],"dominant_smiles":"CC\(=O\)Nc1ccc\(O\)cc1","dominant_charge":0\}/, "paracetamol's phenol, neutral at 7.4");
+    assert.match(
+      run.stdout,
+      /\{"sites":\[\{"atom_index":8,"class":"phenol","pka":[0-9.]+\}\],"dominant_smiles":"CC\(=O\)Nc1ccc\(O\)cc1","dominant_charge":0\}/,
+      "paracetamol's phenol, neutral at 7.4",
+    );
     assert.match(
       run.stdout,
       /\{"status":"completed","charged_usd":[0-9.e-]+,"steps":\[\{"step_id":"keep","state":"completed"\},\{"step_id":"predict","state":"completed"\}\]\}/,

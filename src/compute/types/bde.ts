@@ -16,6 +16,7 @@ import { QM_CALL_MS } from './kit/qm.js';
 import { engineOutput, runItems } from './kit/run.js';
 import { loadStructures } from './kit/structures.js';
 import type { JobType } from '../job-type.js';
+import type { StructureInfoOutcome } from '../../chem/jobs/types.js';
 
 const Payload = Type.Object(
   {
@@ -24,7 +25,8 @@ const Payload = Type.Object(
       Type.Array(Type.Array(Type.Integer({ minimum: 0, maximum: 10_000 }), { minItems: 2, maxItems: 2 }), {
         minItems: 1,
         maxItems: MAX_BONDS,
-        description: "The bonds to break, [i, j] 0-based in the input's atom order (hydrogens after the heavy atoms). Default: every C-H, N-H, O-H and S-H bond, one per set of symmetry-equivalent hydrogens",
+        description:
+          "The bonds to break, [i, j] 0-based in the input's atom order (hydrogens after the heavy atoms). Default: every C-H, N-H, O-H and S-H bond, one per set of symmetry-equivalent hydrogens",
       }),
     ),
     method: gfn2Only(),
@@ -60,10 +62,11 @@ const job = engineJob<Payload>('bde', { structures: 'molecules', table: 'table' 
   async estimate(p, ctx) {
     const n = await countStructures(p, ctx);
     const method = energiesOf(p);
-    const infos = p.molecules && ctx.structureInfo ? await ctx.structureInfo(p.molecules, { rotatable: true }) : new Array(n).fill(null);
+    const infos: (StructureInfoOutcome | null)[] = p.molecules && ctx.structureInfo ? await ctx.structureInfo(p.molecules, { rotatable: true }) : new Array<null>(n).fill(null);
     const counts: number[] = [];
     for (const [i, info] of infos.entries()) {
-      const found = p.molecules && info && !info.error ? await ctx.rdkit?.<{ bonds: BondRequest[] }>({ command: 'bonds', smiles: p.molecules[i], bonds: p.bonds, conformers: 0 }) : null;
+      const found =
+        p.molecules && info && !info.error ? await ctx.rdkit?.<{ bonds: BondRequest[] }>({ command: 'bonds', smiles: p.molecules[i], bonds: p.bonds, conformers: 0 }) : null;
       const bad = found?.bonds.find((b) => b.error);
       if (bad) throw invalid(['bonds'], `structure ${i}, bond [${bad.atoms.join(', ')}]: ${bad.error}`, p.bonds ?? null, 'invalid_bond');
       if (found && found.bonds.length > MAX_BONDS)
@@ -83,7 +86,11 @@ const job = engineJob<Payload>('bde', { structures: 'molecules', table: 'table' 
       const functions = 14 * heavy + 5 * ((info?.atoms ?? 40) - heavy);
       return t + scfSeconds('psi4', 'b3lyp', functions) * (1 + UKS_FACTOR * counts[i]!);
     }, 0);
-    return { ...est, expectedRuntimeSec: round(est.expectedRuntimeSec + 1.25 * dft, 3), assumptions: { ...est.assumptions, dft_single_points: 'B3LYP/def2-SVP, Psi4 (docs/jobs.md)' } };
+    return {
+      ...est,
+      expectedRuntimeSec: round(est.expectedRuntimeSec + 1.25 * dft, 3),
+      assumptions: { ...est.assumptions, dft_single_points: 'B3LYP/def2-SVP, Psi4 (docs/jobs.md)' },
+    };
   },
   async run(ctx) {
     const p = ctx.payload;
@@ -116,4 +123,3 @@ export const bdeJob: JobType<Payload> = {
     ['psi4', 'rdkit', 'xtb'],
   ],
 };
-

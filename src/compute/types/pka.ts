@@ -5,7 +5,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { invalid } from '../../errors.js';
 import { computePka, PKA_KEEP } from '../../engines/questions/pka.js';
 import { PKA_LINES } from '../../engines/questions/pka-calibration.js';
-import { MAX_SITES, SITE_CATALOGUE, sitesFromMatches } from '../../engines/questions/sites.js';
+import { MAX_SITES, SITE_CATALOGUE, sitesFromMatches, type SiteClass } from '../../engines/questions/sites.js';
 import { engineJob } from './kit/engine-job.js';
 import { countStructures, structureFields } from './kit/payload.js';
 import { PkaResult } from './kit/question-results.js';
@@ -43,10 +43,10 @@ export const pkaJob = engineJob<Payload>('pka', { structures: 'molecules', table
   methodsOf: () => ['gfn2', 'alpb', 'rdkit'],
   async estimate(p, ctx) {
     const n = await countStructures(p, ctx);
-    if (!p.molecules || !ctx.structureInfo) return questionEstimate('pka', new Array(n).fill(null), () => ({ rdkitRuns: 4, optimisations: pkaOptimisations(2, 3) }));
+    if (!p.molecules || !ctx.structureInfo) return questionEstimate('pka', new Array<null>(n).fill(null), () => ({ rdkitRuns: 4, optimisations: pkaOptimisations(2, 3) }));
     const infos = await ctx.structureInfo(p.molecules, { smarts: SMARTS, rotatable: true });
     const counts = infos.map((info, i) => {
-      const sites = info.error ? new Map() : sitesFromMatches(info.matches ?? []);
+      const sites = info.error ? new Map<number, SiteClass>() : sitesFromMatches(info.matches ?? []);
       if (sites.size > MAX_SITES)
         throw invalid(['molecules', i], `${sites.size} ionisable sites: a pka job takes at most ${MAX_SITES} per molecule`, p.molecules![i], 'too_many_sites');
       return { calibrated: [...sites.values()].filter((c) => PKA_LINES[c.class]).length, rotatable: info.rotatable ?? 0 };

@@ -54,13 +54,18 @@ export const tautomersJob = engineJob<Payload>('tautomers', { structures: 'molec
   async estimate(p, ctx) {
     const n = await countStructures(p, ctx);
     const max = p.max_tautomers ?? 50;
-    if (!p.molecules || !ctx.structureInfo) return questionEstimate('tautomers', new Array(n).fill(null), () => tautomerWork(ASSUMED_TAUTOMERS, 3));
+    if (!p.molecules || !ctx.structureInfo) return questionEstimate('tautomers', new Array<null>(n).fill(null), () => tautomerWork(ASSUMED_TAUTOMERS, 3));
     const infos = await ctx.structureInfo(p.molecules, { rotatable: true });
     const counts: number[] = [];
     for (const [i, m] of p.molecules.entries()) {
       const e = infos[i]!.error ? null : await ctx.rdkit?.<TautomerEnumeration>({ command: 'tautomers', smiles: m, max, conformers: 0 });
       if (e?.over)
-        throw invalid(['molecules', i], `RDKit enumerates more than ${max} tautomers of this molecule: max_tautomers is ${max} (at most ${MAX_TAUTOMERS})`, m, 'too_many_tautomers');
+        throw invalid(
+          ['molecules', i],
+          `RDKit enumerates more than ${max} tautomers of this molecule: max_tautomers is ${max} (at most ${MAX_TAUTOMERS})`,
+          m,
+          'too_many_tautomers',
+        );
       counts.push(e?.count ?? ASSUMED_TAUTOMERS);
     }
     return questionEstimate(

@@ -132,8 +132,7 @@ export function findSites(tools: EngineTools, dir: string, input: string) {
 /** The pKa values and charge state of one closed-shell molecule. */
 export async function computePka(tools: EngineTools, dir: string, s: Structure, o: PkaOptions): Promise<PkaResult> {
   const found = await findSites(tools, dir, s.input);
-  if (found.sites.length > MAX_SITES)
-    throw new ItemFailure('too_many_sites', `${found.sites.length} ionisable sites: a pka job takes at most ${MAX_SITES} per molecule`);
+  if (found.sites.length > MAX_SITES) throw new ItemFailure('too_many_sites', `${found.sites.length} ionisable sites: a pka job takes at most ${MAX_SITES} per molecule`);
   const calibrated = found.sites.filter((x) => PKA_LINES[x.class]);
   const n = calibrated.length;
   const energies = new Map<string, number>();

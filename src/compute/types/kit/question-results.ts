@@ -22,15 +22,14 @@ export const PkaResult = result(
             class: Type.String({ description: 'The site class of the SMARTS catalogue (docs/questions.md, "pKa")' }),
             pka: Type.Union([Type.Number(), Type.Null()], { description: 'The micro pKa; null when the class has no calibration (see reason)' }),
             reason: Type.Union([Type.String(), Type.Null()], { description: 'Why pka is null' }),
-            delta_kcal: Type.Union([Type.Number(), Type.Null()], { description: 'E(deprotonated) - E(protonated) at GFN2/ALPB(water), kcal/mol, in the site\'s context' }),
+            delta_kcal: Type.Union([Type.Number(), Type.Null()], { description: "E(deprotonated) - E(protonated) at GFN2/ALPB(water), kcal/mol, in the site's context" }),
           },
           { additionalProperties: false },
         ),
       ),
-      microstates: Type.Array(
-        Type.Object({ smiles: Smiles, charge: Type.Integer(), fraction: Num }, { additionalProperties: false }),
-        { description: 'The protonation states at `ph` of at least 0.1%, most abundant first (at most 16)' },
-      ),
+      microstates: Type.Array(Type.Object({ smiles: Smiles, charge: Type.Integer(), fraction: Num }, { additionalProperties: false }), {
+        description: 'The protonation states at `ph` of at least 0.1%, most abundant first (at most 16)',
+      }),
       dominant_smiles: Smiles,
       dominant_charge: Type.Integer(),
     },
@@ -51,8 +50,12 @@ export const TautomersResult = result(
             smiles: Smiles,
             relative_kcal: Num,
             fraction: Num,
-            energy_hartree: Type.Number({ description: "What it is ranked by: its GFN2 free energy at 298.15 K, or (energy 'electronic') its energy plus the lowest's thermal part" }),
-            energy: Type.Union([Type.Literal('free'), Type.Literal('electronic')], { description: 'free: within 10 kcal/mol of the lowest (at most 10 of them); electronic: the others' }),
+            energy_hartree: Type.Number({
+              description: "What it is ranked by: its GFN2 free energy at 298.15 K, or (energy 'electronic') its energy plus the lowest's thermal part",
+            }),
+            energy: Type.Union([Type.Literal('free'), Type.Literal('electronic')], {
+              description: 'free: within 10 kcal/mol of the lowest (at most 10 of them); electronic: the others',
+            }),
             molblock: Type.String({ description: 'Its lowest structure, optimised (V2000, 3D)' }),
           },
           { additionalProperties: false },
@@ -90,4 +93,3 @@ export const BdeResult = result(
   ),
   { energies: Type.String(), calibrated: Type.Boolean() },
 );
-
