@@ -64,6 +64,13 @@ __all__ = [
     "AssistantTurnList",
     "AssistantTurnRequest",
     "AssistantTurnStarted",
+    "BdeJobEstimateRequest",
+    "BdeJobRequest",
+    "BdePayload",
+    "BdeResult",
+    "BdeResultItemsItem",
+    "BdeResultItemsItemBondsItem",
+    "BdeResultSummary",
     "BioactivityLookupRequest",
     "BioactivityLookupResponse",
     "BioactivityMoleculeActivitiesItem",
@@ -217,10 +224,24 @@ __all__ = [
     "PaperAuthor",
     "PaperDetail",
     "PaperList",
+    "PkaJobEstimateRequest",
+    "PkaJobRequest",
+    "PkaPayload",
+    "PkaResult",
+    "PkaResultItemsItem",
+    "PkaResultItemsItemMicrostatesItem",
+    "PkaResultItemsItemSitesItem",
+    "PkaResultSummary",
     "PredictRequest",
     "PredictResponse",
     "PredictionItem",
     "Problem",
+    "ProfileTableJobEstimateRequest",
+    "ProfileTableJobRequest",
+    "ProfileTablePayload",
+    "ProfileTableResult",
+    "ProfileTableResultItemsItem",
+    "ProfileTableResultSummary",
     "PropertiesJobEstimateRequest",
     "PropertiesJobRequest",
     "PropertiesLookupRequest",
@@ -339,6 +360,13 @@ __all__ = [
     "TargetsTargetDrugsItemDataVariant1DrugsItemMechanismsItem",
     "TargetsTargetDrugsItemDataVariant1ResolutionVariant1",
     "TargetsTargetDrugsItemDataVariant1Target",
+    "TautomersJobEstimateRequest",
+    "TautomersJobRequest",
+    "TautomersPayload",
+    "TautomersResult",
+    "TautomersResultItemsItem",
+    "TautomersResultItemsItemTautomersItem",
+    "TautomersResultSummary",
     "TokenResponse",
     "UsageResponse",
     "UsageResponseAllTime",
@@ -1209,6 +1237,35 @@ class FilterPayload(_FilterPayloadRequired, total=False):
     port: str
 
 
+class _ProfileTableJobEstimateRequestRequired(TypedDict):
+    "The required keys of ProfileTableJobEstimateRequest."
+
+    job_type: Literal["profile_table"]
+    payload: ProfileTablePayload
+
+
+class ProfileTableJobEstimateRequest(_ProfileTableJobEstimateRequestRequired, total=False):
+    "One table row per molecule from the results of properties, pka, tautomers, bde and reactivity jobs on the same molecules (a workflow step: the profile template's table)"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
+class ProfileTablePayload(TypedDict, total=False):
+    "One table row per molecule from the results of properties, pka, tautomers, bde and reactivity jobs on the same molecules (a workflow step: the profile template's table)"
+
+    #: The result artifact of a properties job on the molecules (a workflow step binds it to that step's result)
+    properties_artifact_id: str
+    #: The result artifact of a pka job on the molecules (a workflow step binds it to that step's result)
+    pka_artifact_id: str
+    #: The result artifact of a tautomers job on the molecules (a workflow step binds it to that step's result)
+    tautomers_artifact_id: str
+    #: The result artifact of a bde job on the molecules (a workflow step binds it to that step's result)
+    bde_artifact_id: str
+    #: The result artifact of a reactivity job on the molecules (a workflow step binds it to that step's result)
+    reactivity_artifact_id: str
+
+
 class _WaitJobEstimateRequestRequired(TypedDict):
     "The required keys of WaitJobEstimateRequest."
 
@@ -1689,6 +1746,95 @@ class RerankPayload(TypedDict, total=False):
     temperature_k: float
 
 
+class _PkaJobEstimateRequestRequired(TypedDict):
+    "The required keys of PkaJobEstimateRequest."
+
+    job_type: Literal["pka"]
+    payload: PkaPayload
+
+
+class PkaJobEstimateRequest(_PkaJobEstimateRequestRequired, total=False):
+    "pKa values of the ionisable sites, and the charge state and microstates at a pH (GFN2-xTB in ALPB water, calibrated per site class)"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
+class PkaPayload(TypedDict, total=False):
+    "pKa values of the ionisable sites, and the charge state and microstates at a pH (GFN2-xTB in ALPB water, calibrated per site class)"
+
+    #: The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id
+    molecules: list[str]
+    #: An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id
+    input_artifact_id: str
+    #: The port of input_artifact_id holding the structures
+    port: str
+    #: The pH of the microstate populations
+    ph: float
+    #: gfn2: GFN2-xTB (xtb) geometries and energies; the calibration is for it alone
+    method: Literal["gfn2"]
+
+
+class _TautomersJobEstimateRequestRequired(TypedDict):
+    "The required keys of TautomersJobEstimateRequest."
+
+    job_type: Literal["tautomers"]
+    payload: TautomersPayload
+
+
+class TautomersJobEstimateRequest(_TautomersJobEstimateRequestRequired, total=False):
+    "Tautomers enumerated by RDKit and ranked by GFN2-xTB free energy in a solvent (ALPB), with their populations"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
+class TautomersPayload(TypedDict, total=False):
+    "Tautomers enumerated by RDKit and ranked by GFN2-xTB free energy in a solvent (ALPB), with their populations"
+
+    #: The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id
+    molecules: list[str]
+    #: An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id
+    input_artifact_id: str
+    #: The port of input_artifact_id holding the structures
+    port: str
+    #: xtb's ALPB implicit solvent; null: gas phase
+    solvent: Literal["acetone", "acetonitrile", "aniline", "benzaldehyde", "benzene", "ch2cl2", "chcl3", "cs2", "dioxane", "dmf", "dmso", "ether", "ethylacetate", "furane", "hexadecane", "hexane", "methanol", "nitromethane", "octanol", "woctanol", "phenol", "toluene", "thf", "water"] | None
+    #: gfn2: GFN2-xTB (xtb) geometries and energies; the calibration is for it alone
+    method: Literal["gfn2"]
+    #: A molecule with more tautomers than this is refused (a 422 at submit for inline molecules, an item error too_many_tautomers otherwise); at most 200
+    max_tautomers: int
+
+
+class _BdeJobEstimateRequestRequired(TypedDict):
+    "The required keys of BdeJobEstimateRequest."
+
+    job_type: Literal["bde"]
+    payload: BdePayload
+
+
+class BdeJobEstimateRequest(_BdeJobEstimateRequestRequired, total=False):
+    "Homolytic bond dissociation enthalpies at 298 K (X-H bonds by default, weakest first): GFN2-xTB geometries, GFN2 or B3LYP energies, calibrated"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
+class BdePayload(TypedDict, total=False):
+    "Homolytic bond dissociation enthalpies at 298 K (X-H bonds by default, weakest first): GFN2-xTB geometries, GFN2 or B3LYP energies, calibrated"
+
+    #: The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id
+    molecules: list[str]
+    #: An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id
+    input_artifact_id: str
+    #: The port of input_artifact_id holding the structures
+    port: str
+    #: The bonds to break, [i, j] 0-based in the input's atom order (hydrogens after the heavy atoms). Default: every C-H, N-H, O-H and S-H bond, one per set of symmetry-equivalent hydrogens
+    bonds: list[list[int]]
+    #: The energies: gfn2 (GFN2-xTB alone, fast, less accurate); b3lyp (B3LYP/def2-SVP single points by Psi4 on the GFN2 geometries). Geometries and thermal parts are GFN2 either way
+    method: Literal["gfn2", "b3lyp"]
+
+
 @dataclass(kw_only=True)
 class JobEstimateResponse(Model):
     "JobEstimateResponse"
@@ -1696,7 +1842,7 @@ class JobEstimateResponse(Model):
     cost: float
     "USD reserved at submit"
     expected_runtime_sec: float
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde"]
     rate_per_sec: float
     "USD per second of runtime"
     resource: Literal["default", "cpu-4"]
@@ -1792,6 +1938,21 @@ class _FilterJobRequestRequired(TypedDict):
 
 class FilterJobRequest(_FilterJobRequestRequired, total=False):
     "Keep the molecules whose properties satisfy an expression, e.g. \"mw <= 500 and clogp < 5 and not pains\""
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
+class _ProfileTableJobRequestRequired(TypedDict):
+    "The required keys of ProfileTableJobRequest."
+
+    job_name: str
+    job_type: Literal["profile_table"]
+    payload: ProfileTablePayload
+
+
+class ProfileTableJobRequest(_ProfileTableJobRequestRequired, total=False):
+    "One table row per molecule from the results of properties, pka, tautomers, bde and reactivity jobs on the same molecules (a workflow step: the profile template's table)"
 
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
     resource: Literal["default", "cpu-4"]
@@ -1962,6 +2123,51 @@ class RerankJobRequest(_RerankJobRequestRequired, total=False):
     resource: Literal["default", "cpu-4"]
 
 
+class _PkaJobRequestRequired(TypedDict):
+    "The required keys of PkaJobRequest."
+
+    job_name: str
+    job_type: Literal["pka"]
+    payload: PkaPayload
+
+
+class PkaJobRequest(_PkaJobRequestRequired, total=False):
+    "pKa values of the ionisable sites, and the charge state and microstates at a pH (GFN2-xTB in ALPB water, calibrated per site class)"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
+class _TautomersJobRequestRequired(TypedDict):
+    "The required keys of TautomersJobRequest."
+
+    job_name: str
+    job_type: Literal["tautomers"]
+    payload: TautomersPayload
+
+
+class TautomersJobRequest(_TautomersJobRequestRequired, total=False):
+    "Tautomers enumerated by RDKit and ranked by GFN2-xTB free energy in a solvent (ALPB), with their populations"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
+class _BdeJobRequestRequired(TypedDict):
+    "The required keys of BdeJobRequest."
+
+    job_name: str
+    job_type: Literal["bde"]
+    payload: BdePayload
+
+
+class BdeJobRequest(_BdeJobRequestRequired, total=False):
+    "Homolytic bond dissociation enthalpies at 298 K (X-H bonds by default, weakest first): GFN2-xTB geometries, GFN2 or B3LYP energies, calibrated"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
 class JobSubmitMultipleRequest(TypedDict):
     "JobSubmitMultipleRequest"
 
@@ -1974,7 +2180,7 @@ class JobListItem(Model):
 
     process_id: str
     job_name: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde"]
     resource: Literal["default", "cpu-4"]
     status: Literal["queued", "dispatched", "running", "completed", "error", "cancelled"]
     "queued -> dispatched (a worker claimed it) -> running -> completed | error; or cancelled"
@@ -2587,6 +2793,69 @@ class FilterResultErrorsItem(Model):
     error: str
     "A code: unparseable, too_large, timeout, failed, ..."
     message: str | None = None
+
+
+@dataclass(kw_only=True)
+class ProfileTableResult(Tabular):
+    "profile_table: one row per molecule joining the results of properties, pka, tautomers, bde and reactivity jobs"
+
+    _table = "items"
+
+    job_type: Literal["profile_table"]
+    sources: list[str]
+    "The job types joined, in column order"
+    columns: list[str]
+    "The table's columns (the CSV's header)"
+    summary: ProfileTableResultSummary
+    items: list[ProfileTableResultItemsItem]
+    "One row per molecule, in input order"
+    ports: dict[str, str]
+
+
+@dataclass(kw_only=True)
+class ProfileTableResultSummary(Model):
+    "ProfileTableResultSummary"
+
+    molecules: int
+    complete: int
+    "Rows without an error"
+
+
+@dataclass(kw_only=True)
+class ProfileTableResultItemsItem(Model):
+    "One molecule's row: the sources' columns (a source not given has none)"
+
+    index: int
+    "Position in the input (0-based)"
+    id: str
+    name: str | None
+    smiles: str | None
+    error: str | None
+    "null, or each source whose item failed: \"pka: radical (...); bde: ...\""
+    formula: str | None = None
+    mw: float | None = None
+    clogp: float | None = None
+    tpsa: float | None = None
+    hbd: int | None = None
+    hba: int | None = None
+    rotatable_bonds: int | None = None
+    qed: float | None = None
+    lipinski_pass: bool | None = None
+    ph: float | None = None
+    dominant_smiles: str | None = None
+    dominant_charge: int | None = None
+    pka_sites: str | None = None
+    "Each site as \"<element><atom index> <acid|base> <pKa>\", separated by \"; \""
+    main_tautomer: str | None = None
+    main_tautomer_fraction: float | None = None
+    tautomers: int | None = None
+    weakest_ch_bond: str | None = None
+    "The weakest C-H bond as \"<C>-<H>\": its atoms, 0-based (the bde job's atoms)"
+    weakest_ch_bde_kcal_mol: float | None = None
+    top_f_plus_atom: int | None = None
+    top_f_plus: float | None = None
+    top_f_minus_atom: int | None = None
+    top_f_minus: float | None = None
 
 
 @dataclass(kw_only=True)
@@ -3308,10 +3577,213 @@ class RerankResultItemsItemConformersItem(Model):
 
 
 @dataclass(kw_only=True)
+class PkaResult(Tabular):
+    "PkaResult"
+
+    _table = "items"
+
+    job_type: Literal["pka"]
+    method: str
+    ph: float
+    solvent: Literal["water"]
+    summary: PkaResultSummary
+    items: list[PkaResultItemsItem]
+    "One per input structure, in input order"
+    ports: dict[str, str]
+    "The result artifact's ports: structures or poses (SDF), table (CSV), logs, and plots where there are some"
+
+
+@dataclass(kw_only=True)
+class PkaResultSummary(Model):
+    "PkaResultSummary"
+
+    structures: int
+    completed: int
+    errors: int
+
+
+@dataclass(kw_only=True)
+class PkaResultItemsItem(Model):
+    "The ionisable sites of a molecule, their pKa values and its charge state at the pH"
+
+    index: int
+    "Position in the input (0-based)"
+    id: str
+    "The record id of an uploaded set, else the index"
+    name: str | None
+    error: str | None
+    "null, or a code: unparseable, too_large, unsupported_element, preparation_failed, charge_multiplicity, scf_not_converged, not_converged, engine_failed, timeout, ..."
+    detail: str | None
+    "What happened, in the engine's own words where it has some"
+    smiles: str | None = None
+    "SMILES (RDKit canonical)"
+    sites: list[PkaResultItemsItemSitesItem] | None = None
+    microstates: list[PkaResultItemsItemMicrostatesItem] | None = None
+    "The protonation states at `ph` of at least 0.1%, most abundant first (at most 16)"
+    dominant_smiles: str | None = None
+    "SMILES (RDKit canonical)"
+    dominant_charge: int | None = None
+
+
+@dataclass(kw_only=True)
+class PkaResultItemsItemSitesItem(Model):
+    "PkaResultItemsItemSitesItem"
+
+    atom_index: int
+    "The site atom, 0-based in the input's atom order"
+    element: str
+    kind: Literal["acid", "base"]
+    "acid: loses a proton; base: gains one (its pka is that of its conjugate acid)"
+    class_: str = field(metadata={"json": "class"})
+    "The site class of the SMARTS catalogue (docs/engines.md, \"pKa\")"
+    pka: float | None
+    "The micro pKa; null when the class has no calibration (see reason)"
+    reason: str | None
+    "Why pka is null"
+    delta_kcal: float | None
+    "E(deprotonated) - E(protonated) at GFN2/ALPB(water), kcal/mol, in the site's context"
+
+
+@dataclass(kw_only=True)
+class PkaResultItemsItemMicrostatesItem(Model):
+    "PkaResultItemsItemMicrostatesItem"
+
+    smiles: str
+    "SMILES (RDKit canonical)"
+    charge: int
+    fraction: float
+
+
+@dataclass(kw_only=True)
+class TautomersResult(Tabular):
+    "TautomersResult"
+
+    _table = "items"
+
+    job_type: Literal["tautomers"]
+    method: str
+    solvent: str | None
+    temperature_k: float
+    summary: TautomersResultSummary
+    items: list[TautomersResultItemsItem]
+    "One per input structure, in input order"
+    ports: dict[str, str]
+    "The result artifact's ports: structures or poses (SDF), table (CSV), logs, and plots where there are some"
+
+
+@dataclass(kw_only=True)
+class TautomersResultSummary(Model):
+    "TautomersResultSummary"
+
+    structures: int
+    completed: int
+    errors: int
+
+
+@dataclass(kw_only=True)
+class TautomersResultItemsItem(Tabular):
+    "The tautomers of a molecule ranked by GFN2 energy in the solvent, with their populations"
+
+    _table = "tautomers"
+
+    index: int
+    "Position in the input (0-based)"
+    id: str
+    "The record id of an uploaded set, else the index"
+    name: str | None
+    error: str | None
+    "null, or a code: unparseable, too_large, unsupported_element, preparation_failed, charge_multiplicity, scf_not_converged, not_converged, engine_failed, timeout, ..."
+    detail: str | None
+    "What happened, in the engine's own words where it has some"
+    smiles: str | None = None
+    "The main tautomer (the most abundant)"
+    tautomers: list[TautomersResultItemsItemTautomersItem] | None = None
+    "Lowest first"
+    count: int | None = None
+    "Tautomers RDKit enumerated"
+
+
+@dataclass(kw_only=True)
+class TautomersResultItemsItemTautomersItem(Model):
+    "TautomersResultItemsItemTautomersItem"
+
+    smiles: str
+    "SMILES (RDKit canonical)"
+    relative_kcal: float
+    fraction: float
+    energy_hartree: float
+    "What it is ranked by: its GFN2 free energy at 298.15 K, or (energy 'electronic') its energy plus the lowest's thermal part"
+    energy: Literal["free", "electronic"]
+    "free: within 10 kcal/mol of the lowest (at most 10 of them); electronic: the others"
+    molblock: str
+    "Its lowest structure, optimised (V2000, 3D)"
+
+
+@dataclass(kw_only=True)
+class BdeResult(Tabular):
+    "BdeResult"
+
+    _table = "items"
+
+    job_type: Literal["bde"]
+    method: str
+    energies: str
+    calibrated: bool
+    summary: BdeResultSummary
+    items: list[BdeResultItemsItem]
+    "One per input structure, in input order"
+    ports: dict[str, str]
+    "The result artifact's ports: structures or poses (SDF), table (CSV), logs, and plots where there are some"
+
+
+@dataclass(kw_only=True)
+class BdeResultSummary(Model):
+    "BdeResultSummary"
+
+    structures: int
+    completed: int
+    errors: int
+
+
+@dataclass(kw_only=True)
+class BdeResultItemsItem(Tabular):
+    "Homolytic bond dissociation enthalpies at 298 K, calibrated (raw: the method's own)"
+
+    _table = "bonds"
+
+    index: int
+    "Position in the input (0-based)"
+    id: str
+    "The record id of an uploaded set, else the index"
+    name: str | None
+    error: str | None
+    "null, or a code: unparseable, too_large, unsupported_element, preparation_failed, charge_multiplicity, scf_not_converged, not_converged, engine_failed, timeout, ..."
+    detail: str | None
+    "What happened, in the engine's own words where it has some"
+    bonds: list[BdeResultItemsItemBondsItem] | None = None
+    "Weakest first"
+    energies: str | None = None
+    "What the energies are: gfn2, or the DFT method and basis"
+
+
+@dataclass(kw_only=True)
+class BdeResultItemsItemBondsItem(Model):
+    "BdeResultItemsItemBondsItem"
+
+    atoms: list[int]
+    "0-based, the input's atom order (hydrogens after the heavy atoms)"
+    elements: list[str]
+    equivalent: int
+    "Symmetry-equivalent bonds it stands for (hydrogens of one class)"
+    bde_kcal_mol: float
+    raw_kcal_mol: float
+
+
+@dataclass(kw_only=True)
 class EngineInfo(Model):
     "EngineInfo"
 
-    name: Literal["xtb", "mopac", "obabel", "vina", "psi4", "nwchem"]
+    name: Literal["xtb", "mopac", "obabel", "vina", "psi4", "nwchem", "rdkit"]
     available: bool
     "Whether a live compute worker of this server found it (the API answers 503 engine-unavailable for a job that needs it otherwise)"
     version: str | None
@@ -5734,7 +6206,7 @@ class WorkflowEstimateStepsItem(Model):
     "WorkflowEstimateStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde"]
     resource: Literal["default", "cpu-4"]
     expected_runtime_sec: float
     cost: float
@@ -6063,7 +6535,7 @@ class WorkflowRunStepsItem(Model):
     "WorkflowRunStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde"]
     state: Literal["pending", "queued", "running", "completed", "failed", "cancelled", "skipped", "reused"]
     "pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run"
     job_id: str | None
@@ -6130,7 +6602,7 @@ class WorkflowRunStep(Model):
 
     run_id: str
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde"]
     state: Literal["pending", "queued", "running", "completed", "failed", "cancelled", "skipped", "reused"]
     "pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run"
     job_id: str | None
@@ -6193,7 +6665,7 @@ class WorkflowRunGraphNodesItem(Model):
     id: str
     kind: Literal["input", "step", "output"]
     label: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank"] | None
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde"] | None
     state: Literal["pending", "queued", "running", "completed", "failed", "cancelled", "skipped", "reused"] | None
     "pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run"
     progress: float | None
@@ -6297,7 +6769,7 @@ class AssistantStreamEventPlanDataStepsItem(Model):
     "AssistantStreamEventPlanDataStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde"]
     cost_usd: float
     expected_runtime_sec: float
 
@@ -6438,7 +6910,7 @@ class AssistantPlanEstimateStepsItem(Model):
     "AssistantPlanEstimateStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde"]
     cost_usd: float
     expected_runtime_sec: float
 
@@ -6479,7 +6951,7 @@ class AssistantPlanApprovalEstimateStepsItem(Model):
     "AssistantPlanApprovalEstimateStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde"]
     cost_usd: float
     expected_runtime_sec: float
 
@@ -6669,9 +7141,9 @@ class DeleteInferenceRequestResponse(Model):
 # Unions, enums and maps, in an order where each uses only names defined above it.
 
 AssistantStreamEvent = Union[AssistantStreamEventDelta, AssistantStreamEventToolCall, AssistantStreamEventToolResult, AssistantStreamEventPlan, AssistantStreamEventUsage, AssistantStreamEventDone, AssistantStreamEventError, dict[str, Any]]
-JobEstimateRequest = Union[PropertiesJobEstimateRequest, DepictJobEstimateRequest, SimilaritySearchJobEstimateRequest, SubstructureSearchJobEstimateRequest, ClusterJobEstimateRequest, FilterJobEstimateRequest, WaitJobEstimateRequest, MpnnTrainJobEstimateRequest, MpnnPredictJobEstimateRequest, OptimizeJobEstimateRequest, SinglepointJobEstimateRequest, DockingJobEstimateRequest, ConformersJobEstimateRequest, FrequenciesJobEstimateRequest, ScanJobEstimateRequest, PropertiesQmJobEstimateRequest, RerankJobEstimateRequest]
-JobResult = Union[PropertiesResult, DepictResult, SimilaritySearchResult, SubstructureSearchResult, ClusterResult, FilterResult, WaitResult, MpnnTrainResult, MpnnPredictResult, OptimizeResult, SinglepointResult, DockingResult, ConformersResult, FrequenciesResult, ScanResult, PropertiesQmResult, RerankResult, dict[str, Any]]
-JobSubmitRequest = Union[PropertiesJobRequest, DepictJobRequest, SimilaritySearchJobRequest, SubstructureSearchJobRequest, ClusterJobRequest, FilterJobRequest, WaitJobRequest, MpnnTrainJobRequest, MpnnPredictJobRequest, OptimizeJobRequest, SinglepointJobRequest, DockingJobRequest, ConformersJobRequest, FrequenciesJobRequest, ScanJobRequest, PropertiesQmJobRequest, RerankJobRequest]
+JobEstimateRequest = Union[PropertiesJobEstimateRequest, DepictJobEstimateRequest, SimilaritySearchJobEstimateRequest, SubstructureSearchJobEstimateRequest, ClusterJobEstimateRequest, FilterJobEstimateRequest, ProfileTableJobEstimateRequest, WaitJobEstimateRequest, MpnnTrainJobEstimateRequest, MpnnPredictJobEstimateRequest, OptimizeJobEstimateRequest, SinglepointJobEstimateRequest, DockingJobEstimateRequest, ConformersJobEstimateRequest, FrequenciesJobEstimateRequest, ScanJobEstimateRequest, PropertiesQmJobEstimateRequest, RerankJobEstimateRequest, PkaJobEstimateRequest, TautomersJobEstimateRequest, BdeJobEstimateRequest]
+JobResult = Union[PropertiesResult, DepictResult, SimilaritySearchResult, SubstructureSearchResult, ClusterResult, FilterResult, ProfileTableResult, WaitResult, MpnnTrainResult, MpnnPredictResult, OptimizeResult, SinglepointResult, DockingResult, ConformersResult, FrequenciesResult, ScanResult, PropertiesQmResult, RerankResult, PkaResult, TautomersResult, BdeResult, dict[str, Any]]
+JobSubmitRequest = Union[PropertiesJobRequest, DepictJobRequest, SimilaritySearchJobRequest, SubstructureSearchJobRequest, ClusterJobRequest, FilterJobRequest, ProfileTableJobRequest, WaitJobRequest, MpnnTrainJobRequest, MpnnPredictJobRequest, OptimizeJobRequest, SinglepointJobRequest, DockingJobRequest, ConformersJobRequest, FrequenciesJobRequest, ScanJobRequest, PropertiesQmJobRequest, RerankJobRequest, PkaJobRequest, TautomersJobRequest, BdeJobRequest]
 UtilityRequest = Union[UtilityConvertRequest, UtilityFingerprintsRequest, UtilitySimilarityRequest, UtilitySubstructureRequest, UtilityMcsRequest, UtilityRGroupsRequest, dict[str, Any]]
 UtilityRunRequest = Union[UtilityConvertCall, UtilityFingerprintsCall, UtilitySimilarityCall, UtilitySubstructureCall, UtilityMcsCall, UtilityRGroupsCall]
 UtilityRunResponse = Union[UtilityConvertRunResponse, UtilityFingerprintsRunResponse, UtilitySimilarityRunResponse, UtilitySubstructureRunResponse, UtilityMcsRunResponse, UtilityRGroupsRunResponse, dict[str, Any]]

@@ -1958,13 +1958,13 @@ export interface components {
             items: components["schemas"]["Description"][];
         };
         /** @description A job type, its payload and a resource */
-        JobEstimateRequest: components["schemas"]["PropertiesJobEstimateRequest"] | components["schemas"]["DepictJobEstimateRequest"] | components["schemas"]["SimilaritySearchJobEstimateRequest"] | components["schemas"]["SubstructureSearchJobEstimateRequest"] | components["schemas"]["ClusterJobEstimateRequest"] | components["schemas"]["FilterJobEstimateRequest"] | components["schemas"]["WaitJobEstimateRequest"] | components["schemas"]["MpnnTrainJobEstimateRequest"] | components["schemas"]["MpnnPredictJobEstimateRequest"] | components["schemas"]["OptimizeJobEstimateRequest"] | components["schemas"]["SinglepointJobEstimateRequest"] | components["schemas"]["DockingJobEstimateRequest"] | components["schemas"]["ConformersJobEstimateRequest"] | components["schemas"]["FrequenciesJobEstimateRequest"] | components["schemas"]["ScanJobEstimateRequest"] | components["schemas"]["PropertiesQmJobEstimateRequest"] | components["schemas"]["RerankJobEstimateRequest"];
+        JobEstimateRequest: components["schemas"]["PropertiesJobEstimateRequest"] | components["schemas"]["DepictJobEstimateRequest"] | components["schemas"]["SimilaritySearchJobEstimateRequest"] | components["schemas"]["SubstructureSearchJobEstimateRequest"] | components["schemas"]["ClusterJobEstimateRequest"] | components["schemas"]["FilterJobEstimateRequest"] | components["schemas"]["ProfileTableJobEstimateRequest"] | components["schemas"]["WaitJobEstimateRequest"] | components["schemas"]["MpnnTrainJobEstimateRequest"] | components["schemas"]["MpnnPredictJobEstimateRequest"] | components["schemas"]["OptimizeJobEstimateRequest"] | components["schemas"]["SinglepointJobEstimateRequest"] | components["schemas"]["DockingJobEstimateRequest"] | components["schemas"]["ConformersJobEstimateRequest"] | components["schemas"]["FrequenciesJobEstimateRequest"] | components["schemas"]["ScanJobEstimateRequest"] | components["schemas"]["PropertiesQmJobEstimateRequest"] | components["schemas"]["RerankJobEstimateRequest"] | components["schemas"]["PkaJobEstimateRequest"] | components["schemas"]["TautomersJobEstimateRequest"] | components["schemas"]["BdeJobEstimateRequest"];
         JobEstimateResponse: {
             /** @description USD reserved at submit */
             cost: number;
             expected_runtime_sec: number;
             /** @enum {string} */
-            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
+            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
             /** @description USD per second of runtime */
             rate_per_sec: number;
             /** @enum {string} */
@@ -1979,7 +1979,7 @@ export interface components {
             };
         };
         /** @description A job: its name, type, payload and resource */
-        JobSubmitRequest: components["schemas"]["PropertiesJobRequest"] | components["schemas"]["DepictJobRequest"] | components["schemas"]["SimilaritySearchJobRequest"] | components["schemas"]["SubstructureSearchJobRequest"] | components["schemas"]["ClusterJobRequest"] | components["schemas"]["FilterJobRequest"] | components["schemas"]["WaitJobRequest"] | components["schemas"]["MpnnTrainJobRequest"] | components["schemas"]["MpnnPredictJobRequest"] | components["schemas"]["OptimizeJobRequest"] | components["schemas"]["SinglepointJobRequest"] | components["schemas"]["DockingJobRequest"] | components["schemas"]["ConformersJobRequest"] | components["schemas"]["FrequenciesJobRequest"] | components["schemas"]["ScanJobRequest"] | components["schemas"]["PropertiesQmJobRequest"] | components["schemas"]["RerankJobRequest"];
+        JobSubmitRequest: components["schemas"]["PropertiesJobRequest"] | components["schemas"]["DepictJobRequest"] | components["schemas"]["SimilaritySearchJobRequest"] | components["schemas"]["SubstructureSearchJobRequest"] | components["schemas"]["ClusterJobRequest"] | components["schemas"]["FilterJobRequest"] | components["schemas"]["ProfileTableJobRequest"] | components["schemas"]["WaitJobRequest"] | components["schemas"]["MpnnTrainJobRequest"] | components["schemas"]["MpnnPredictJobRequest"] | components["schemas"]["OptimizeJobRequest"] | components["schemas"]["SinglepointJobRequest"] | components["schemas"]["DockingJobRequest"] | components["schemas"]["ConformersJobRequest"] | components["schemas"]["FrequenciesJobRequest"] | components["schemas"]["ScanJobRequest"] | components["schemas"]["PropertiesQmJobRequest"] | components["schemas"]["RerankJobRequest"] | components["schemas"]["PkaJobRequest"] | components["schemas"]["TautomersJobRequest"] | components["schemas"]["BdeJobRequest"];
         JobSubmitMultipleRequest: {
             jobs: components["schemas"]["JobSubmitRequest"][];
         };
@@ -1987,7 +1987,7 @@ export interface components {
             process_id: string;
             job_name: string;
             /** @enum {string} */
-            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
+            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
             /** @enum {string} */
             resource: "default" | "cpu-4";
             /**
@@ -2155,6 +2155,37 @@ export interface components {
             port?: string;
             /** @description Kept when true, e.g. "mw <= 500 and clogp < 5 and not pains". Names: mw, monoisotopic_mass, clogp, tpsa, hba, hbd, rotatable_bonds, aromatic_rings, heavy_atoms, formal_charge, qed, lipinski_violations, veber_violations, pains_alerts, brenk_alerts, pains, brenk, lipinski, veber; pains, brenk: any alert; lipinski, veber: the rule passes. Operators: < <= > >= == != + - * / and or not, parentheses */
             expression: string;
+        };
+        /**
+         * profile_table payload
+         * @description One table row per molecule from the results of properties, pka, tautomers, bde and reactivity jobs on the same molecules (a workflow step: the profile template's table)
+         */
+        ProfileTablePayload: {
+            /**
+             * Format: uuid
+             * @description The result artifact of a properties job on the molecules (a workflow step binds it to that step's result)
+             */
+            properties_artifact_id?: string;
+            /**
+             * Format: uuid
+             * @description The result artifact of a pka job on the molecules (a workflow step binds it to that step's result)
+             */
+            pka_artifact_id?: string;
+            /**
+             * Format: uuid
+             * @description The result artifact of a tautomers job on the molecules (a workflow step binds it to that step's result)
+             */
+            tautomers_artifact_id?: string;
+            /**
+             * Format: uuid
+             * @description The result artifact of a bde job on the molecules (a workflow step binds it to that step's result)
+             */
+            bde_artifact_id?: string;
+            /**
+             * Format: uuid
+             * @description The result artifact of a reactivity job on the molecules (a workflow step binds it to that step's result)
+             */
+            reactivity_artifact_id?: string;
         };
         /**
          * wait payload
@@ -2581,6 +2612,76 @@ export interface components {
              */
             temperature_k?: number;
         };
+        /**
+         * pka payload
+         * @description pKa values of the ionisable sites, and the charge state and microstates at a pH (GFN2-xTB in ALPB water, calibrated per site class)
+         */
+        PkaPayload: {
+            /** @description The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id */
+            molecules?: string[];
+            /** @description An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id */
+            input_artifact_id?: string;
+            /** @description The port of input_artifact_id holding the structures */
+            port?: string;
+            /**
+             * @description The pH of the microstate populations
+             * @default 7.4
+             */
+            ph?: number;
+            /**
+             * @description gfn2: GFN2-xTB (xtb) geometries and energies; the calibration is for it alone
+             * @default gfn2
+             * @enum {string}
+             */
+            method?: "gfn2";
+        };
+        /**
+         * tautomers payload
+         * @description Tautomers enumerated by RDKit and ranked by GFN2-xTB free energy in a solvent (ALPB), with their populations
+         */
+        TautomersPayload: {
+            /** @description The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id */
+            molecules?: string[];
+            /** @description An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id */
+            input_artifact_id?: string;
+            /** @description The port of input_artifact_id holding the structures */
+            port?: string;
+            /**
+             * @description xtb's ALPB implicit solvent; null: gas phase
+             * @default water
+             */
+            solvent?: ("acetone" | "acetonitrile" | "aniline" | "benzaldehyde" | "benzene" | "ch2cl2" | "chcl3" | "cs2" | "dioxane" | "dmf" | "dmso" | "ether" | "ethylacetate" | "furane" | "hexadecane" | "hexane" | "methanol" | "nitromethane" | "octanol" | "woctanol" | "phenol" | "toluene" | "thf" | "water") | null;
+            /**
+             * @description gfn2: GFN2-xTB (xtb) geometries and energies; the calibration is for it alone
+             * @default gfn2
+             * @enum {string}
+             */
+            method?: "gfn2";
+            /**
+             * @description A molecule with more tautomers than this is refused (a 422 at submit for inline molecules, an item error too_many_tautomers otherwise); at most 200
+             * @default 50
+             */
+            max_tautomers?: number;
+        };
+        /**
+         * bde payload
+         * @description Homolytic bond dissociation enthalpies at 298 K (X-H bonds by default, weakest first): GFN2-xTB geometries, GFN2 or B3LYP energies, calibrated
+         */
+        BdePayload: {
+            /** @description The structures (1 to 1000): each a SMILES (3D coordinates built, hydrogens added) or a V2000/V3000 molblock (3D coordinates kept; hydrogens added when missing). Exactly one of molecules and input_artifact_id */
+            molecules?: string[];
+            /** @description An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id */
+            input_artifact_id?: string;
+            /** @description The port of input_artifact_id holding the structures */
+            port?: string;
+            /** @description The bonds to break, [i, j] 0-based in the input's atom order (hydrogens after the heavy atoms). Default: every C-H, N-H, O-H and S-H bond, one per set of symmetry-equivalent hydrogens */
+            bonds?: number[][];
+            /**
+             * @description The energies: gfn2 (GFN2-xTB alone, fast, less accurate); b3lyp (B3LYP/def2-SVP single points by Psi4 on the GFN2 geometries). Geometries and thermal parts are GFN2 either way
+             * @default gfn2
+             */
+            method?: "gfn2" | "b3lyp";
+        };
         /** @description properties: every molecular property of each molecule (as POST /describe) */
         PropertiesResult: {
             /**
@@ -2950,6 +3051,60 @@ export interface components {
             }[];
             errors_listed: number;
             errors_total: number;
+        };
+        /** @description profile_table: one row per molecule joining the results of properties, pka, tautomers, bde and reactivity jobs */
+        ProfileTableResult: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "profile_table";
+            /** @description The job types joined, in column order */
+            sources: string[];
+            /** @description The table's columns (the CSV's header) */
+            columns: string[];
+            summary: {
+                molecules: number;
+                /** @description Rows without an error */
+                complete: number;
+            };
+            /** @description One row per molecule, in input order */
+            items: {
+                /** @description Position in the input (0-based) */
+                index: number;
+                id: string;
+                name: string | null;
+                smiles: string | null;
+                /** @description null, or each source whose item failed: "pka: radical (...); bde: ..." */
+                error: string | null;
+                formula?: string | null;
+                mw?: number | null;
+                clogp?: number | null;
+                tpsa?: number | null;
+                hbd?: number | null;
+                hba?: number | null;
+                rotatable_bonds?: number | null;
+                qed?: number | null;
+                lipinski_pass?: boolean | null;
+                ph?: number | null;
+                dominant_smiles?: string | null;
+                dominant_charge?: number | null;
+                /** @description Each site as "<element><atom index> <acid|base> <pKa>", separated by "; " */
+                pka_sites?: string | null;
+                main_tautomer?: string | null;
+                main_tautomer_fraction?: number | null;
+                tautomers?: number | null;
+                /** @description The weakest C-H bond as "<C>-<H>": its atoms, 0-based (the bde job's atoms) */
+                weakest_ch_bond?: string | null;
+                weakest_ch_bde_kcal_mol?: number | null;
+                top_f_plus_atom?: number | null;
+                top_f_plus?: number | null;
+                top_f_minus_atom?: number | null;
+                top_f_minus?: number | null;
+            }[];
+            ports: {
+                [key: string]: string;
+            };
         };
         /** @description wait: how long the job slept */
         WaitResult: {
@@ -3549,8 +3704,176 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        PkaResult: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "pka";
+            method: string;
+            ph: number;
+            /** @enum {string} */
+            solvent: "water";
+            summary: {
+                structures: number;
+                completed: number;
+                errors: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description One per input structure, in input order */
+            items: ({
+                /** @description Position in the input (0-based) */
+                index: number;
+                /** @description The record id of an uploaded set, else the index */
+                id: string;
+                name: string | null;
+                /** @description null, or a code: unparseable, too_large, unsupported_element, preparation_failed, charge_multiplicity, scf_not_converged, not_converged, engine_failed, timeout, ... */
+                error: string | null;
+                /** @description What happened, in the engine's own words where it has some */
+                detail: string | null;
+                /** @description SMILES (RDKit canonical) */
+                smiles?: string;
+                sites?: {
+                    /** @description The site atom, 0-based in the input's atom order */
+                    atom_index: number;
+                    element: string;
+                    /** @description acid: loses a proton; base: gains one (its pka is that of its conjugate acid) */
+                    kind: "acid" | "base";
+                    /** @description The site class of the SMARTS catalogue (docs/engines.md, "pKa") */
+                    class: string;
+                    /** @description The micro pKa; null when the class has no calibration (see reason) */
+                    pka: number | null;
+                    /** @description Why pka is null */
+                    reason: string | null;
+                    /** @description E(deprotonated) - E(protonated) at GFN2/ALPB(water), kcal/mol, in the site's context */
+                    delta_kcal: number | null;
+                }[];
+                /** @description The protonation states at `ph` of at least 0.1%, most abundant first (at most 16) */
+                microstates?: {
+                    /** @description SMILES (RDKit canonical) */
+                    smiles: string;
+                    charge: number;
+                    fraction: number;
+                }[];
+                /** @description SMILES (RDKit canonical) */
+                dominant_smiles?: string;
+                dominant_charge?: number;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description The result artifact's ports: structures or poses (SDF), table (CSV), logs, and plots where there are some */
+            ports: {
+                [key: string]: string;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        TautomersResult: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "tautomers";
+            method: string;
+            solvent: string | null;
+            temperature_k: number;
+            summary: {
+                structures: number;
+                completed: number;
+                errors: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description One per input structure, in input order */
+            items: ({
+                /** @description Position in the input (0-based) */
+                index: number;
+                /** @description The record id of an uploaded set, else the index */
+                id: string;
+                name: string | null;
+                /** @description null, or a code: unparseable, too_large, unsupported_element, preparation_failed, charge_multiplicity, scf_not_converged, not_converged, engine_failed, timeout, ... */
+                error: string | null;
+                /** @description What happened, in the engine's own words where it has some */
+                detail: string | null;
+                /** @description The main tautomer (the most abundant) */
+                smiles?: string;
+                /** @description Lowest first */
+                tautomers?: {
+                    /** @description SMILES (RDKit canonical) */
+                    smiles: string;
+                    relative_kcal: number;
+                    fraction: number;
+                    /** @description What it is ranked by: its GFN2 free energy at 298.15 K, or (energy 'electronic') its energy plus the lowest's thermal part */
+                    energy_hartree: number;
+                    /** @description free: within 10 kcal/mol of the lowest (at most 10 of them); electronic: the others */
+                    energy: "free" | "electronic";
+                    /** @description Its lowest structure, optimised (V2000, 3D) */
+                    molblock: string;
+                }[];
+                /** @description Tautomers RDKit enumerated */
+                count?: number;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description The result artifact's ports: structures or poses (SDF), table (CSV), logs, and plots where there are some */
+            ports: {
+                [key: string]: string;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        BdeResult: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "bde";
+            method: string;
+            energies: string;
+            calibrated: boolean;
+            summary: {
+                structures: number;
+                completed: number;
+                errors: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description One per input structure, in input order */
+            items: ({
+                /** @description Position in the input (0-based) */
+                index: number;
+                /** @description The record id of an uploaded set, else the index */
+                id: string;
+                name: string | null;
+                /** @description null, or a code: unparseable, too_large, unsupported_element, preparation_failed, charge_multiplicity, scf_not_converged, not_converged, engine_failed, timeout, ... */
+                error: string | null;
+                /** @description What happened, in the engine's own words where it has some */
+                detail: string | null;
+                /** @description Weakest first */
+                bonds?: {
+                    /** @description 0-based, the input's atom order (hydrogens after the heavy atoms) */
+                    atoms: number[];
+                    elements: string[];
+                    /** @description Symmetry-equivalent bonds it stands for (hydrogens of one class) */
+                    equivalent: number;
+                    bde_kcal_mol: number;
+                    raw_kcal_mol: number;
+                }[];
+                /** @description What the energies are: gfn2, or the DFT method and basis */
+                energies?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description The result artifact's ports: structures or poses (SDF), table (CSV), logs, and plots where there are some */
+            ports: {
+                [key: string]: string;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         /** @description The result document of a completed job: its job type's <Type>Result */
-        JobResult: components["schemas"]["PropertiesResult"] | components["schemas"]["DepictResult"] | components["schemas"]["SimilaritySearchResult"] | components["schemas"]["SubstructureSearchResult"] | components["schemas"]["ClusterResult"] | components["schemas"]["FilterResult"] | components["schemas"]["WaitResult"] | components["schemas"]["MpnnTrainResult"] | components["schemas"]["MpnnPredictResult"] | components["schemas"]["OptimizeResult"] | components["schemas"]["SinglepointResult"] | components["schemas"]["DockingResult"] | components["schemas"]["ConformersResult"] | components["schemas"]["FrequenciesResult"] | components["schemas"]["ScanResult"] | components["schemas"]["PropertiesQmResult"] | components["schemas"]["RerankResult"];
+        JobResult: components["schemas"]["PropertiesResult"] | components["schemas"]["DepictResult"] | components["schemas"]["SimilaritySearchResult"] | components["schemas"]["SubstructureSearchResult"] | components["schemas"]["ClusterResult"] | components["schemas"]["FilterResult"] | components["schemas"]["ProfileTableResult"] | components["schemas"]["WaitResult"] | components["schemas"]["MpnnTrainResult"] | components["schemas"]["MpnnPredictResult"] | components["schemas"]["OptimizeResult"] | components["schemas"]["SinglepointResult"] | components["schemas"]["DockingResult"] | components["schemas"]["ConformersResult"] | components["schemas"]["FrequenciesResult"] | components["schemas"]["ScanResult"] | components["schemas"]["PropertiesQmResult"] | components["schemas"]["RerankResult"] | components["schemas"]["PkaResult"] | components["schemas"]["TautomersResult"] | components["schemas"]["BdeResult"];
         /** @description All MolecularProperties (as POST /describe) of each molecule of a SMILES list or an uploaded molecule set */
         PropertiesJobRequest: {
             job_name: string;
@@ -3640,6 +3963,22 @@ export interface components {
              */
             job_type: "filter";
             payload: components["schemas"]["FilterPayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
+        /** @description One table row per molecule from the results of properties, pka, tautomers, bde and reactivity jobs on the same molecules (a workflow step: the profile template's table) */
+        ProfileTableJobRequest: {
+            job_name: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "profile_table";
+            payload: components["schemas"]["ProfileTablePayload"];
             /**
              * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
              * @default default
@@ -3823,6 +4162,54 @@ export interface components {
              */
             resource?: "default" | "cpu-4";
         };
+        /** @description pKa values of the ionisable sites, and the charge state and microstates at a pH (GFN2-xTB in ALPB water, calibrated per site class) */
+        PkaJobRequest: {
+            job_name: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "pka";
+            payload: components["schemas"]["PkaPayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
+        /** @description Tautomers enumerated by RDKit and ranked by GFN2-xTB free energy in a solvent (ALPB), with their populations */
+        TautomersJobRequest: {
+            job_name: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "tautomers";
+            payload: components["schemas"]["TautomersPayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
+        /** @description Homolytic bond dissociation enthalpies at 298 K (X-H bonds by default, weakest first): GFN2-xTB geometries, GFN2 or B3LYP energies, calibrated */
+        BdeJobRequest: {
+            job_name: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "bde";
+            payload: components["schemas"]["BdePayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
         /** @description All MolecularProperties (as POST /describe) of each molecule of a SMILES list or an uploaded molecule set */
         PropertiesJobEstimateRequest: {
             /**
@@ -3906,6 +4293,21 @@ export interface components {
              */
             job_type: "filter";
             payload: components["schemas"]["FilterPayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
+        /** @description One table row per molecule from the results of properties, pka, tautomers, bde and reactivity jobs on the same molecules (a workflow step: the profile template's table) */
+        ProfileTableJobEstimateRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "profile_table";
+            payload: components["schemas"]["ProfileTablePayload"];
             /**
              * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
              * @default default
@@ -4078,8 +4480,53 @@ export interface components {
              */
             resource?: "default" | "cpu-4";
         };
+        /** @description pKa values of the ionisable sites, and the charge state and microstates at a pH (GFN2-xTB in ALPB water, calibrated per site class) */
+        PkaJobEstimateRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "pka";
+            payload: components["schemas"]["PkaPayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
+        /** @description Tautomers enumerated by RDKit and ranked by GFN2-xTB free energy in a solvent (ALPB), with their populations */
+        TautomersJobEstimateRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "tautomers";
+            payload: components["schemas"]["TautomersPayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
+        /** @description Homolytic bond dissociation enthalpies at 298 K (X-H bonds by default, weakest first): GFN2-xTB geometries, GFN2 or B3LYP energies, calibrated */
+        BdeJobEstimateRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "bde";
+            payload: components["schemas"]["BdePayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
         EngineInfo: {
-            name: "xtb" | "mopac" | "obabel" | "vina" | "psi4" | "nwchem";
+            name: "xtb" | "mopac" | "obabel" | "vina" | "psi4" | "nwchem" | "rdkit";
             /** @description Whether a live compute worker of this server found it (the API answers 503 engine-unavailable for a job that needs it otherwise) */
             available: boolean;
             version: string | null;
@@ -5942,7 +6389,7 @@ export interface components {
             steps: {
                 step_id: string;
                 /** @enum {string} */
-                job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
+                job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
                 /** @enum {string} */
                 resource: "default" | "cpu-4";
                 expected_runtime_sec: number;
@@ -6182,7 +6629,7 @@ export interface components {
             steps: {
                 step_id: string;
                 /** @enum {string} */
-                job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
+                job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
                 /** @description pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run */
                 state: "pending" | "queued" | "running" | "completed" | "failed" | "cancelled" | "skipped" | "reused";
                 job_id: string | null;
@@ -6228,7 +6675,7 @@ export interface components {
             run_id: string;
             step_id: string;
             /** @enum {string} */
-            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
+            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
             /** @description pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run */
             state: "pending" | "queued" | "running" | "completed" | "failed" | "cancelled" | "skipped" | "reused";
             job_id: string | null;
@@ -6270,7 +6717,7 @@ export interface components {
                 id: string;
                 kind: "input" | "step" | "output";
                 label: string;
-                job_type: ("properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank") | null;
+                job_type: ("properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde") | null;
                 state: ("pending" | "queued" | "running" | "completed" | "failed" | "cancelled" | "skipped" | "reused") | null;
                 progress: number | null;
             }[];
@@ -6330,7 +6777,7 @@ export interface components {
                 steps: {
                     step_id: string;
                     /** @enum {string} */
-                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
+                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
                     cost_usd: number;
                     expected_runtime_sec: number;
                 }[];
@@ -6410,7 +6857,7 @@ export interface components {
                 steps: {
                     step_id: string;
                     /** @enum {string} */
-                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
+                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
                     cost_usd: number;
                     expected_runtime_sec: number;
                 }[];
@@ -6441,7 +6888,7 @@ export interface components {
                 steps: {
                     step_id: string;
                     /** @enum {string} */
-                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank";
+                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde";
                     cost_usd: number;
                     expected_runtime_sec: number;
                 }[];
@@ -7769,7 +8216,7 @@ export interface operations {
                 offset?: number;
                 /** @description Comma-separated statuses */
                 status?: ("queued" | "dispatched" | "running" | "completed" | "error" | "cancelled")[];
-                /** @description Only jobs of this type (properties, depict, similarity_search, substructure_search, cluster, filter, wait, mpnn_train, mpnn_predict, optimize, singlepoint, docking, conformers, frequencies, scan, properties_qm, rerank) */
+                /** @description Only jobs of this type (properties, depict, similarity_search, substructure_search, cluster, filter, profile_table, wait, mpnn_train, mpnn_predict, optimize, singlepoint, docking, conformers, frequencies, scan, properties_qm, rerank, pka, tautomers, bde) */
                 job_type?: string;
                 /** @description Matches job name or process id, case-insensitive */
                 q?: string;
