@@ -11,8 +11,8 @@
 // short fields of them are quoted.
 //
 // Recognised requests (case-insensitive; wording is matched on keywords, checked in this order):
-//   a property or method no job type offers ("compute the pKa of aspirin", "optimise it with
-//       B3LYP"; unsupported.ts)                             -> no tool: says so, and what it can do.
+//   a property or method no job type offers ("predict the NMR shifts of aspirin", "optimise it
+//       with M06-2X"; unsupported.ts)                       -> no tool: says so, and what it can do.
 //   a question about existing results ("what is the lowest-energy conformer from my last job?",
 //       "best docking score of job <uuid>", "what was the energy?"; results.ts) -> list_jobs
 //       {job_type?, limit: 1} unless a job is named or was read before, then get_job_result;
@@ -29,7 +29,14 @@
 //        "estimate a similarity expansion of CCO in artifact <uuid>")
 //     templates: "triage" -> library-triage; "solubility" / "ESOL" -> solubility-screen;
 //     "similarity" / "expansion" / "neighbours" -> similarity-expansion (needs a query molecule);
-//     "xtb screen" -> xtb-screen.
+//     "xtb screen" -> xtb-screen; "profile" -> profile (of the molecules named, or the library).
+//   pKa / charge state / protonation / tautomers / bond dissociation energies, the weakest C-H
+//       bond, "where is X metabolised" / Fukui indices, nucleophilic or electrophilic attack
+//       (questions.ts; after docking)                        -> estimate_engine_job (pka,
+//                                                             tautomers, bde, reactivity), then
+//                                                             propose_engine_job unless only an
+//                                                             estimate is asked; or a plain answer
+//                                                             when the job cannot do it as asked.
 //   dock / docking (docking.ts; checked first)                -> estimate_engine_job (docking),
 //       ("dock my library into 1IEP around its ligand")       then propose_engine_job (a plan card
 //                                                             around the group the estimate found)
@@ -58,6 +65,7 @@ import { calculationIn, calculationStep, engineTemplateInputs, type CalculationI
 import { COMPOUNDS, compoundsIn, findMolecules, type MentionedMolecule, type UnknownName } from './compounds.js';
 import { dockingIn, dockingStep, type DockingIntent } from './docking.js';
 import { chooseLibrary } from './library.js';
+import { questionIn, questionStep, type QuestionIntent } from './questions.js';
 import { resultsIn, resultsStep, type ResultsIntent } from './results.js';
 import { unsupportedIn } from './unsupported.js';
 import type { ChatMessage, CompletionRequest, Provider, ProviderEvent, ToolCall } from './provider.js';
@@ -109,6 +117,10 @@ export const BUILTIN_REQUESTS: { example: string; does: string }[] = [
     does: 'Estimates an AutoDock Vina docking job and proposes it as a plan card you approve: your library, named compounds or SMILES, into an RCSB PDB entry or an uploaded receptor, around its ligand, a residue name ("around STI") or a box, with the exhaustiveness, poses, seed and pH you name ("how much would ..." estimates only)',
   },
   {
+    example: 'what is the pKa of lidocaine',
+    does: 'Estimates a chemistry question and proposes it as a plan card you approve: pKa values and the charge state at a pH ("is lidocaine ionised at pH 5", in water only), tautomers ("tautomers of 2-hydroxypyridine in chloroform"), bond dissociation energies ("where is ibuprofen metabolised", "the weakest C-H bond of toluene") and, where the server has the reactivity job type, Fukui indices ("where will a nucleophile attack benzaldehyde"); "plan a profile of lidocaine" runs them all into one table',
+  },
+  {
     example: 'what is the lowest-energy conformer from my last job?',
     does: 'Answers from the stored result of your job (also "the best docking score of job <id>", "what was the energy?"); nothing new runs',
   },
@@ -132,6 +144,7 @@ type Intent =
       molecules: MentionedMolecule[];
     }
   | CalculationIntent
+  | QuestionIntent
   | DockingIntent
   | ResultsIntent
   | { kind: 'lists'; calls: PlannedCall[] }
@@ -153,7 +166,9 @@ function templateOf(t: string) {
           ? 'xtb-screen'
           : /\bconformer-search\b|\bconformer search (?:template|workflow)\b|\bconform\w*\b.*\b(?:frequenc|thermochem)/.test(t)
             ? 'conformer-search'
-            : null;
+            : /\bprofiles?\b/.test(t) && !/\b(?:energy|torsion(?:al)?|dihedral|scan|reaction|rotational)\s+profiles?\b/.test(t)
+              ? 'profile'
+              : null;
   return TEMPLATES.find((x) => x.template_id === id) ?? null;
 }
 
@@ -199,6 +214,8 @@ function understand(request: string, earlier: readonly ChatMessage[]): Intent {
   const runWord = /\b(run|launch|start|queue)\b/.test(t);
   const docking = dockingIn(request, estimateWord && !planWord ? 'estimate' : 'plan');
   if (docking) return docking;
+  const question = questionIn(request, estimateWord && !planWord ? 'estimate' : 'plan');
+  if (question) return question;
   const engine = template ? engineTemplateInputs(template.template_id, request) : null;
   if (engine && 'ask' in engine) return { kind: 'ask', text: engine.ask };
   const named = engine && !library ? engine.molecules : [];
@@ -436,6 +453,8 @@ function decide(intent: Intent, done: Done[]): Step {
       return moleculesStep(intent, done);
     case 'calculation':
       return calculationStep(intent, done);
+    case 'question':
+      return questionStep(intent, done);
     case 'docking':
       return dockingStep(intent, done);
     case 'results':

@@ -69,7 +69,7 @@ const KINDS: readonly Kind[] = [
   },
 ];
 
-const METHODS: readonly [RegExp, string][] = [
+export const METHODS: readonly [RegExp, string][] = [
   // The D3(BJ) variants before their functionals; "DFT" alone is B3LYP.
   [/\bb3lyp-?d3(?:\s*\(\s*bj\s*\)|-?bj)?(?![\w(])/i, 'b3lyp-d3bj'],
   [/\bpbe0-?d3(?:\s*\(\s*bj\s*\)|-?bj)?(?![\w(])/i, 'pbe0-d3bj'],
@@ -105,7 +105,7 @@ const BASIS_NAMES: readonly [RegExp, BasisSet][] = [
 ];
 
 /** Solvent names a user writes, to xtb's ALPB names (payload.ts SOLVENTS). */
-const SOLVENT_ALIASES: Readonly<Record<string, string>> = {
+export const SOLVENT_ALIASES: Readonly<Record<string, string>> = {
   aqueous: 'water',
   dichloromethane: 'ch2cl2',
   dcm: 'ch2cl2',
@@ -130,21 +130,21 @@ const SOLVENT_WORDS = [...new Set([...Object.keys(SOLVENTS), ...Object.keys(SOLV
   (a, b) => b.length - a.length,
 );
 /** "in water", "in ALPB dmso", "in aqueous solution"; "with" or "using" only before a solvent's name ("using implicit water", not "with caffeine"). */
-const SOLVENT_RE = new RegExp(
+export const SOLVENT_RE = new RegExp(
   `\\b(?:in|(?:with|using)(?=\\s+(?:an?\\s+)?(?:implicit\\s+|alpb\\s+|cosmo\\s+|solvent\\s+)*(?:${[...Object.keys(SOLVENTS), ...Object.keys(SOLVENT_ALIASES)].map(escape).join('|')})(?![\\w-])))\\s+(?:an?\\s+)?(?:implicit\\s+)?(?:(?:alpb|cosmo|gbsa)\\s+)?(?:solvent\\s+)?(${SOLVENT_WORDS.map(escape).join('|')})(?![\\w-])(?:\\s+(?:solvent|solution|solvation))?`,
   'i',
 );
-const GAS_RE = /\b(?:in\s+(?:the\s+)?)?(?:gas[- ]phase|vacuum|vacuo)\b/i;
+export const GAS_RE = /\b(?:in\s+(?:the\s+)?)?(?:gas[- ]phase|vacuum|vacuo)\b/i;
 const SPIN: Readonly<Record<string, number>> = { singlet: 1, doublet: 2, triplet: 3, quartet: 4, quintet: 5, sextet: 6, septet: 7 };
 const UUID_RE = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i;
-const LIBRARY_RE =
+export const LIBRARY_RE =
   /\b(?:my|our|the)\s+(?:\w+\s+)?(?:library|libraries|molecules|molecule set|data ?set|uploads?|compounds)\b|\b(?:latest|newest|last)\s+upload\b|[\w-]+\.(?:smi|sdf|csv|mol2?)\b/i;
 /** Where the molecules start: after the request's verb ("optimise the geometry of", "frequencies of"). */
 const NAMES_AFTER =
   /\b(?:(?:re-?)?optimi[sz]e(?:\s+the)?(?:\s+(?:geometry|geometries|structures?)\s+of)?|minimi[sz]e|(?:find|generate|search|get|compute|calculate|run)?\s*(?:the\s+)?(?:conformers?|conformer search|conformational search|frequenc(?:y|ies)|vibrations?|ir spectr(?:um|a)|thermochemistry|single[- ]?points?(?:\s+energ(?:y|ies))?)\s+(?:of|for|on))\s+/i;
 
 /** Blanks `re`'s matches out of `text` (same length, so positions keep their meaning). */
-function blank(text: string, re: RegExp): string {
+export function blank(text: string, re: RegExp): string {
   return text.replace(new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`), (m) => ' '.repeat(m.length));
 }
 
@@ -214,10 +214,16 @@ export function calculationIn(request: string, mode: 'plan' | 'estimate'): Calcu
 
 /**
  * The inputs an engine template's request names (docs/workflows.md, "Templates"): xtb-screen
- * takes a method and a solvent, conformer-search a method and a temperature; and the molecules
+ * takes a method and a solvent, conformer-search a method and a temperature, profile a pH; and the molecules
  * it names (known names and SMILES, run as the template's library). Null for other templates.
  */
 export function engineTemplateInputs(templateId: string, request: string): { inputs: Args; molecules: MentionedMolecule[] } | { ask: string } | null {
+  if (templateId === 'profile') {
+    // The profile's one input beside the molecules: the pH of the charge state ("at pH 5").
+    const ph = /\bat\s+ph\s*(\d{1,2}(?:\.\d+)?)(?![\d.])/i.exec(request);
+    if (ph && Number(ph[1]) > 14) return { ask: `A pH of ${ph[1]} is outside 0 to 14.` };
+    return { inputs: ph ? { ph: Number(ph[1]) } : {}, molecules: findMolecules(ph ? blank(request, /\bat\s+ph\s*\d{1,2}(?:\.\d+)?/i) : request) };
+  }
   const screen = templateId === 'xtb-screen';
   if (!screen && templateId !== 'conformer-search') return null;
   // The template's own name is no method: "an xtb screen" leaves the method to its default.
@@ -253,7 +259,7 @@ function estimateLine(d: Done, on: string): string {
   return `Estimate for a ${kindOf(String(d.args.job_type)).what} of ${on}${n} with ${conditions(d.args.method, d.args.solvent, d.args.basis)}: ${usd(q.cost_usd)}, ${duration(q.expected_runtime_sec)}.`;
 }
 
-function planLines(d: Done): string {
+export function planLines(d: Done): string {
   const q = d.result as Partial<ToolResults['propose_engine_job']>;
   return (
     `I proposed a plan: "${clip(q.title ?? d.args.title, 120)}" (plan ${clip(q.plan_id, 60)}), one ${clip(d.args.job_type, 20)} job. ` +

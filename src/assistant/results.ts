@@ -5,7 +5,7 @@
 // the job named by its id; else, for a follow-up that names none ("what was the energy?"), the
 // job this conversation last read; else the newest of the user's jobs (list_jobs, of the job
 // type the question implies: conformers for "lowest-energy conformer", docking for "docking
-// score"). No job of that type: a plain "you have no ... jobs yet". Tool answers fill in the
+// score", pka for "pKa", bde for "weakest bond"). No job of that type: a plain "you have no ... jobs yet". Tool answers fill in the
 // numbers and names, never choose the next tool.
 import { COMPOUNDS } from './compounds.js';
 import { METHOD_LABELS } from './calculations.js';
@@ -29,7 +29,7 @@ const EARLIER_RE =
   /\b(?:my|the|our|that)\s+(?:last|latest|previous|most recent|newest|earlier)\s+(?:[\w-]+\s+){0,2}?(?:job|search|calculation|optimi[sz]ation|docking|scan|results?|single[- ]point|computation)\b|\bmy results\b/i;
 /** A result a question asks about. */
 const QUANTITY_RE =
-  /\b(?:lowest[- ]energy|most stable|energ(?:y|ies)|best (?:docking )?scores?|docking scores?|best poses?|top[- ]scoring|scores?|poses?|gibbs|zpve|enthalp(?:y|ies)|entrop(?:y|ies)|imaginary|homo|lumo|gap|dipole|barrier|how many conformers|conformers? (?:did|were|was) (?:found|kept)|results?)\b/i;
+  /\b(?:pk[ab]s?|charge states?|tautomers?|bdes?|weakest|bond dissociation|fukui|lowest[- ]energy|most stable|energ(?:y|ies)|best (?:docking )?scores?|docking scores?|best poses?|top[- ]scoring|scores?|poses?|gibbs|zpve|enthalp(?:y|ies)|entrop(?:y|ies)|imaginary|homo|lumo|gap|dipole|barrier|how many conformers|conformers? (?:did|were|was) (?:found|kept)|results?)\b/i;
 /** A question, not an order. */
 const QUESTION_RE = /\?|^\s*(?:so\s+|and\s+)?(?:what(?:'s| is| are| was| were)?|which|how|tell me|show me|give me|list|did|was|were|is|are)\b/i;
 /** Past tense: a question about what was computed ("what was the energy", "what did it find"). */
@@ -39,6 +39,10 @@ const ORDER_RE = /^\s*(?:please\s+)?(?:optimi[sz]e|dock|find|generate|compute|ca
 
 /** The job type a question implies, from its words (null: any job). */
 function jobTypeIn(t: string): string | null {
+  if (/\bpk[ab]s?\b|charge states?|protonation/.test(t)) return 'pka';
+  if (/\btautomer/.test(t)) return 'tautomers';
+  if (/\bbdes?\b|bond dissociation|weakest|metaboli|soft spots?/.test(t)) return 'bde';
+  if (/\bfukui\b|reactivity/.test(t)) return 'reactivity';
   if (/\bconform/.test(t)) return 'conformers';
   if (/\bdock|\bposes?\b|\bscores?\b|\bvina\b/.test(t)) return 'docking';
   if (/frequenc|vibration|\bir\b|thermochem|gibbs|zpve|enthalp|entrop|imaginary/.test(t)) return 'frequencies';
@@ -91,6 +95,10 @@ const TYPE_WORDS: Readonly<Record<string, string>> = {
   scan: 'torsion scan',
   singlepoint: 'single point',
   optimize: 'optimisation',
+  pka: 'pKa',
+  tautomers: 'tautomer',
+  bde: 'bond dissociation energy',
+  reactivity: 'reactivity',
 };
 const EXAMPLES: Readonly<Record<string, string>> = {
   conformers: 'find conformers of butane',
@@ -98,6 +106,9 @@ const EXAMPLES: Readonly<Record<string, string>> = {
   frequencies: 'frequencies of ethanol with GFN2',
   singlepoint: 'single point of CCO with PM7',
   optimize: 'optimise caffeine with GFN2 in water',
+  pka: 'what is the pKa of lidocaine',
+  tautomers: 'tautomers of 2-hydroxypyridine',
+  bde: 'where is ibuprofen metabolised',
 };
 const eh = (x: unknown) => `${fixed(x, 6)} Eh`;
 const kcal = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${x.toFixed(2)} kcal/mol` : 'n/a');
@@ -115,9 +126,30 @@ function labelOf(item: Record<string, unknown>, job: Partial<JobResultSummary>):
   return `structure ${clip(item.id ?? i, 40)}`;
 }
 
-function itemLine(type: string, it: Record<string, unknown>, label: string): string {
+function itemLine(type: string, it: Record<string, unknown>, label: string, doc: Record<string, unknown>): string {
   if (it.error) return `- ${label}: no result (${clip(it.error, 40)}${it.detail ? `: ${clip(it.detail, 120)}` : ''}).`;
   switch (type) {
+    case 'pka': {
+      const sites = objs(it.sites).map((x) => `${typeof x.pka === 'number' ? fixed(x.pka, 2) : 'n/a'} (${clip(x.element, 3)}${clip(x.atom_index, 6)}, ${clip(x.kind, 6)})`);
+      const top = objs(it.microstates)[0];
+      const share = top && typeof top.fraction === 'number' ? `, ${(top.fraction * 100).toFixed(1)}%` : '';
+      return `- ${label}: ${sites.length ? `pKa ${sites.join(', ')}` : 'no ionisable site'}; at pH ${fixed(doc.ph, 1)} mostly ${clip(it.dominant_smiles, 80)} (charge ${clip(it.dominant_charge, 4)}${share}).`;
+    }
+    case 'tautomers': {
+      const ts = objs(it.tautomers);
+      if (!ts.length) return `- ${label}: no tautomer.`;
+      const next = ts[1] ? `; the next, ${clip(ts[1].smiles, 80)}, is ${kcal(ts[1].relative_kcal)}` : '';
+      return `- ${label}: the main tautomer is ${clip(ts[0]!.smiles, 80)} (${(Number(ts[0]!.fraction) * 100).toFixed(1)}%)${next}; ${plural(typeof it.count === 'number' ? it.count : ts.length, 'tautomer')}.`;
+    }
+    case 'bde': {
+      const bonds = objs(it.bonds);
+      const name = (b: Record<string, unknown>) =>
+        Array.isArray(b.atoms) && Array.isArray(b.elements) ? `${clip(b.elements[0], 3)}${clip(b.atoms[0], 6)}-${clip(b.elements[1], 3)}${clip(b.atoms[1], 6)}` : '?';
+      const ch = bonds.find((b) => Array.isArray(b.elements) && [...(b.elements as unknown[])].sort().join('') === 'CH');
+      if (!bonds.length) return `- ${label}: no bond.`;
+      const weakestCh = ch && ch !== bonds[0] ? `; the weakest C-H is ${name(ch)} at ${fixed(ch.bde_kcal_mol, 1)} kcal/mol` : '';
+      return `- ${label}: the weakest bond is ${name(bonds[0]!)} at ${fixed(bonds[0]!.bde_kcal_mol, 1)} kcal/mol${weakestCh}.`;
+    }
     case 'conformers': {
       const cs = objs(it.conformers);
       const total = typeof it.conformers_total === 'number' ? it.conformers_total : cs.length;
@@ -178,7 +210,7 @@ function resultAnswer(d: Done): string {
   const head = `From job ${id} (${type}${named}${method}${solvent}, completed ${when(j.finished_at)}, charged ${usd(j.charged_usd)}):`;
   const items = objs(r.items);
   const total = typeof r.items_total === 'number' ? r.items_total : items.length;
-  const lines = items.slice(0, 5).map((it) => itemLine(j.job_type ?? '', it, labelOf(it, j)));
+  const lines = items.slice(0, 5).map((it) => itemLine(j.job_type ?? '', it, labelOf(it, j), r));
   if (!items.length) {
     const summary = isObj(r.summary) ? r.summary : {};
     const parts = Object.entries(summary)

@@ -1,7 +1,7 @@
 // What the platform does not compute, for the builtin Assistant model (docs/assistant.md,
-// "What it cannot do"): a request that names a property or a method no job type offers (pKa,
-// NMR shifts, a functional or basis set no DFT engine here runs, excited states, ...) is answered plainly ("Crucible cannot compute pKa yet")
-// with what it can do, read from the job type registry (the types GET /jobs/types lists),
+// "What it cannot do"): a request that names a property or a method no job type offers (NMR
+// shifts, a functional or basis set no DFT engine here runs, excited states, ...) is answered
+// plainly ("Crucible cannot compute NMR chemical shifts yet") with what it can do, read from the job type registry (the types GET /jobs/types lists),
 // instead of being taken for another request (describing the molecule named, or running the
 // calculation with the default semi-empirical method).
 import { JOB_TYPES } from '../compute/registry.js';
@@ -20,7 +20,6 @@ const SEMIEMPIRICAL =
   'its quantum chemistry is GFN2-xTB, GFN1-xTB and GFN-FF (xtb), PM7 and PM6 (MOPAC), and for single points and optimisations HF, PBE, PBE0, B3LYP, ωB97X-D, B3LYP-D3(BJ) and PBE0-D3(BJ) with def2-SVP, def2-TZVP, 6-31G* or cc-pVDZ (Psi4, NWChem), e.g. "single point of caffeine with B3LYP-D3(BJ)/def2-SVP"';
 
 const NOT_OFFERED: readonly NotOffered[] = [
-  { re: /\bpk[ab]s?\b|\bacid(?:ity)?\s+(?:dissociation\s+)?constants?\b|\bprotonation\s+states?\b/i, what: 'pKa' },
   { re: /\bnmr\b|\bchemical\s+shifts?\b|\bj[- ]?couplings?\b|\bcoupling\s+constants?\b/i, what: 'NMR chemical shifts' },
   {
     // The functionals no engine here runs (HF, PBE, PBE0, B3LYP, ωB97X-D and the D3(BJ) variants do).
@@ -59,6 +58,16 @@ const NOT_OFFERED: readonly NotOffered[] = [
     what: 'redox potentials',
     instead: 'a reactivity job (reactivity) gives vertical ionisation potentials and electron affinities with GFN2-xTB',
   },
+  // Vertical IPs and EAs are the reactivity job's (questions.ts) once it is registered.
+  ...(JOB_TYPES.has('reactivity')
+    ? []
+    : [
+        {
+          re: /\bioni[sz]ation\s+(?:potentials?|energ(?:y|ies))\b|\belectron\s+affinit(?:y|ies)\b/i,
+          what: 'ionisation potentials or electron affinities',
+          instead: 'a single point gives the HOMO-LUMO gap, e.g. "single point of CCO with GFN2"',
+        },
+      ]),
   {
     re: /\btoxicit(?:y|ies)\b|\bld50\b|\bherg\b|\bames\s+test\b|\badmet\b/i,
     what: 'toxicity (ADMET) predictions',
@@ -82,10 +91,13 @@ const OFFERS: Readonly<Record<string, string>> = {
   conformers: 'conformer ensembles',
   scan: 'relaxed torsion scans',
   docking: 'docking (AutoDock Vina)',
-  reactivity: 'HOMO/LUMO, vertical ionisation potentials and electron affinities, electrophilicity and Fukui indices with their sites of attack',
+  pka: 'pKa values and the charge state at a pH, in water',
+  tautomers: 'tautomers ranked by free energy in a solvent',
+  bde: 'bond dissociation enthalpies (the weakest C-H bonds, metabolic soft spots)',
+  reactivity: 'Fukui indices, HOMO/LUMO, ionisation potential, electron affinity and electrophilicity',
 };
-/** Job types that are no capability to a chemist. */
-const NOT_CAPABILITIES = new Set(['wait']);
+/** Job types that are no capability to a chemist (profile_table joins other jobs' results in a workflow). */
+const NOT_CAPABILITIES = new Set(['wait', 'profile_table']);
 
 /** What Crucible computes: one entry per job type of the registry, with its name. */
 export function capabilities(): string[] {

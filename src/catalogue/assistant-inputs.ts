@@ -1,6 +1,7 @@
 // The Assistant's tool arguments (docs/assistant.md, "Tools"): its tools call the services
 // directly (never a route), so their arguments are these compact schemas, kept short because
 // a language model reads them in every step's prompt.
+import { JOB_TYPES } from '../compute/registry.js';
 import { OPERATIONS } from '../lookups/index.js';
 import { jobTypeArg } from './job-types.js';
 import type { JsonSchema } from './schemas.js';
@@ -32,20 +33,35 @@ export const jobEstimateArgs = obj(
   ['job_type', 'payload'],
 );
 
+/** What each engine job type is, for the job_type argument's description (kept short: it is in every step's prompt). */
+const ENGINE_JOB_WHAT: Readonly<Record<string, string>> = {
+  optimize: 'geometry optimisation',
+  singlepoint: 'energy, gap, dipole, charges at the given geometry',
+  frequencies: 'optimisation, then harmonic frequencies, IR and thermochemistry',
+  conformers: 'a ranked conformer ensemble',
+  docking: 'AutoDock Vina: the molecules are the ligands',
+  pka: 'pKa and charge state at ph, water',
+  tautomers: 'ranked tautomers',
+  bde: 'X-H bond energies',
+  reactivity: 'Fukui indices, IP, EA',
+};
+
 /**
  * The engine job types the Assistant estimates and proposes (docs/engines.md; the payload
- * fields of docs/assistant.md, "Engine jobs").
+ * fields of docs/assistant.md, "Engine jobs" and "Chemistry questions"): those of this list the
+ * registry has. `reactivity` joins by itself once it is registered; until then the Assistant says
+ * it cannot compute it.
  */
-export const ENGINE_JOB_TYPES = ['optimize', 'singlepoint', 'frequencies', 'conformers', 'docking'] as const;
-export type EngineJobType = (typeof ENGINE_JOB_TYPES)[number];
+const ENGINE_JOB_CANDIDATES = ['optimize', 'singlepoint', 'frequencies', 'conformers', 'docking', 'pka', 'tautomers', 'bde', 'reactivity'] as const;
+export type EngineJobType = (typeof ENGINE_JOB_CANDIDATES)[number];
+export const ENGINE_JOB_TYPES: readonly EngineJobType[] = ENGINE_JOB_CANDIDATES.filter((t) => JOB_TYPES.has(t));
 
 /** The structures of an engine job and its parameters (each type takes those it names; the type's own schema checks them). */
 export const engineJob = {
   job_type: {
     type: 'string',
     enum: [...ENGINE_JOB_TYPES],
-    description:
-      'optimize (geometry optimisation), singlepoint (energy, gap, dipole, charges at the given geometry), frequencies (optimisation, then harmonic frequencies, IR and thermochemistry), conformers (a ranked conformer ensemble), docking (AutoDock Vina: the molecules are the ligands)',
+    description: ENGINE_JOB_TYPES.map((t) => `${t} (${ENGINE_JOB_WHAT[t]})`).join(', '),
   },
   molecules: {
     type: 'array',
@@ -56,7 +72,11 @@ export const engineJob = {
   },
   input_artifact_id: { type: 'string', description: "One of the user's molecule sets, or an earlier job's structures (instead of molecules)" },
   port: { type: 'string', description: 'The port of input_artifact_id holding the structures, e.g. "structures"' },
-  method: { type: 'string', enum: ['gfn2', 'gfn1', 'gfnff', 'pm7', 'pm6'], description: 'gfn2 (default), gfn1, gfnff: xtb; pm7, pm6: MOPAC; conformers take gfn2 or gfnff' },
+  method: {
+    type: 'string',
+    enum: ['gfn2', 'gfn1', 'gfnff', 'pm7', 'pm6', 'b3lyp'],
+    description: 'gfn2 (default), gfn1, gfnff: xtb; pm7, pm6: MOPAC; conformers take gfn2 or gfnff; bde also b3lyp',
+  },
   solvent: { type: ['string', 'null'], description: 'An ALPB solvent name (water, methanol, dmso, chcl3, ch2cl2, thf, toluene, ...); null or absent: gas phase' },
   charge: { type: 'integer', minimum: -10, maximum: 10 },
   multiplicity: { type: 'integer', minimum: 1, maximum: 7 },
@@ -74,6 +94,10 @@ export const engineJob = {
   exhaustiveness: { type: 'integer', minimum: 1, maximum: 64 },
   num_modes: { type: 'integer', minimum: 1, maximum: 20 },
   seed: { type: 'integer', minimum: 0 },
-  ph: { type: ['number', 'null'] },
+  ph: { type: ['number', 'null'], description: 'pka (7.4), docking' },
   keep_best: { type: 'integer', minimum: 1 },
+  // chemistry questions
+  max_tautomers: { type: 'integer', minimum: 1 },
+  bonds: { type: 'array', description: 'bde: [[i, j], ...]; default every X-H' },
+  energies: { type: 'string', enum: ['b3lyp', 'gfn2'], description: 'bde: b3lyp (default, accurate) or gfn2 (fast)' },
 };

@@ -379,7 +379,7 @@ export const CATALOGUE: readonly CatalogueTool[] = [
     name: 'estimate_engine_job',
     assistant: {
       description:
-        'The cost and runtime of a quantum-chemistry, conformer or docking job (xtb, MOPAC, Open Babel, Vina) on molecules or a molecule set, as approving its plan card would reserve them; nothing runs. Docking: also the box and its group.',
+        'The cost and runtime of a quantum-chemistry, conformer, docking, pKa, tautomer or bond-energy job (xtb, MOPAC, Open Babel, Vina, RDKit) on molecules or a molecule set, as approving its plan card would reserve them; nothing runs. Docking: also the box and its group.',
       parameters: obj(engineJob, ['job_type']),
     },
   },

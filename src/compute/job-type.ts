@@ -49,6 +49,8 @@ export interface EstimateContext {
   pdb?: JobPdbFiles;
   /** The RDKit program (src/engines/rdkit/program.ts) run here: null without the rdkit engine (tautomers counts them at submit). */
   rdkit?<T>(request: Record<string, unknown>): Promise<T | null>;
+  /** The result document (GET /jobs/result) of one of the user's jobs, by its result artifact (profile_table checks its sources at submit). */
+  readResult?(artifactId: string): Promise<unknown>;
 }
 
 export interface RunContext<P> {
@@ -68,6 +70,8 @@ export interface RunContext<P> {
   readMolecules(artifactId: string, port?: string): AsyncIterable<MoleculeRecord>;
   /** An uploaded file (its `file` record, else its first record): its size, and its bytes when at most maxBytes. */
   readFile(artifactId: string, maxBytes: number): Promise<JobFile>;
+  /** The result document (GET /jobs/result) of one of the user's jobs, by its result artifact (a workflow step's `result` port). */
+  readResult(artifactId: string): Promise<unknown>;
   /** What job types may use, shared by the instance. */
   deps: JobDeps;
 }

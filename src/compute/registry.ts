@@ -8,6 +8,7 @@ import { dockingJob } from './types/docking.js';
 import { filterJob } from './types/filter.js';
 import { frequenciesJob } from './types/frequencies.js';
 import { optimizeJob, singlepointJob } from './types/optimize.js';
+import { profileTableJob } from './types/profile-table.js';
 import { propertiesJob } from './types/properties.js';
 import { pkaJob } from './types/pka.js';
 import { propertiesQmJob } from './types/properties-qm.js';
@@ -29,6 +30,7 @@ const TYPES: JobType[] = [
   substructureSearchJob,
   clusterJob,
   filterJob,
+  profileTableJob,
   waitJob,
   mpnnTrainJob,
   mpnnPredictJob,

@@ -269,6 +269,7 @@ export class JobRuntime {
         if (!this.ports.artifacts.readFile) throw new Error('this instance cannot read uploaded files');
         return this.ports.artifacts.readFile(job.user_id, artifactId, maxBytes);
       },
+      readResult: (artifactId) => this.ports.artifacts.readResult(job.user_id, artifactId),
       deps: { ...this.o.deps, engines: this.engines ?? undefined },
     });
   }

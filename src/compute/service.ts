@@ -141,6 +141,7 @@ export class JobService {
         readMolecules: (artifactId, port) => this.ports.artifacts.readMolecules(who.userId, artifactId, port),
         pdb: this.ports.pdb,
         rdkit: (request) => runRdkitHere(request),
+        readResult: (artifactId) => this.ports.artifacts.readResult(who.userId, artifactId),
       })
       .catch((err: unknown) => {
         throw err instanceof AppError ? err.at('payload') : err;

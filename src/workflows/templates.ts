@@ -10,6 +10,53 @@ export interface Template {
   spec: WorkflowSpec;
 }
 
+/** A per-molecule job of the profile template: a step over the molecules whose result its table joins. */
+interface ProfileSource {
+  id: 'properties' | 'pka' | 'tautomers' | 'bde' | 'reactivity';
+  params: Record<string, unknown>;
+}
+
+/**
+ * The profile's jobs (docs/workflows.md, "Templates", profile), each a step of the same job type
+ * over the molecules and a column group of the table (profile_table joins their results).
+ */
+const PROFILE_SOURCES: readonly ProfileSource[] = [
+  { id: 'properties', params: {} },
+  { id: 'pka', params: { ph: '$inputs.ph' } },
+  { id: 'tautomers', params: { solvent: 'water' } },
+  { id: 'bde', params: { energies: 'gfn2' } },
+  // The top Fukui sites.
+  { id: 'reactivity', params: { method: 'gfn2' } },
+];
+
+/** The profile template: its sources' steps in parallel, then the table of their results. */
+function profileTemplate(sources: readonly ProfileSource[]): Template {
+  const fukui = sources.some((x) => x.id === 'reactivity');
+  const spec: WorkflowSpec = {
+    name: 'Molecule profile',
+    description: `${sources.map((x) => x.id).join(', ')} -> profile_table`,
+    inputs: {
+      library: { type: 'molecules', description: 'The molecules: an uploaded molecule set (artifact id) or a list of SMILES (at most 1,000)' },
+      ph: { type: 'number', default: 7.4, description: 'The pH of the charge state (pka)' },
+    },
+    steps: [
+      ...sources.map((x) => ({ id: x.id, job_type: x.id, inputs: { molecules: '$inputs.library' }, params: x.params })),
+      { id: 'table', job_type: 'profile_table', inputs: Object.fromEntries(sources.map((x) => [x.id, `$steps.${x.id}.outputs.result`])) },
+    ],
+    outputs: {
+      table: '$steps.table.outputs.table',
+      profile: '$steps.table.outputs.result',
+      ...Object.fromEntries(sources.map((x) => [x.id, `$steps.${x.id}.outputs.result`])),
+    },
+  };
+  return {
+    template_id: 'profile',
+    name: 'Molecule profile',
+    description: `Each molecule's properties, its charge state at a pH (7.4 unless given; pKa), its main tautomer in water and its weakest C-H bond (GFN2 bond dissociation enthalpies)${fukui ? ', with its top Fukui sites (reactivity)' : ''}: one table, a row per molecule`,
+    spec,
+  };
+}
+
 export const TEMPLATES: readonly Template[] = [
   {
     template_id: 'library-triage',
@@ -223,6 +270,7 @@ export const TEMPLATES: readonly Template[] = [
       outputs: { kept: '$steps.keep.outputs.molecules', best: '$steps.dock.outputs.best', poses: '$steps.dock.outputs.poses', scores: '$steps.dock.outputs.table' },
     },
   },
+  profileTemplate(PROFILE_SOURCES),
 ];
 
 export function templateById(id: string): Template | undefined {

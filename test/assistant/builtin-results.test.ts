@@ -183,9 +183,8 @@ describe('builtin provider: questions about existing results', () => {
 });
 
 describe('builtin provider: what Crucible cannot compute', () => {
-  it('refuses pKa, NMR, Raman and a functional no engine runs plainly, with the closest offer, and never describes or runs instead', async () => {
+  it('refuses NMR, Raman and a functional no engine runs plainly, with the closest offer, and never describes or runs instead', async () => {
     const cases: [string, RegExp, RegExp | null][] = [
-      ['Compute the pKa of aspirin', /^Crucible cannot compute pKa yet: /, null],
       ['predict the 13C NMR chemical shifts of ethanol', /^Crucible cannot compute NMR chemical shifts yet: /, null],
       ['Raman spectrum of benzene', /^Crucible cannot compute Raman spectra yet: /, /Closest: IR spectra come with a frequency calculation/],
       [

@@ -4,7 +4,7 @@
 // lowest-energy conformer from my last job?" is answered from the stored result (the job id, the
 // lowest energy and the gap to the next conformer), with no plan card, no estimate and no new
 // job; a follow-up reads the same job; a user without jobs, and another user naming that job, get
-// plain answers; pKa and M06-2X are refused plainly; and each turn is charged the tokens of what
+// plain answers; NMR shifts and M06-2X are refused plainly; and each turn is charged the tokens of what
 // the planner read and wrote, counted here independently with gpt-tokenizer.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -132,14 +132,15 @@ for (const backend of onlyOn('postgres')) {
       assert.ok(!JSON.stringify(other.events).includes(energies[0]!.toFixed(4)), 'nothing of the other user’s result');
     });
 
-    it('says plainly what it cannot do (pKa, a functional no engine runs) and lists what it can, from the job types', async () => {
+    it('says plainly what it cannot do (NMR shifts, a functional no engine runs) and lists what it can, from the job types', async () => {
       const s = await newSession(h, u.token);
-      const pka = await ask(h, u.token, s, 'Compute the pKa of aspirin');
-      assert.deepEqual(names(pka.events, 'tool_call'), [], 'aspirin is not described instead');
-      assert.match(pka.text, /^Crucible cannot compute pKa yet: /);
-      assert.ok(!/MW|cLogP|Lipinski/.test(pka.text.split('What it can do')[0]!), pka.text);
-      const listed = [...pka.text.matchAll(/\((\w+)\)(?=;|\.)/g)].map((m) => m[1]);
-      assert.deepEqual(listed.sort(), JOB_TYPE_NAMES.filter((n) => n !== 'wait').sort(), 'every job type is offered, by name');
+      const nmr = await ask(h, u.token, s, 'Compute the NMR shifts of aspirin');
+      assert.deepEqual(names(nmr.events, 'tool_call'), [], 'aspirin is not described instead');
+      assert.match(nmr.text, /^Crucible cannot compute NMR chemical shifts yet: /);
+      assert.ok(!/MW|cLogP|Lipinski/.test(nmr.text.split('What it can do')[0]!), nmr.text);
+      const listed = [...nmr.text.matchAll(/\((\w+)\)(?=;|\.)/g)].map((m) => m[1]);
+      // Every job type is offered by name, but wait (a probe) and profile_table (a workflow's table).
+      assert.deepEqual(listed.sort(), JOB_TYPE_NAMES.filter((n) => n !== 'wait' && n !== 'profile_table').sort(), 'every job type is offered, by name');
 
       const dft = await ask(h, u.token, s, 'optimise caffeine with M06-2X/6-311+G** in water');
       assert.deepEqual(names(dft.events, 'tool_call'), [], 'no GFN2 job in its place');

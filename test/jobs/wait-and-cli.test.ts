@@ -22,6 +22,7 @@ function runWait(seconds: number, signal: AbortSignal) {
     progress: (f) => progress.push(f),
     readMolecules: () => [][Symbol.iterator]() as never,
     readFile: () => Promise.reject(new Error('not used by the wait job')),
+    readResult: () => Promise.reject(new Error('not used by the wait job')),
     deps: null as never,
   });
   return { run, progress };

@@ -82,5 +82,41 @@ for (const backend of BACKENDS) {
       const unknown = await runTool(h.services, ctx, 'list_job_types', JSON.stringify({ job_type: 'no_such_type' }));
       assert.deepEqual([unknown.ok, (unknown.forModel as { error: { code: string } }).error.code], [false, 'invalid-arguments']);
     });
+    it('the chemistry questions (pka, tautomers, bde) are in /openapi.json, MCP and the Assistant’s engine job tools, with their own payloads', async () => {
+      const doc = (await h.req('GET', '/openapi.json')).body;
+      const ref = (x: any) => (x?.$ref ? doc.components.schemas[x.$ref.split('/').pop()] : x);
+      const branches = doc.components.schemas.JobSubmitRequest.oneOf.map(ref);
+      const payloadOf = (type: string) => ref(branches.find((b: any) => b.properties.job_type.enum[0] === type)?.properties.payload);
+      assert.equal(payloadOf('pka')?.properties.ph.default, 7.4);
+      assert.deepEqual([payloadOf('pka')?.properties.ph.minimum, payloadOf('pka')?.properties.ph.maximum], [0, 14]);
+      assert.equal(payloadOf('tautomers')?.properties.solvent.default, 'water');
+      assert.equal(payloadOf('tautomers')?.properties.max_tautomers.default, 50);
+      assert.deepEqual(
+        payloadOf('bde')?.properties.method.anyOf.map((b: any) => b.const ?? b.enum?.[0]),
+        ['gfn2', 'b3lyp'],
+      );
+      assert.ok(payloadOf('profile_table')?.properties.pka_artifact_id, 'the profile table step');
+      for (const type of ['pka', 'tautomers', 'bde']) {
+        assert.ok(doc.components.schemas[`${type[0]!.toUpperCase()}${type.slice(1)}Result`], `${type}'s result schema`);
+        const submit = mcpTools.find((t) => t.name === 'submit_job')!.inputSchema as unknown as Schema;
+        assert.match(submit.properties.job_type!.description ?? '', new RegExp(`\\b${type}\\b`), `MCP's submit_job takes ${type}`);
+        const listed = jsonOf(await mcp.callTool({ name: 'list_job_types', arguments: { job_type: type } })) as { payload_schema: { properties: Record<string, unknown> } };
+        assert.ok(listed.payload_schema.properties.molecules, `${type} takes molecules`);
+      }
+      // The Assistant proposes them as engine jobs (reactivity joins once registered).
+      const engine = (TOOL_SPECS.find((t) => t.name === 'propose_engine_job')!.parameters as Schema).properties.job_type!;
+      assert.deepEqual(engine.enum, [
+        'optimize',
+        'singlepoint',
+        'frequencies',
+        'conformers',
+        'docking',
+        'pka',
+        'tautomers',
+        'bde',
+        ...(JOB_TYPES.has('reactivity') ? ['reactivity'] : []),
+      ]);
+      assert.match(engine.description ?? '', /pka \(pKa and charge state at ph, water\), tautomers \(ranked tautomers\), bde \(X-H bond energies\)/);
+    });
   });
 }

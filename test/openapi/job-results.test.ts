@@ -1,7 +1,8 @@
 // GET /jobs/result in the OpenAPI document (docs/api-decisions.md, "The OpenAPI document"):
 // every registered job type has a result schema (<Type>Result), a branch of JobResult
 // discriminated by job_type, and a real result of each type validates against both. The engine
-// types' results are checked by the engine tests (their jobs need the engines and a receptor).
+// types' results are checked by the engine tests (their jobs need the engines and a receptor),
+// the chemistry questions' and the profile table's by the profile template's test.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -41,6 +42,7 @@ const CHECKED_BY_ENGINE_TESTS: Record<string, string> = {
   pka: 'test/engines/pka.test.ts',
   tautomers: 'test/engines/tautomers.test.ts',
   bde: 'test/engines/bde.test.ts',
+  profile_table: 'test/workflows/profile.test.ts',
 };
 
 for (const backend of onlyOn('pglite')) {

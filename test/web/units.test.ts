@@ -82,6 +82,18 @@ describe('console labels: words and units from the field name', () => {
     assert.equal(fieldLabel('num_modes'), 'Poses per ligand');
     assert.equal(fieldLabel('cost_usd'), 'Cost', 'money is shown with its $ sign, not a unit');
   });
+  it("the chemistry questions' fields: pKa, BDE, C–H, Fukui indices", () => {
+    assert.equal(fieldLabel('pka'), 'pKa');
+    assert.equal(formatNumber('pka', 4.51), '4.51', 'a pKa to 2 decimals, as the pka job gives it');
+    assert.equal(fieldLabel('pka_sites'), 'pKa sites');
+    assert.equal(fieldLabel('bde_kcal_mol'), 'BDE (kcal/mol)');
+    assert.equal(fieldLabel('weakest_ch_bde_kcal_mol'), 'Weakest C–H BDE (kcal/mol)');
+    assert.equal(fieldLabel('weakest_ch_bond'), 'Weakest C–H bond');
+    assert.equal(fieldLabel('dominant_smiles'), 'Dominant SMILES');
+    assert.equal(fieldLabel('f_plus'), 'f⁺');
+    assert.equal(fieldLabel('top_f_minus_atom'), 'Top f⁻ atom');
+    assert.equal(fieldLabel('ip_ev'), 'IP (eV)');
+  });
 });
 
 describe('console names', () => {

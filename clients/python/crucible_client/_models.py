@@ -236,6 +236,12 @@ __all__ = [
     "PredictResponse",
     "PredictionItem",
     "Problem",
+    "ProfileTableJobEstimateRequest",
+    "ProfileTableJobRequest",
+    "ProfileTablePayload",
+    "ProfileTableResult",
+    "ProfileTableResultItemsItem",
+    "ProfileTableResultSummary",
     "PropertiesJobEstimateRequest",
     "PropertiesJobRequest",
     "PropertiesLookupRequest",
@@ -1238,6 +1244,35 @@ class FilterPayload(_FilterPayloadRequired, total=False):
     port: str
 
 
+class _ProfileTableJobEstimateRequestRequired(TypedDict):
+    "The required keys of ProfileTableJobEstimateRequest."
+
+    job_type: Literal["profile_table"]
+    payload: ProfileTablePayload
+
+
+class ProfileTableJobEstimateRequest(_ProfileTableJobEstimateRequestRequired, total=False):
+    "One table row per molecule from the results of properties, pka, tautomers, bde and reactivity jobs on the same molecules (a workflow step: the profile template's table)"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
+class ProfileTablePayload(TypedDict, total=False):
+    "One table row per molecule from the results of properties, pka, tautomers, bde and reactivity jobs on the same molecules (a workflow step: the profile template's table)"
+
+    #: The result artifact of a properties job on the molecules (a workflow step binds it to that step's result)
+    properties_artifact_id: str
+    #: The result artifact of a pka job on the molecules (a workflow step binds it to that step's result)
+    pka_artifact_id: str
+    #: The result artifact of a tautomers job on the molecules (a workflow step binds it to that step's result)
+    tautomers_artifact_id: str
+    #: The result artifact of a bde job on the molecules (a workflow step binds it to that step's result)
+    bde_artifact_id: str
+    #: The result artifact of a reactivity job on the molecules (a workflow step binds it to that step's result)
+    reactivity_artifact_id: str
+
+
 class _WaitJobEstimateRequestRequired(TypedDict):
     "The required keys of WaitJobEstimateRequest."
 
@@ -1845,7 +1880,7 @@ class JobEstimateResponse(Model):
     cost: float
     "USD reserved at submit"
     expected_runtime_sec: float
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
     rate_per_sec: float
     "USD per second of runtime"
     resource: Literal["default", "cpu-4"]
@@ -1941,6 +1976,21 @@ class _FilterJobRequestRequired(TypedDict):
 
 class FilterJobRequest(_FilterJobRequestRequired, total=False):
     "Keep the molecules whose properties satisfy an expression, e.g. \"mw <= 500 and clogp < 5 and not pains\""
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
+class _ProfileTableJobRequestRequired(TypedDict):
+    "The required keys of ProfileTableJobRequest."
+
+    job_name: str
+    job_type: Literal["profile_table"]
+    payload: ProfileTablePayload
+
+
+class ProfileTableJobRequest(_ProfileTableJobRequestRequired, total=False):
+    "One table row per molecule from the results of properties, pka, tautomers, bde and reactivity jobs on the same molecules (a workflow step: the profile template's table)"
 
     #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
     resource: Literal["default", "cpu-4"]
@@ -2183,7 +2233,7 @@ class JobListItem(Model):
 
     process_id: str
     job_name: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
     resource: Literal["default", "cpu-4"]
     status: Literal["queued", "dispatched", "running", "completed", "error", "cancelled"]
     "queued -> dispatched (a worker claimed it) -> running -> completed | error; or cancelled"
@@ -2796,6 +2846,69 @@ class FilterResultErrorsItem(Model):
     error: str
     "A code: unparseable, too_large, timeout, failed, ..."
     message: str | None = None
+
+
+@dataclass(kw_only=True)
+class ProfileTableResult(Tabular):
+    "profile_table: one row per molecule joining the results of properties, pka, tautomers, bde and reactivity jobs"
+
+    _table = "items"
+
+    job_type: Literal["profile_table"]
+    sources: list[str]
+    "The job types joined, in column order"
+    columns: list[str]
+    "The table's columns (the CSV's header)"
+    summary: ProfileTableResultSummary
+    items: list[ProfileTableResultItemsItem]
+    "One row per molecule, in input order"
+    ports: dict[str, str]
+
+
+@dataclass(kw_only=True)
+class ProfileTableResultSummary(Model):
+    "ProfileTableResultSummary"
+
+    molecules: int
+    complete: int
+    "Rows without an error"
+
+
+@dataclass(kw_only=True)
+class ProfileTableResultItemsItem(Model):
+    "One molecule's row: the sources' columns (a source not given has none)"
+
+    index: int
+    "Position in the input (0-based)"
+    id: str
+    name: str | None
+    smiles: str | None
+    error: str | None
+    "null, or each source whose item failed: \"pka: radical (...); bde: ...\""
+    formula: str | None = None
+    mw: float | None = None
+    clogp: float | None = None
+    tpsa: float | None = None
+    hbd: int | None = None
+    hba: int | None = None
+    rotatable_bonds: int | None = None
+    qed: float | None = None
+    lipinski_pass: bool | None = None
+    ph: float | None = None
+    dominant_smiles: str | None = None
+    dominant_charge: int | None = None
+    pka_sites: str | None = None
+    "Each site as \"<element><atom index> <acid|base> <pKa>\", separated by \"; \""
+    main_tautomer: str | None = None
+    main_tautomer_fraction: float | None = None
+    tautomers: int | None = None
+    weakest_ch_bond: str | None = None
+    "The weakest C-H bond as \"<C>-<H>\": its atoms, 0-based (the bde job's atoms)"
+    weakest_ch_bde_kcal_mol: float | None = None
+    top_f_plus_atom: int | None = None
+    top_f_plus: float | None = None
+    top_f_minus_atom: int | None = None
+    top_f_minus: float | None = None
 
 
 @dataclass(kw_only=True)
@@ -6218,7 +6331,7 @@ class WorkflowEstimateStepsItem(Model):
     "WorkflowEstimateStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
     resource: Literal["default", "cpu-4"]
     expected_runtime_sec: float
     cost: float
@@ -6547,7 +6660,7 @@ class WorkflowRunStepsItem(Model):
     "WorkflowRunStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
     state: Literal["pending", "queued", "running", "completed", "failed", "cancelled", "skipped", "reused"]
     "pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run"
     job_id: str | None
@@ -6614,7 +6727,7 @@ class WorkflowRunStep(Model):
 
     run_id: str
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
     state: Literal["pending", "queued", "running", "completed", "failed", "cancelled", "skipped", "reused"]
     "pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run"
     job_id: str | None
@@ -6677,7 +6790,7 @@ class WorkflowRunGraphNodesItem(Model):
     id: str
     kind: Literal["input", "step", "output"]
     label: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"] | None
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"] | None
     state: Literal["pending", "queued", "running", "completed", "failed", "cancelled", "skipped", "reused"] | None
     "pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run"
     progress: float | None
@@ -6781,7 +6894,7 @@ class AssistantStreamEventPlanDataStepsItem(Model):
     "AssistantStreamEventPlanDataStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
     cost_usd: float
     expected_runtime_sec: float
 
@@ -6922,7 +7035,7 @@ class AssistantPlanEstimateStepsItem(Model):
     "AssistantPlanEstimateStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
     cost_usd: float
     expected_runtime_sec: float
 
@@ -6963,7 +7076,7 @@ class AssistantPlanApprovalEstimateStepsItem(Model):
     "AssistantPlanApprovalEstimateStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
     cost_usd: float
     expected_runtime_sec: float
 
@@ -7153,9 +7266,9 @@ class DeleteInferenceRequestResponse(Model):
 # Unions, enums and maps, in an order where each uses only names defined above it.
 
 AssistantStreamEvent = Union[AssistantStreamEventDelta, AssistantStreamEventToolCall, AssistantStreamEventToolResult, AssistantStreamEventPlan, AssistantStreamEventUsage, AssistantStreamEventDone, AssistantStreamEventError, dict[str, Any]]
-JobEstimateRequest = Union[PropertiesJobEstimateRequest, DepictJobEstimateRequest, SimilaritySearchJobEstimateRequest, SubstructureSearchJobEstimateRequest, ClusterJobEstimateRequest, FilterJobEstimateRequest, WaitJobEstimateRequest, MpnnTrainJobEstimateRequest, MpnnPredictJobEstimateRequest, OptimizeJobEstimateRequest, SinglepointJobEstimateRequest, DockingJobEstimateRequest, ConformersJobEstimateRequest, FrequenciesJobEstimateRequest, ScanJobEstimateRequest, PropertiesQmJobEstimateRequest, RerankJobEstimateRequest, PkaJobEstimateRequest, TautomersJobEstimateRequest, BdeJobEstimateRequest, ReactivityJobEstimateRequest]
-JobResult = Union[PropertiesResult, DepictResult, SimilaritySearchResult, SubstructureSearchResult, ClusterResult, FilterResult, WaitResult, MpnnTrainResult, MpnnPredictResult, OptimizeResult, SinglepointResult, DockingResult, ConformersResult, FrequenciesResult, ScanResult, PropertiesQmResult, RerankResult, PkaResult, TautomersResult, BdeResult, ReactivityResult, dict[str, Any]]
-JobSubmitRequest = Union[PropertiesJobRequest, DepictJobRequest, SimilaritySearchJobRequest, SubstructureSearchJobRequest, ClusterJobRequest, FilterJobRequest, WaitJobRequest, MpnnTrainJobRequest, MpnnPredictJobRequest, OptimizeJobRequest, SinglepointJobRequest, DockingJobRequest, ConformersJobRequest, FrequenciesJobRequest, ScanJobRequest, PropertiesQmJobRequest, RerankJobRequest, PkaJobRequest, TautomersJobRequest, BdeJobRequest, ReactivityJobRequest]
+JobEstimateRequest = Union[PropertiesJobEstimateRequest, DepictJobEstimateRequest, SimilaritySearchJobEstimateRequest, SubstructureSearchJobEstimateRequest, ClusterJobEstimateRequest, FilterJobEstimateRequest, ProfileTableJobEstimateRequest, WaitJobEstimateRequest, MpnnTrainJobEstimateRequest, MpnnPredictJobEstimateRequest, OptimizeJobEstimateRequest, SinglepointJobEstimateRequest, DockingJobEstimateRequest, ConformersJobEstimateRequest, FrequenciesJobEstimateRequest, ScanJobEstimateRequest, PropertiesQmJobEstimateRequest, RerankJobEstimateRequest, PkaJobEstimateRequest, TautomersJobEstimateRequest, BdeJobEstimateRequest, ReactivityJobEstimateRequest]
+JobResult = Union[PropertiesResult, DepictResult, SimilaritySearchResult, SubstructureSearchResult, ClusterResult, FilterResult, ProfileTableResult, WaitResult, MpnnTrainResult, MpnnPredictResult, OptimizeResult, SinglepointResult, DockingResult, ConformersResult, FrequenciesResult, ScanResult, PropertiesQmResult, RerankResult, PkaResult, TautomersResult, BdeResult, ReactivityResult, dict[str, Any]]
+JobSubmitRequest = Union[PropertiesJobRequest, DepictJobRequest, SimilaritySearchJobRequest, SubstructureSearchJobRequest, ClusterJobRequest, FilterJobRequest, ProfileTableJobRequest, WaitJobRequest, MpnnTrainJobRequest, MpnnPredictJobRequest, OptimizeJobRequest, SinglepointJobRequest, DockingJobRequest, ConformersJobRequest, FrequenciesJobRequest, ScanJobRequest, PropertiesQmJobRequest, RerankJobRequest, PkaJobRequest, TautomersJobRequest, BdeJobRequest, ReactivityJobRequest]
 UtilityRequest = Union[UtilityConvertRequest, UtilityFingerprintsRequest, UtilitySimilarityRequest, UtilitySubstructureRequest, UtilityMcsRequest, UtilityRGroupsRequest, dict[str, Any]]
 UtilityRunRequest = Union[UtilityConvertCall, UtilityFingerprintsCall, UtilitySimilarityCall, UtilitySubstructureCall, UtilityMcsCall, UtilityRGroupsCall]
 UtilityRunResponse = Union[UtilityConvertRunResponse, UtilityFingerprintsRunResponse, UtilitySimilarityRunResponse, UtilitySubstructureRunResponse, UtilityMcsRunResponse, UtilityRGroupsRunResponse, dict[str, Any]]

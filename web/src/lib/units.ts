@@ -48,6 +48,8 @@ const NAMED: Record<string, Unit | null> = {
   cost: { label: 'USD', digits: 'usd' },
   charged_amount: { label: 'USD', digits: 'usd' },
   reserved_amount: { label: 'USD', digits: 'usd' },
+  // A pKa has no unit and two decimals (the pka job's own).
+  pka: { label: '', digits: 2 },
 };
 
 /** Words written their own way in a label. */
@@ -89,6 +91,11 @@ const WORDS: Record<string, string> = {
   ec: 'EC',
   r2: 'R²',
   mz: 'm/z',
+  pka: 'pKa',
+  bde: 'BDE',
+  ch: 'C–H',
+  ip: 'IP',
+  ea: 'EA',
 };
 
 /** Whole labels that read better than their words. */
@@ -102,6 +109,13 @@ const LABELS: Record<string, string> = {
   relative_kcal: 'Relative energy (kcal/mol)',
   n_imaginary: 'Imaginary modes',
   top_k: 'Top k',
+  f_plus: 'f⁺',
+  f_minus: 'f⁻',
+  f_zero: 'f⁰',
+  top_f_plus: 'Top f⁺',
+  top_f_minus: 'Top f⁻',
+  top_f_plus_atom: 'Top f⁺ atom',
+  top_f_minus_atom: 'Top f⁻ atom',
 };
 
 function split(name: string): { words: string[]; unit: Unit | null } {
@@ -129,7 +143,7 @@ export function fieldLabel(name: string): string {
   // Capitalised, unless the first word is written its own way (pH, cLogP, m/z).
   const styled = /^[a-z].*[A-Z/]/.test(WORDS[words[0] ?? ''] ?? '');
   const head = styled ? text : text.replace(/^[a-z]/, (c) => c.toUpperCase());
-  return unit && unit.digits !== 'usd' ? `${head} (${unit.label})` : head;
+  return unit?.label && unit.digits !== 'usd' ? `${head} (${unit.label})` : head;
 }
 
 /**
