@@ -94,8 +94,6 @@ const WORDS: Record<string, string> = {
   pka: 'pKa',
   bde: 'BDE',
   ch: 'C–H',
-  ip: 'IP',
-  ea: 'EA',
 };
 
 /** Whole labels that read better than their words. */
