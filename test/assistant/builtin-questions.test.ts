@@ -81,7 +81,7 @@ describe('builtin provider: chemistry questions', () => {
     assert.match(answer, /^Crucible does not predict metabolism itself\. Cytochrome P450 oxidation mostly starts by taking a hydrogen atom from the weakest C-H bond/);
     assert.match(
       answer,
-      /\n\nEstimate for the X-H bond dissociation enthalpies of ibuprofen \(1 structure\) with GFN2-xTB in the gas phase, calibrated: \$0\.0042, about 2 min\.\n/,
+      /\n\nEstimate for the X-H bond dissociation enthalpies of ibuprofen \(1 structure\) with B3LYP\/def2-SVP energies on GFN2-xTB geometries in the gas phase, calibrated: \$0\.0042, about 2 min\.\n/,
     );
     assert.match(answer, /I proposed a plan: "X-H bond dissociation enthalpies of ibuprofen \(B3LYP\/def2-SVP, metabolic soft spots\)" \(plan plan_7\), one bde job\./);
   });

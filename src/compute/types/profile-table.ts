@@ -1,4 +1,4 @@
-// `profile_table` (docs/workflows.md, "profile"): one table row per molecule joining the results
+// `profile_table` (docs/workflows.md, "Templates"): one table row per molecule joining the results
 // of jobs run on the same molecules: a properties job's key columns, a pka job's charge state, a
 // tautomers job's main tautomer, a bde job's weakest C-H bond and a reactivity job's top Fukui
 // sites (each source optional). A workflow step binds each input port to a step's `result`; the
