@@ -1838,7 +1838,7 @@ class BdePayload(TypedDict, total=False):
     port: str
     #: The bonds to break, [i, j] 0-based in the input's atom order (hydrogens after the heavy atoms). Default: every C-H, N-H, O-H and S-H bond, one per set of symmetry-equivalent hydrogens
     bonds: list[list[int]]
-    #: gfn2: GFN2-xTB (xtb) geometries and energies; the calibration is for it alone
+    #: gfn2: GFN2-xTB (xtb) geometries and thermal parts (the energies: `energies`)
     method: Literal["gfn2"]
     #: The electronic energies: b3lyp (B3LYP/def2-SVP single points by Psi4 on the GFN2 geometries; calibrated leave-one-out error 1.5 kcal/mol) or gfn2 (GFN2-xTB alone: fast, 7.5 kcal/mol). Geometries and thermal parts are GFN2 either way
     energies: Literal["b3lyp", "gfn2"]

@@ -29,7 +29,7 @@ const Payload = Type.Object(
           "The bonds to break, [i, j] 0-based in the input's atom order (hydrogens after the heavy atoms). Default: every C-H, N-H, O-H and S-H bond, one per set of symmetry-equivalent hydrogens",
       }),
     ),
-    method: gfn2Only(),
+    method: gfn2Only('gfn2: GFN2-xTB (xtb) geometries and thermal parts (the energies: `energies`)'),
     energies: Type.Optional(
       Type.Union([Type.Literal('b3lyp'), Type.Literal('gfn2')], {
         default: 'b3lyp',

@@ -2677,7 +2677,7 @@ export interface components {
             /** @description The bonds to break, [i, j] 0-based in the input's atom order (hydrogens after the heavy atoms). Default: every C-H, N-H, O-H and S-H bond, one per set of symmetry-equivalent hydrogens */
             bonds?: number[][];
             /**
-             * @description gfn2: GFN2-xTB (xtb) geometries and energies; the calibration is for it alone
+             * @description gfn2: GFN2-xTB (xtb) geometries and thermal parts (the energies: `energies`)
              * @default gfn2
              * @enum {string}
              */

@@ -11,8 +11,8 @@ import { checkStructure } from './structures.js';
 /** The elements of organic molecules whose protonation and tautomers the calibration covers. */
 const ORGANIC = new Set(['H', 'B', 'C', 'N', 'O', 'F', 'Si', 'P', 'S', 'Cl', 'Se', 'Br', 'I']);
 
-export const gfn2Only = () =>
-  Type.Optional(Type.Literal('gfn2', { default: 'gfn2', description: 'gfn2: GFN2-xTB (xtb) geometries and energies; the calibration is for it alone' }));
+export const gfn2Only = (description = 'gfn2: GFN2-xTB (xtb) geometries and energies; the calibration is for it alone') =>
+  Type.Optional(Type.Literal('gfn2', { default: 'gfn2', description }));
 
 /** Why a structure cannot be asked `question` (an ItemFailure): unreadable, too large, a radical, a metal. */
 export function checkQuestion(s: Structure, question: string, o: { closedShell: boolean }): void {
