@@ -124,11 +124,10 @@ for (const backend of onlyOn('postgres')) {
         dmso.text,
         'Crucible computes pKa in water only: the pka job uses GFN2-xTB with ALPB water and a calibration against aqueous pKa values, so it cannot give a pKa in DMSO. Ask for the aqueous pKa instead, e.g. "what is the pKa of lidocaine". I did not run or plan anything.',
       );
-      const fukui = await question('where will a nucleophile attack benzaldehyde?');
+      const fukui = await question('where will a nucleophile attack O=Cc1ccccc1?');
       if (JOB_TYPES.has('reactivity')) {
-        // Benzaldehyde is looked up by name first, then the reactivity job is estimated and proposed.
         assert.deepEqual(
-          fukui.calls.filter((c) => c[0] !== 'lookup_compounds').map((c) => [c[0], (c[1] as { job_type: string }).job_type]),
+          fukui.calls.map((c) => [c[0], (c[1] as { job_type: string }).job_type]),
           [
             ['estimate_engine_job', 'reactivity'],
             ['propose_engine_job', 'reactivity'],
