@@ -136,11 +136,11 @@ const keepTimes = (label) => {
 };
 /**
  * The files that time the server's answers under load (/health/live within 200 ms while it
- * parses a 50 MB receptor, or takes a fuzzer's requests): run after the others, one at a time, so
+ * parses a 50 MB receptor, takes a fuzzer's requests or evaluates hostile expressions): run after the others, one at a time, so
  * that the other test files' processes do not take the cores from the server they measure (on 2
  * cores, three files at once stretched a probe to 276 ms and 312 ms in CI).
  */
-const TIMED = ['test/engines/docking-liveness.test.ts', 'test/hardening/fuzz.test.ts'].map((f) => path.join(root, f));
+const TIMED = ['test/engines/docking-liveness.test.ts', 'test/hardening/fuzz.test.ts', 'test/hardening/stall.test.ts'].map((f) => path.join(root, f));
 const timed = files.filter((f) => TIMED.includes(path.resolve(f)));
 const started = Date.now();
 let run = runFiles(files.filter((f) => !timed.includes(f)));
