@@ -205,7 +205,9 @@ async function main() {
         `F. ${n} B3LYP/def2-SVP single points: Psi4 directly (2 at a time) ${f.directSec.toFixed(1)} s = ${((3600 * n) / f.directSec).toFixed(1)}/h; API (2 slots) ${f.apiSec.toFixed(1)} s = ${((3600 * n) / f.apiSec).toFixed(1)}/h; ratio API/direct throughput ${(f.directSec / f.apiSec).toFixed(3)} (target >= 0.95); estimate / charge ${Math.min(...f.rows.map((r) => r.ratio)).toFixed(2)} to ${Math.max(...f.rows.map((r) => r.ratio)).toFixed(2)} (target within 2x)`,
       );
       console.log(
-        `   fit of one SCF (Psi4, one thread): ${f.fit.base.toFixed(2)} + ${f.fit.k.toExponential(3)} x N^${f.fit.p.toFixed(2)} s; leave-one-out mean error ${f.fit.looPct.toFixed(0)}%`,
+        Number.isNaN(f.fit.base)
+          ? '   no fit of one SCF: it wants at least 4 molecules (--dft-only named fewer)'
+          : `   fit of one SCF (Psi4, one thread): ${f.fit.base.toFixed(2)} + ${f.fit.k.toExponential(3)} x N^${f.fit.p.toFixed(2)} s; leave-one-out mean error ${f.fit.looPct.toFixed(0)}%`,
       );
       console.log(dftTable(f));
       // --rerank-top 0: the single points alone.

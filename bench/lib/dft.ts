@@ -182,6 +182,9 @@ export async function dftFigure(inst: BenchInstance, engines: Engines, count = D
   }
 }
 
+/** A figure, or a dash where there is none (no fit). */
+const fmtOrDash = (v: number, f: (v: number) => string) => (Number.isNaN(v) ? '-' : f(v));
+
 /** The table of docs/jobs.md and docs/performance.md. */
 export function dftTable(f: DftFigure): string {
   const lines = [
@@ -190,7 +193,7 @@ export function dftTable(f: DftFigure): string {
   ];
   f.rows.forEach((r, i) =>
     lines.push(
-      `| ${r.name} | ${r.heavy} | ${r.functions} | ${r.directSec.toFixed(1)} | ${r.runtimeSec.toFixed(1)} | ${r.estimateSec.toFixed(1)} | ${r.ratio.toFixed(2)} | ${f.fittedRatios[i]!.toFixed(2)} | ${f.fit.residualsPct[i]!.toFixed(0)}% | ${(r.apiEnergy - r.directEnergy).toExponential(1)} |`,
+      `| ${r.name} | ${r.heavy} | ${r.functions} | ${r.directSec.toFixed(1)} | ${r.runtimeSec.toFixed(1)} | ${r.estimateSec.toFixed(1)} | ${r.ratio.toFixed(2)} | ${fmtOrDash(f.fittedRatios[i]!, (v) => v.toFixed(2))} | ${fmtOrDash(f.fit.residualsPct[i]!, (v) => `${v.toFixed(0)}%`)} | ${(r.apiEnergy - r.directEnergy).toExponential(1)} |`,
     ),
   );
   return lines.join('\n');
