@@ -2,7 +2,7 @@
 // data/public/pka/train.csv, ΔE = E(deprotonated) - E(protonated) of its marked site, by the
 // pka job's own code (src/engines/questions/pka.ts: RDKit's conformers, GFN2/ALPB water, the
 // lowest), then one line per site class by least squares (aliphatic amines with the number of
-// N-H as a second term), the leave-one-out error of each, and the residuals. Writes
+// N-H and a tertiary term), the leave-one-out error of each, and the residuals. Writes
 // data/public/pka/deltas.json (the energies behind the fit) and
 // src/engines/questions/pka-calibration.ts, and prints the docs' tables.
 //   node --import tsx scripts/questions/calibrate-pka.ts [--fit-only] [--jobs 2]
@@ -80,7 +80,8 @@ function lstsq(x: number[][], y: number[]): number[] {
   return w;
 }
 
-const features = (r: Row, withH: boolean) => (withH ? [r.delta, r.hydrogens] : [r.delta]);
+// Aliphatic amines: the N-H count and a tertiary term (docs/questions.md, "pKa calibration").
+const features = (r: Row, withH: boolean) => (withH ? [r.delta, r.hydrogens, r.hydrogens === 0 ? 1 : 0] : [r.delta]);
 const predict = (w: number[], f: number[]) => f.reduce((t, v, i) => t + v * w[i]!, 0) + w[w.length - 1]!;
 
 function fitClass(rows: Row[], withH: boolean) {
@@ -112,13 +113,13 @@ for (const c of classes) {
   const withH = c === 'aliphatic amine';
   const f = fitClass(rs, withH);
   looAll = looAll.concat(f.loo);
-  const [slope, h] = f.w;
+  const [slope, h, tertiary] = f.w;
   const intercept = f.w[f.w.length - 1]!;
   lines.push(
-    `  ${JSON.stringify(c)}: { slope: ${slope!.toFixed(5)}, intercept: ${intercept.toFixed(4)}${withH ? `, perHydrogen: ${h!.toFixed(4)}` : ''}, n: ${rs.length}, looMae: ${f.looMae.toFixed(3)} },`,
+    `  ${JSON.stringify(c)}: { slope: ${slope!.toFixed(5)}, intercept: ${intercept.toFixed(4)}${withH ? `, perHydrogen: ${h!.toFixed(4)}, tertiary: ${tertiary!.toFixed(4)}` : ''}, n: ${rs.length}, looMae: ${f.looMae.toFixed(3)} },`,
   );
   table.push(
-    `| ${c} | ${rs.length} | ${slope!.toFixed(4)} ΔE ${intercept >= 0 ? '+' : '-'} ${Math.abs(intercept).toFixed(3)}${withH ? ` ${h! >= 0 ? '+' : '-'} ${Math.abs(h!).toFixed(3)} n(N-H)` : ''} | ${f.fitMae.toFixed(2)} | ${f.looMae.toFixed(2)} |`,
+    `| ${c} | ${rs.length} | ${slope!.toFixed(4)} ΔE ${intercept >= 0 ? '+' : '-'} ${Math.abs(intercept).toFixed(3)}${withH ? ` ${h! >= 0 ? '+' : '-'} ${Math.abs(h!).toFixed(3)} n(N-H) ${tertiary! >= 0 ? '+' : '-'} ${Math.abs(tertiary!).toFixed(3)} [tertiary]` : ''} | ${f.fitMae.toFixed(2)} | ${f.looMae.toFixed(2)} |`,
   );
   rs.forEach((r, i) =>
     residuals.push(`| ${r.name} | ${c} | ${r.delta.toFixed(2)} | ${r.pka.toFixed(2)} | ${(r.pka + f.residuals[i]!).toFixed(2)} | ${(r.pka + f.loo[i]!).toFixed(2)} |`),

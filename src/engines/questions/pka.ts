@@ -63,7 +63,7 @@ export interface PkaOptions {
 
 /** The pKa of a site of `line`'s class from ΔE (kcal/mol) and its hydrogens. */
 export function pkaOf(line: PkaLine, deltaKcal: number, hydrogens: number): number {
-  return line.slope * deltaKcal + line.intercept + (line.perHydrogen ?? 0) * hydrogens;
+  return line.slope * deltaKcal + line.intercept + (line.perHydrogen ?? 0) * hydrogens + (hydrogens === 0 ? (line.tertiary ?? 0) : 0);
 }
 
 /** Conformers of each form optimised with GFN2 (the lowest by force field), in the job and in its calibration. */
