@@ -2,7 +2,7 @@
 // is, the Debian package that ships it, how to ask its version, and the program it is started
 // through where it has one (NWChem: Open MPI's mpirun). Discovery (discovery.ts) finds them on
 // the PATH at start.
-export type EngineName = 'xtb' | 'mopac' | 'obabel' | 'vina' | 'psi4' | 'nwchem' | 'rdkit';
+export type EngineName = 'xtb' | 'mopac' | 'obabel' | 'vina' | 'psi4' | 'nwchem' | 'rdkit' | 'pdbfixer' | 'pdb2pqr' | 'plip';
 
 /** A program an engine is started through, found on the PATH beside it (NWChem's MPI launcher). */
 export interface Launcher {
@@ -121,6 +121,28 @@ export const ENGINES: Readonly<Record<EngineName, EngineSpec>> = {
     debianPackage: 'python3-rdkit',
     summary: "RDKit's Python library (Debian's python3-rdkit) run as a program: ionisable sites, protonation states, tautomer enumeration, bonds to break and ETKDG conformers",
     version: { args: ['-c', 'import rdkit; print("RDKit", rdkit.__version__)'], pattern: /RDKit (\S+)/ },
+  },
+  pdbfixer: {
+    name: 'pdbfixer',
+    binary: 'python3',
+    firstAnswering: true,
+    debianPackage: 'python3-pdbfixer',
+    summary: "PDBFixer with OpenMM (Debian's python3-pdbfixer) run as a program: missing heavy atoms and side chains, waters and hetero groups removed, hydrogens at a pH",
+    version: { args: ['-c', 'import pdbfixer, openmm; print("OpenMM", openmm.__version__)'], pattern: /OpenMM (\S+)/ },
+  },
+  pdb2pqr: {
+    name: 'pdb2pqr',
+    binary: 'pdb2pqr30',
+    debianPackage: 'pdb2pqr',
+    summary: 'PDB2PQR with PROPKA: protonation states of a protein at a pH (His, Asp, Glu, Lys, ...)',
+    version: { args: ['--version'], pattern: /pdb2pqr (\S+)/ },
+  },
+  plip: {
+    name: 'plip',
+    binary: 'plipcmd',
+    debianPackage: 'plip',
+    summary: 'PLIP, the Protein-Ligand Interaction Profiler: hydrogen bonds, salt bridges, pi-stacking, cation-pi, hydrophobic contacts and halogen bonds of a complex',
+    version: { args: ['-h'], pattern: /PLIP\) Version (\S+)/ },
   },
 };
 

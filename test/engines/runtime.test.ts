@@ -60,7 +60,7 @@ describe('engines with a worker [pglite]', () => {
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.workers, 1);
     const byName = new Map<string, any>(r.body.engines.map((e: { name: string }) => [e.name, e]));
-    assert.deepEqual([...byName.keys()], ['xtb', 'mopac', 'obabel', 'vina', 'psi4', 'nwchem', 'rdkit']);
+    assert.deepEqual([...byName.keys()], ['xtb', 'mopac', 'obabel', 'vina', 'psi4', 'nwchem', 'rdkit', 'pdbfixer', 'pdb2pqr', 'plip']);
     assert.match(byName.get('xtb').version, /^6\.\d+\.\d+$/);
     assert.match(byName.get('obabel').version, /^3\.\d+\.\d+$/);
     assert.match(byName.get('mopac').version, /^\d+\.\d+\.\d+$/);
@@ -68,6 +68,9 @@ describe('engines with a worker [pglite]', () => {
     assert.match(byName.get('psi4').version, /^1\.3\.\d+$/);
     assert.match(byName.get('nwchem').version, /^7\.0\.\d+$/);
     assert.match(byName.get('rdkit').version, /^20\d\d\.\d\d\.\d+$/);
+    assert.match(byName.get('pdbfixer').version, /^7\.\d+/); // OpenMM's, which PDBFixer runs on
+    assert.match(byName.get('pdb2pqr').version, /^3\.\d+\.\d+$/);
+    assert.match(byName.get('plip').version, /^2\.\d+\.\d+$/);
     for (const e of byName.values()) {
       assert.equal(e.available, true, e.name);
       assert.ok(fs.existsSync(e.path), e.path);
@@ -75,7 +78,7 @@ describe('engines with a worker [pglite]', () => {
     }
     assert.deepEqual(
       [...byName.values()].map((e) => e.debian_package),
-      ['xtb', 'mopac', 'openbabel', 'autodock-vina', 'psi4', 'nwchem', 'python3-rdkit'],
+      ['xtb', 'mopac', 'openbabel', 'autodock-vina', 'psi4', 'nwchem', 'python3-rdkit', 'python3-pdbfixer', 'pdb2pqr', 'plip'],
     );
     for (const t of ['optimize', 'singlepoint']) {
       assert.ok(byName.get('xtb').job_types.includes(t), t);

@@ -55,6 +55,9 @@ describe('engine jobs across worker processes [postgres]', { skip: pgBackend ? f
           ['psi4', 1],
           ['nwchem', 1],
           ['rdkit', 1],
+          ['pdbfixer', 1],
+          ['pdb2pqr', 1],
+          ['plip', 1],
         ],
       );
       const submit = async (job_type: string, payload: unknown) => {

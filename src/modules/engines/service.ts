@@ -16,6 +16,9 @@ export const ENGINE_METHODS: Readonly<Record<EngineName, readonly string[]>> = {
   psi4: enginePaperMethods('psi4'),
   nwchem: enginePaperMethods('nwchem'),
   rdkit: ['rdkit'],
+  pdbfixer: ['pdbfixer'],
+  pdb2pqr: ['pdb2pqr', 'propka'],
+  plip: ['plip'],
 };
 
 /** Whether a worker that found `engines` can run some job of `type` (one of its engine sets complete). */
