@@ -2,7 +2,7 @@
 // into an uploaded receptor around an uploaded reference ligand; poses best first as molblocks in
 // the ligand's atom order; the poses, table and logs ports; Vina's --cpu from the resource; the
 // same seed giving the same poses; the receptor prepared once (cached); one bad ligand an item
-// error; the methods for /papers/cite; cancel. Small runs (exhaustiveness 2) of p59 into 5X72.
+// error; the methods for /papers/cite; vinardo scoring; cancel. Small runs (exhaustiveness 2) of p59 into 5X72.
 import { Ajv } from 'ajv';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
@@ -151,6 +151,47 @@ for (const backend of onlyOn('pglite')) {
       const text = JSON.stringify(cite.body);
       for (const doi of ['10.1021/acs.jcim.1c00203', '10.1002/jcc.21334']) assert.ok(text.includes(doi), `${doi} cited`);
       assert.match(text, /Open Babel/i);
+    });
+
+    it('scores with vinardo when asked: Vina runs with --scoring vinardo, the result and /papers/cite say so; ad4 is a 422', async () => {
+      const u = await h.user();
+      await h.credit(u.userId, 20);
+      const receptor = await uploadFile(h, u.token, '5x72_receptorH.pdb', readData('5x72_receptorH.pdb'));
+      const reference = await uploadFile(h, u.token, 'p59.sdf', readData('5x72_ligand_p59.sdf'));
+      const payload = (scoring: string) => ({
+        molecules: [P59_SMILES],
+        receptor_artifact_id: receptor,
+        reference_ligand_artifact_id: reference,
+        exhaustiveness: 1,
+        num_modes: 1,
+        scoring,
+      });
+      const bad = await h.req('POST', '/api/v1/jobs/submit', { token: u.token, body: { job_name: 'ad4', job_type: 'docking', payload: payload('ad4') } });
+      assert.equal(bad.status, 422, bad.text);
+      assert.match(bad.text, /scoring/);
+      const scored: Record<string, number> = {};
+      for (const scoring of ['vina', 'vinardo']) {
+        const r = await h.req('POST', '/api/v1/jobs/submit', { token: u.token, body: { job_name: scoring, job_type: 'docking', payload: payload(scoring) } });
+        assert.equal(r.status, 200, r.text);
+        const done = await h.waitForJob(u.token, r.body.process_id, undefined, JOB_TIMEOUT);
+        assert.equal(done.status, 'completed', done.message ?? '');
+        const res = (await h.req('GET', `/api/v1/jobs/result?process_id=${r.body.process_id}`, { token: u.token })).body;
+        assert.equal(res.scoring, scoring);
+        scored[scoring] = res.items[0].best_score_kcal_mol;
+        const log = await download(h, u.token, done.result_artifact_id!, 'logs', '0');
+        const cite = JSON.stringify((await h.req('GET', `/api/v1/papers/cite?process_id=${r.body.process_id}`, { token: u.token })).body);
+        if (scoring === 'vinardo') {
+          assert.match(log, /\$ vina .* --scoring vinardo/);
+          assert.ok(cite.includes('10.1371/journal.pone.0155183'), 'Vinardo cited');
+          assert.ok(!cite.includes('10.1002/jcc.21334'), "Vina's own scoring paper not cited for a vinardo run");
+        } else {
+          assert.doesNotMatch(log, /--scoring/);
+          assert.ok(!cite.includes('10.1371/journal.pone.0155183'));
+        }
+      }
+      // Two different functions: the same ligand in the same box scores differently.
+      assert.ok(scored.vina! < -5 && scored.vinardo! < -5, JSON.stringify(scored));
+      assert.notEqual(scored.vina, scored.vinardo);
     });
 
     it('cancel kills Vina within a second and removes the scratch directories', async () => {

@@ -91,6 +91,12 @@ const Payload = Type.Object(
     ),
     padding: Type.Optional(Type.Number({ minimum: 0, maximum: 30, description: `A of space around the reference ligand or site on every side (default ${DEFAULT_PADDING})` })),
     exhaustiveness: Type.Optional(Type.Integer({ minimum: 1, maximum: 64, default: 8, description: "Vina's exhaustiveness (independent Monte Carlo runs)" })),
+    scoring: Type.Optional(
+      Type.Union([Type.Literal('vina'), Type.Literal('vinardo')], {
+        default: 'vina',
+        description: 'Vina 1.2\'s scoring function: vina, or vinardo (Quiroga and Villarreal 2016: a simpler steric term and no hydrogen-bond cap; docs/structure.md, "Rescoring")',
+      }),
+    ),
     num_modes: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 9, description: 'Poses kept per ligand at most (within 3 kcal/mol of the best)' })),
     seed: Type.Optional(
       Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: `Vina's random seed (default ${DEFAULT_SEED}): the same seed and inputs give the same poses` }),
@@ -125,7 +131,8 @@ export const dockingJob = engineJob<Payload>('docking', { poses: 'molecules', be
   summary: 'AutoDock Vina docking of ligands into a receptor (an uploaded PDB file or an RCSB PDB entry) within a box',
   payload: Payload,
   result: DockingResult,
-  methods: ['vina', 'vina12', 'openbabel'],
+  methods: ['vina', 'vina12', 'vinardo', 'openbabel'],
+  methodsOf: (p) => ['vina12', 'openbabel', p.scoring === 'vinardo' ? 'vinardo' : 'vina'],
   async estimate(p, ctx) {
     checkDockingPayload(p);
     const n = await countStructures(p, ctx);
@@ -146,6 +153,7 @@ export const dockingJob = engineJob<Payload>('docking', { poses: 'molecules', be
     const seed = p.seed ?? DEFAULT_SEED;
     const exhaustiveness = p.exhaustiveness ?? 8;
     const numModes = p.num_modes ?? 9;
+    const scoring = p.scoring ?? 'vina';
     const keep = (p.keep_hetero ?? []).map((k) => k.toUpperCase());
     const dir = makeScratch('docking');
     const receptorLogs = new EngineLogs();
@@ -175,7 +183,7 @@ export const dockingJob = engineJob<Payload>('docking', { poses: 'molecules', be
         const lig = await prepareLigand(s, tools, idir, ph);
         ligandProgress(k, 0.05, 'docking with Vina, 0%');
         const onProgress = (f: number) => ligandProgress(k, 0.05 + 0.95 * f, `docking with Vina, ${Math.round(100 * f)}%`);
-        const poses = await runVina(tools, idir, lig, { receptor: receptorFile, box, exhaustiveness, numModes, seed, onProgress }).catch(receptorInputError);
+        const poses = await runVina(tools, idir, lig, { receptor: receptorFile, box, exhaustiveness, numModes, seed, scoring, onProgress }).catch(receptorInputError);
         const best = poses[0]!.score_kcal_mol;
         return {
           fields: { poses, best_score_kcal_mol: best, torsions: lig.torsions, charge: lig.charge, ...(lig.dropped ? { fragments_dropped: lig.dropped } : {}) },
@@ -200,6 +208,7 @@ export const dockingJob = engineJob<Payload>('docking', { poses: 'molecules', be
           },
           box: { center: box.center, size: box.size, ...boxSource },
           exhaustiveness,
+          scoring,
           num_modes: numModes,
           seed,
           ph,

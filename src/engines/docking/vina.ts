@@ -150,6 +150,8 @@ export interface VinaOptions {
   exhaustiveness: number;
   numModes: number;
   seed: number;
+  /** Vina 1.2's scoring function (vina by default). */
+  scoring?: 'vina' | 'vinardo';
   timeoutMs?: number;
   /** Told Vina's own progress (0..1) as it docks: the asterisks it prints under its 0%..100% ruler. */
   onProgress?: (fraction: number) => void;
@@ -220,6 +222,7 @@ export function vinaArgs(o: VinaOptions, threads: number): string[] {
     String(threads),
     '--out',
     'poses.pdbqt',
+    ...(o.scoring && o.scoring !== 'vina' ? ['--scoring', o.scoring] : []),
   ];
 }
 
