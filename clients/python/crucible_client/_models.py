@@ -1520,6 +1520,8 @@ class DockingPayload(TypedDict, total=False):
     padding: float
     #: Vina's exhaustiveness (independent Monte Carlo runs)
     exhaustiveness: int
+    #: Vina 1.2's scoring function: vina, or vinardo (Quiroga and Villarreal 2016: a simpler steric term and no hydrogen-bond cap; docs/structure.md, "Rescoring")
+    scoring: Literal["vina", "vinardo"]
     #: Poses kept per ligand at most (within 3 kcal/mol of the best)
     num_modes: int
     #: Vina's random seed (default 42): the same seed and inputs give the same poses
@@ -3908,7 +3910,7 @@ class ReactivityResultItemsItemFukuiItem(Model):
 class EngineInfo(Model):
     "EngineInfo"
 
-    name: Literal["xtb", "mopac", "obabel", "vina", "psi4", "nwchem", "rdkit"]
+    name: Literal["xtb", "mopac", "obabel", "vina", "psi4", "nwchem", "rdkit", "pdbfixer", "pdb2pqr", "plip"]
     available: bool
     "Whether a live compute worker of this server found it (the API answers 503 engine-unavailable for a job that needs it otherwise)"
     version: str | None

@@ -2391,6 +2391,11 @@ export interface components {
              */
             exhaustiveness?: number;
             /**
+             * @description Vina 1.2's scoring function: vina, or vinardo (Quiroga and Villarreal 2016: a simpler steric term and no hydrogen-bond cap; docs/structure.md, "Rescoring")
+             * @default vina
+             */
+            scoring?: "vina" | "vinardo";
+            /**
              * @description Poses kept per ligand at most (within 3 kcal/mol of the best)
              * @default 9
              */
@@ -4647,7 +4652,7 @@ export interface components {
             resource?: "default" | "cpu-4";
         };
         EngineInfo: {
-            name: "xtb" | "mopac" | "obabel" | "vina" | "psi4" | "nwchem" | "rdkit";
+            name: "xtb" | "mopac" | "obabel" | "vina" | "psi4" | "nwchem" | "rdkit" | "pdbfixer" | "pdb2pqr" | "plip";
             /** @description Whether a live compute worker of this server found it (the API answers 503 engine-unavailable for a job that needs it otherwise) */
             available: boolean;
             version: string | null;
