@@ -33,7 +33,9 @@ const Payload = Type.Object(
     receptor_artifact_id: Type.Optional(
       Type.String({ minLength: 1, maxLength: 100, description: 'An uploaded PDB file of the receptor (at most 50 MB). Exactly one of receptor_artifact_id and pdb_id' }),
     ),
-    pdb_id: Type.Optional(Type.String({ pattern: '^[0-9][A-Za-z0-9]{3}$', description: 'An RCSB PDB entry (e.g. 1IEP), fetched in the PDB format; its waters and hetero groups are removed' })),
+    pdb_id: Type.Optional(
+      Type.String({ pattern: '^[0-9][A-Za-z0-9]{3}$', description: 'An RCSB PDB entry (e.g. 1IEP), fetched in the PDB format; its waters and hetero groups are removed' }),
+    ),
     reference_smiles: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 2_000 }), {
         minItems: 1,
@@ -76,7 +78,9 @@ export const PoseCheckResult = result(
         { additionalProperties: false },
       ),
       strain_kcal_mol: Type.Union([Type.Number(), Type.Null()], { description: 'Not computed yet: null (checks.details.strain says why)' }),
-      interactions: Type.Array(Interaction, { description: 'Hydrogen bonds first, then salt bridges, pi stacking, cation-pi, hydrophobic contacts and halogen bonds; shortest first within a type' }),
+      interactions: Type.Array(Interaction, {
+        description: 'Hydrogen bonds first, then salt bridges, pi stacking, cation-pi, hydrophobic contacts and halogen bonds; shortest first within a type',
+      }),
       heavy_atoms: Type.Integer(),
     },
     'A pose checked in its receptor',
@@ -144,7 +148,8 @@ export const poseCheckJob = engineJob<Payload>('pose_check', { interactions: 'sv
       const ports = (out.result as { ports: Record<string, string> }).ports;
       delete ports.structures;
       delete out.ports!.structures;
-      ports.interactions = "each pose's 2D interaction diagram (image/svg+xml; record id = the pose's id): the ligand, the residues it touches, a dashed line per interaction coloured by type";
+      ports.interactions =
+        "each pose's 2D interaction diagram (image/svg+xml; record id = the pose's id): the ligand, the residues it touches, a dashed line per interaction coloured by type";
       out.ports!.interactions = { format: 'svg', kind: 'svg', records: svgs.sort((a, b) => (a.metrics!.index as number) - (b.metrics!.index as number)) };
       return out;
     } finally {

@@ -3,7 +3,9 @@
 // distance-geometry bounds, its rings, its declared stereochemistry and the receptor, and writes
 // the complex PLIP reads; `interactions` reads PLIP's XML report back onto the pose's atoms and
 // draws the 2D diagram. Thresholds and their sources: docs/structure.md.
-export const POSE_PROGRAM = { file: 'crucible_poses.py', source: String.raw`# Crucible's pose program (docs/structure.md, "Pose checks and interactions"): Debian's
+export const POSE_PROGRAM = {
+  file: 'crucible_poses.py',
+  source: String.raw`# Crucible's pose program (docs/structure.md, "Pose checks and interactions"): Debian's
 # python3-rdkit run as the "rdkit" engine. Reads request.json, writes result.json. Commands:
 #   check:        PoseBusters-style checks of one pose (heavy atoms only) against the receptor,
 #                 and the complex PDB (receptor + the pose as HETATM residue LIG) for PLIP
@@ -426,4 +428,5 @@ if __name__ == "__main__":
     except Exception as err:
         result = {"error": "%s: %s" % (type(err).__name__, err)}
     json.dump(result, open("result.json", "w"))
-` };
+`,
+};
