@@ -5,6 +5,7 @@ import { clusterJob } from './types/cluster.js';
 import { conformersJob } from './types/conformers.js';
 import { depictJob } from './types/depict.js';
 import { dockingJob } from './types/docking.js';
+import { poseCheckJob } from './types/pose-check.js';
 import { filterJob } from './types/filter.js';
 import { frequenciesJob } from './types/frequencies.js';
 import { optimizeJob, singlepointJob } from './types/optimize.js';
@@ -37,6 +38,7 @@ const TYPES: JobType[] = [
   optimizeJob,
   singlepointJob,
   dockingJob,
+  poseCheckJob,
   conformersJob,
   frequenciesJob,
   scanJob,

@@ -228,11 +228,25 @@ if __name__ == "__main__":
 
 /** Runs one command of the program in `dir`; its failure (RDKit's exception) is an ItemFailure. */
 export async function runRdkit<T>(tools: EngineTools, dir: string, request: Record<string, unknown>, timeoutMs = 300_000): Promise<T> {
-  fs.writeFileSync(path.join(dir, 'crucible_rdkit.py'), PROGRAM);
+  return runPythonProgram<T>(tools, dir, { file: 'crucible_rdkit.py', source: PROGRAM }, request, timeoutMs);
+}
+
+/**
+ * Runs a Python program of RDKit's (request.json in, result.json out: {ok} or {error}) as the
+ * `rdkit` engine in `dir`; its failure (the program's exception) is an ItemFailure.
+ */
+export async function runPythonProgram<T>(
+  tools: EngineTools,
+  dir: string,
+  program: { file: string; source: string },
+  request: Record<string, unknown>,
+  timeoutMs = 300_000,
+): Promise<T> {
+  fs.writeFileSync(path.join(dir, program.file), program.source);
   fs.writeFileSync(path.join(dir, 'request.json'), JSON.stringify(request));
   const result = path.join(dir, 'result.json');
   fs.rmSync(result, { force: true });
-  const r = await tools.run('rdkit', ['crucible_rdkit.py', 'request.json'], dir, { timeoutMs, threads: 1 });
+  const r = await tools.run('rdkit', [program.file, 'request.json'], dir, { timeoutMs, threads: 1 });
   let out: { ok?: T; error?: string } | null = null;
   try {
     out = JSON.parse(fs.readFileSync(result, 'utf8')) as { ok?: T; error?: string };

@@ -1,0 +1,159 @@
+// `pose_check` (docs/structure.md, "Pose checks and interactions"): each pose (a 3D molblock,
+// coordinates kept) checked PoseBusters-style in its receptor (bond lengths, angles, aromatic ring
+// flatness, stereochemistry, internal and protein clashes) and profiled by PLIP (hydrogen bonds,
+// salt bridges, pi stacking, cation-pi, hydrophobic contacts, halogen bonds), with a 2D
+// interaction diagram per pose. The receptor is read as docking reads it (kit/docking-inputs.ts).
+import path from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
+import { invalid } from '../../errors.js';
+import { isMolblock } from '../../chem/jobs/handlers.js';
+import { makeScratch, removeScratch } from '../../engines/scratch.js';
+import { RECEPTOR_PDB } from '../../engines/docking/receptor.js';
+import { CHECK_NAMES, checkPose, INTERACTION_TYPES, poseInteractions } from '../../engines/poses/check.js';
+import { ItemFailure } from '../../engines/tools.js';
+import type { OutputRecord } from '../job-type.js';
+import { OVERHEAD_SEC, SAFETY } from './kit/calibration.js';
+import { checkDockingInputs, dockingInputs, type DockingPayload } from './kit/docking-inputs.js';
+import { engineJob } from './kit/engine-job.js';
+import { countStructures, MAX_MOLBLOCK_CHARS, MAX_STRUCTURES, structureFields } from './kit/payload.js';
+import { item, result } from './kit/results.js';
+import { engineOutput, runItems } from './kit/run.js';
+import { displayName, loadStructures } from './kit/structures.js';
+
+const Payload = Type.Object(
+  {
+    ...structureFields(),
+    molecules: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: MAX_MOLBLOCK_CHARS }), {
+        minItems: 1,
+        maxItems: MAX_STRUCTURES,
+        description: `The poses (1 to ${MAX_STRUCTURES}): each a molblock with 3D coordinates in the receptor's frame (kept as given). Exactly one of molecules and input_artifact_id (an uploaded SDF, or a docking result with port "poses")`,
+      }),
+    ),
+    receptor_artifact_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'An uploaded PDB file of the receptor (at most 50 MB). Exactly one of receptor_artifact_id and pdb_id' }),
+    ),
+    pdb_id: Type.Optional(
+      Type.String({ pattern: '^[0-9][A-Za-z0-9]{3}$', description: 'An RCSB PDB entry (e.g. 1IEP), fetched in the PDB format; its waters and hetero groups are removed' }),
+    ),
+    reference_smiles: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 2_000 }), {
+        minItems: 1,
+        maxItems: MAX_STRUCTURES,
+        description:
+          'The stereochemistry each pose must keep, as SMILES: one for every pose, or one per pose in input order. Without it a pose is compared with the atom parities its molblock declares',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+type Payload = Static<typeof Payload> & DockingPayload;
+
+const Interaction = Type.Object(
+  {
+    type: Type.Union(
+      INTERACTION_TYPES.map((t) => Type.Literal(t)),
+      { description: "PLIP's interaction type" },
+    ),
+    ligand_atoms: Type.Array(Type.Integer(), { description: "The pose's atoms (0-based, molblock order): the acceptor or donor, the ring, the charged group, the carbon" }),
+    residue: Type.String({ description: 'RESNAME CHAIN NUMBER, e.g. MET A 318' }),
+    distance_a: Type.Union([Type.Number(), Type.Null()], { description: 'Donor-acceptor, centre-centre or atom-atom distance (A), as PLIP gives it' }),
+  },
+  { additionalProperties: false },
+);
+
+export const PoseCheckResult = result(
+  'PoseCheckResult',
+  'pose_check',
+  item(
+    {
+      checks: Type.Object(
+        {
+          passed: Type.Boolean({ description: 'true when no check failed' }),
+          failed: Type.Array(Type.Union(CHECK_NAMES.map((c) => Type.Literal(c)))),
+          details: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()), {
+            description: 'Per check its figures: counts, tolerance and the worst bond, angle, pair or ring; strain: why it is null',
+          }),
+        },
+        { additionalProperties: false },
+      ),
+      strain_kcal_mol: Type.Union([Type.Number(), Type.Null()], { description: 'Not computed yet: null (checks.details.strain says why)' }),
+      interactions: Type.Array(Interaction, {
+        description: 'Hydrogen bonds first, then salt bridges, pi stacking, cation-pi, hydrophobic contacts and halogen bonds; shortest first within a type',
+      }),
+      heavy_atoms: Type.Integer(),
+    },
+    'A pose checked in its receptor',
+  ),
+  { receptor: Type.Record(Type.String(), Type.Unknown()) },
+);
+
+/** One pose's checks, PLIP and two RDKit runs: about 2 s measured on 1IEP (docs/structure.md). */
+const SEC_PER_POSE = 3;
+const RECEPTOR_SEC = 1;
+const STRAIN_NOT_COMPUTED = { computed: false, reason: 'strain (GFN-FF relaxed pose minus the lowest GFN-FF conformer) is not implemented yet' };
+
+function checkPayload(p: Payload, n: number): void {
+  if (p.receptor_artifact_id === undefined && p.pdb_id === undefined)
+    throw invalid(['receptor_artifact_id'], 'Field required: give the receptor as receptor_artifact_id (an uploaded PDB file) or pdb_id', null, 'missing');
+  if (p.receptor_artifact_id !== undefined && p.pdb_id !== undefined) throw invalid(['pdb_id'], 'Give either receptor_artifact_id or pdb_id, not both', p.pdb_id);
+  p.molecules?.forEach((m, i) => {
+    if (!isMolblock(m)) throw invalid(['molecules', i], `pose ${i} is not a molblock: a pose is a molblock with 3D coordinates (a SMILES has no pose)`, m.slice(0, 200));
+  });
+  if (p.reference_smiles && p.reference_smiles.length !== 1 && p.reference_smiles.length !== n)
+    throw invalid(['reference_smiles'], `give one reference SMILES for every pose or one per pose (${n}), not ${p.reference_smiles.length}`, p.reference_smiles.length);
+}
+
+export const poseCheckJob = engineJob<Payload>('pose_check', { interactions: 'svg', table: 'table' }, ['plip', 'rdkit'], {
+  summary: 'PoseBusters-style checks of ligand poses in a receptor and their PLIP interactions, with a 2D interaction diagram per pose',
+  payload: Payload,
+  result: PoseCheckResult,
+  methods: ['posebusters', 'plip', 'rdkit'],
+  async estimate(p, ctx) {
+    const n = await countStructures(p, ctx);
+    checkPayload(p, n);
+    await checkDockingInputs(p, ctx);
+    return {
+      expectedRuntimeSec: Math.round((OVERHEAD_SEC + RECEPTOR_SEC + SAFETY * SEC_PER_POSE * n) * 1000) / 1000,
+      assumptions: { poses: n, model: `overhead + receptor + ${SAFETY} x poses x ${SEC_PER_POSE} s (docs/structure.md, "Pose checks and interactions")` },
+    };
+  },
+  async run(ctx) {
+    const p = ctx.payload;
+    const dir = makeScratch('pose-check');
+    try {
+      const receptorPdb = path.join(dir, RECEPTOR_PDB);
+      const { receptor } = await dockingInputs(ctx, receptorPdb);
+      const structures = await loadStructures(ctx);
+      const svgs: OutputRecord[] = [];
+      const run = await runItems(ctx, structures, { perCallTimeoutMs: 300_000, label: 'pose' }, async (s, tools, idir) => {
+        if (!isMolblock(s.input) || !s.info.has3d) throw new ItemFailure('not_3d', 'a pose is a molblock with 3D coordinates; this structure has none');
+        const reference = p.reference_smiles ? (p.reference_smiles[s.index] ?? p.reference_smiles[0]) : null;
+        const { checks, complex, heavyAtoms } = await checkPose(tools, idir, { receptorPdb, molblock: s.input, referenceSmiles: reference });
+        const { interactions, svg } = await poseInteractions(tools, idir, { molblock: s.input, complex, title: displayName(s) });
+        svgs.push({ id: s.id, files: { primary: { name: 'interactions.svg', content: svg, contentType: 'image/svg+xml' } }, metrics: { index: s.index } });
+        checks.details.strain = STRAIN_NOT_COMPUTED;
+        const count = (t: string) => interactions.filter((i) => i.type === t).length;
+        return {
+          fields: { checks, strain_kcal_mol: null, interactions, heavy_atoms: heavyAtoms },
+          structures: [],
+          row: { passed: checks.passed ? 1 : 0, failed: checks.failed.join(' '), hbonds: count('hbond'), interactions: interactions.length },
+        };
+      });
+      const out = engineOutput('pose_check', 'posebusters', run, {
+        receptor: { ...receptor.source, sha256: receptor.sha256, residues: receptor.info.residues, removed_hetero: receptor.info.removed, kept_hetero: receptor.info.kept },
+        plip_version: ctx.deps.engines?.plip.version ?? null,
+        rdkit_version: ctx.deps.engines?.rdkit.version ?? null,
+      });
+      const ports = (out.result as { ports: Record<string, string> }).ports;
+      delete ports.structures;
+      delete out.ports!.structures;
+      ports.interactions =
+        "each pose's 2D interaction diagram (image/svg+xml; record id = the pose's id): the ligand, the residues it touches, a dashed line per interaction coloured by type";
+      out.ports!.interactions = { format: 'svg', kind: 'svg', records: svgs.sort((a, b) => (a.metrics!.index as number) - (b.metrics!.index as number)) };
+      return out;
+    } finally {
+      removeScratch(dir);
+    }
+  },
+});
