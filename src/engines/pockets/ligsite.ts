@@ -62,7 +62,9 @@ export interface PocketSearch {
 }
 
 /** A receptor with no heavy atom to search (the job's input problem). */
-export class PocketProblem extends Error {}
+export class PocketProblem extends Error {
+  override name = 'PocketProblem';
+}
 
 const r3 = (v: number) => Math.round(v * 1000) / 1000;
 
