@@ -47,8 +47,7 @@ for (const backend of onlyOn('pglite')) {
     });
     after(async () => h?.close());
 
-    const submit = (jobType: string, payload: Record<string, unknown>) =>
-      h.req('POST', '/api/v1/jobs/submit', { token, body: { job_name: jobType, job_type: jobType, payload } });
+    const submit = (jobType: string, payload: Record<string, unknown>) => h.req('POST', '/api/v1/jobs/submit', { token, body: { job_name: jobType, job_type: jobType, payload } });
     const run = async (jobType: string, payload: Record<string, unknown>) => {
       const r = await submit(jobType, payload);
       assert.equal(r.status, 200, r.text);

@@ -36,7 +36,10 @@ const Result = Type.Object(
   {
     job_type: Type.Literal('pockets'),
     method: Type.Literal('ligsite'),
-    receptor: Type.Object({ sha256: Type.String(), residues: Type.Integer(), heavy_atoms: Type.Integer() }, { additionalProperties: true, description: 'The receptor searched, and where it came from' }),
+    receptor: Type.Object(
+      { sha256: Type.String(), residues: Type.Integer(), heavy_atoms: Type.Integer() },
+      { additionalProperties: true, description: 'The receptor searched, and where it came from' },
+    ),
     parameters: Type.Record(Type.String(), Type.Number(), { description: 'The LIGSITE parameters (docs/structure.md, "Pockets")' }),
     grid: Type.Object({ spacing_a: Type.Number(), points: Type.Integer() }),
     pockets_found: Type.Integer({ description: 'Pockets found before max_pockets was applied' }),
@@ -49,7 +52,9 @@ const Result = Type.Object(
           volume_a3: Type.Number({ description: 'Its grid points times the cell volume (A^3)' }),
           score: Type.Number({ description: 'Grid points x mean buriedness' }),
           buriedness: Type.Number({ description: 'Mean directions (of 7) with protein on both sides of its points' }),
-          residues: Type.Array(Type.String(), { description: `The residues lining it (a heavy atom within ${LINING_DISTANCE} A of a point), as RESNAME CHAIN NUMBER (e.g. MET A 318)` }),
+          residues: Type.Array(Type.String(), {
+            description: `The residues lining it (a heavy atom within ${LINING_DISTANCE} A of a point), as RESNAME CHAIN NUMBER (e.g. MET A 318)`,
+          }),
         },
         { additionalProperties: false },
       ),

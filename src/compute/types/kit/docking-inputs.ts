@@ -61,7 +61,7 @@ export function checkDockingPayload(p: DockingPayload): void {
     );
   if (boxes.length > 1) throw invalid([boxes[1]!], `Give one of box, reference_ligand_artifact_id and box_site, not ${boxes.join(' and ')}`, p[boxes[1]!]);
   if (p.padding !== undefined && (p.box !== undefined || p.box_site === AUTO_SITE))
-    throw invalid(['padding'], 'padding applies to reference_ligand_artifact_id and box_site (a hetero group) only: a pocket\'s box is its own', p.padding);
+    throw invalid(['padding'], "padding applies to reference_ligand_artifact_id and box_site (a hetero group) only: a pocket's box is its own", p.padding);
   if (p.padding !== undefined && p.box !== undefined) throw invalid(['padding'], 'padding applies to reference_ligand_artifact_id and box_site only', p.padding);
   if (p.molecules && p.molecules.length > MAX_LIGANDS)
     throw invalid(
@@ -148,7 +148,10 @@ const tooLarge = (what: string, size: number) => `the ${what} file is ${size} by
  * has no file access, and its step jobs are checked when they are submitted) and checks them.
  * `site` is the residue name the box is around (box_site, "ligand" resolved).
  */
-export async function checkDockingInputs(p: DockingPayload & ReceptorPayload, ctx: EstimateContext): Promise<{ receptor: ReceptorInput | null; box: Box | null; site: string | null }> {
+export async function checkDockingInputs(
+  p: DockingPayload & ReceptorPayload,
+  ctx: EstimateContext,
+): Promise<{ receptor: ReceptorInput | null; box: Box | null; site: string | null }> {
   const files: Files = { receptor: null, reference: null };
   if (p.pdb_id !== undefined && ctx.pdb) {
     const a = await fetchPdb(ctx.pdb, p.pdb_id);
@@ -179,10 +182,7 @@ export async function checkDockingInputs(p: DockingPayload & ReceptorPayload, ct
  * Run: the receptor and the box, their problems as job errors; the text Open Babel prepares is
  * written to `receptorPdb` (prepareReceptor's input).
  */
-export async function dockingInputs(
-  ctx: RunContext<DockingPayload>,
-  receptorPdb: string,
-): Promise<{ receptor: ReceptorInput; box: Box; boxSource: Record<string, unknown> }> {
+export async function dockingInputs(ctx: RunContext<DockingPayload>, receptorPdb: string): Promise<{ receptor: ReceptorInput; box: Box; boxSource: Record<string, unknown> }> {
   const p = ctx.payload;
   const read = await readAtRun(ctx, receptorPdb);
   const padding = p.padding ?? DEFAULT_PADDING;
@@ -193,7 +193,11 @@ export async function dockingInputs(
     const best = search.pockets[0];
     if (!best) throw new JobInputError('box_site "auto": the receptor has no pocket (no cluster of buried grid points); give a box or a box_site');
     const { rank, volume_a3, score, residues } = best;
-    return { receptor: read.receptor!, box: { center: best.center, size: best.size }, boxSource: { from: 'pockets', box_site: AUTO_SITE, pocket: { rank, volume_a3, score, residues } } };
+    return {
+      receptor: read.receptor!,
+      box: { center: best.center, size: best.size },
+      boxSource: { from: 'pockets', box_site: AUTO_SITE, pocket: { rank, volume_a3, score, residues } },
+    };
   }
   const boxSource: Record<string, unknown> = p.box
     ? { from: 'payload' }
