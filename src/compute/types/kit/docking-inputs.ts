@@ -60,8 +60,8 @@ export function checkDockingPayload(p: DockingPayload): void {
       'missing',
     );
   if (boxes.length > 1) throw invalid([boxes[1]!], `Give one of box, reference_ligand_artifact_id and box_site, not ${boxes.join(' and ')}`, p[boxes[1]!]);
-  if (p.padding !== undefined && (p.box !== undefined || p.box_site === AUTO_SITE))
-    throw invalid(['padding'], "padding applies to reference_ligand_artifact_id and box_site (a hetero group) only: a pocket's box is its own", p.padding);
+  if (p.padding !== undefined && p.box_site === AUTO_SITE)
+    throw invalid(['padding'], 'padding applies to reference_ligand_artifact_id and box_site as a hetero group, not to box_site "auto" (a pocket\'s box is its own)', p.padding);
   if (p.padding !== undefined && p.box !== undefined) throw invalid(['padding'], 'padding applies to reference_ligand_artifact_id and box_site only', p.padding);
   if (p.molecules && p.molecules.length > MAX_LIGANDS)
     throw invalid(
