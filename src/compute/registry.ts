@@ -12,6 +12,7 @@ import { optimizeJob, singlepointJob } from './types/optimize.js';
 import { profileTableJob } from './types/profile-table.js';
 import { propertiesJob } from './types/properties.js';
 import { pkaJob } from './types/pka.js';
+import { pocketsJob } from './types/pockets.js';
 import { propertiesQmJob } from './types/properties-qm.js';
 import { reactivityJob } from './types/reactivity.js';
 import { rerankJob } from './types/rerank.js';
@@ -39,6 +40,7 @@ const TYPES: JobType[] = [
   singlepointJob,
   dockingJob,
   poseCheckJob,
+  pocketsJob,
   conformersJob,
   frequenciesJob,
   scanJob,

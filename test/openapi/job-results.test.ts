@@ -37,6 +37,7 @@ const CHECKED_BY_ENGINE_TESTS: Record<string, string> = {
   scan: 'test/engines/schemas.test.ts',
   docking: 'test/engines/docking.test.ts',
   pose_check: 'test/engines/pose-check.test.ts',
+  pockets: 'test/engines/pockets.test.ts',
   properties_qm: 'test/engines/dft-properties.test.ts',
   rerank: 'test/engines/dft-rerank.test.ts',
   reactivity: 'test/engines/reactivity.test.ts',

@@ -22,7 +22,7 @@ import {
   MAX_LIGANDS,
   type DockingPayload,
 } from './kit/docking-inputs.js';
-import { ITS_LIGAND } from '../../engines/docking/box.js';
+import { AUTO_SITE, ITS_LIGAND } from '../../engines/docking/box.js';
 import { countStructures, MAX_MOLBLOCK_CHARS, structureFields } from './kit/payload.js';
 import { prepareReceptor, RECEPTOR_PDB, ReceptorProblem } from '../../engines/docking/receptor.js';
 import { EngineLogs, engineOutput, runItems, toolsFor, type ItemResult } from './kit/run.js';
@@ -77,9 +77,9 @@ const Payload = Type.Object(
     ),
     box_site: Type.Optional(
       Type.String({
-        pattern: `^(?:[A-Za-z0-9]{1,3}|${ITS_LIGAND})$`,
+        pattern: `^(?:[A-Za-z0-9]{1,3}|${ITS_LIGAND}|${AUTO_SITE})$`,
         description:
-          'A hetero group of the receptor by residue name (e.g. STI, 1IEP\'s imatinib), or "ligand" for its ligand (its one hetero group that is not water, an ion, an additive or kept; a 422 lists the groups when there are several): the box is its first group\'s extent plus padding on every side; the group is removed unless kept. Exactly one of box, reference_ligand_artifact_id and this',
+          'A hetero group of the receptor by residue name (e.g. STI, 1IEP\'s imatinib), or "ligand" for its ligand (its one hetero group that is not water, an ion, an additive or kept; a 422 lists the groups when there are several): the box is its first group\'s extent plus padding on every side; the group is removed unless kept. "auto": the box of the receptor\'s best pocket (the pockets job\'s first, docs/structure.md "Pockets"; the result\'s box says which). Exactly one of box, reference_ligand_artifact_id and this',
       }),
     ),
     keep_best: Type.Optional(
@@ -131,8 +131,8 @@ export const dockingJob = engineJob<Payload>('docking', { poses: 'molecules', be
   summary: 'AutoDock Vina docking of ligands into a receptor (an uploaded PDB file or an RCSB PDB entry) within a box',
   payload: Payload,
   result: DockingResult,
-  methods: ['vina', 'vina12', 'vinardo', 'openbabel'],
-  methodsOf: (p) => ['vina12', 'openbabel', p.scoring === 'vinardo' ? 'vinardo' : 'vina'],
+  methods: ['vina', 'vina12', 'vinardo', 'openbabel', 'ligsite'],
+  methodsOf: (p) => ['vina12', 'openbabel', p.scoring === 'vinardo' ? 'vinardo' : 'vina', ...(p.box_site === AUTO_SITE ? ['ligsite'] : [])],
   async estimate(p, ctx) {
     checkDockingPayload(p);
     const n = await countStructures(p, ctx);

@@ -9,6 +9,8 @@ import { atomsInBox, extentOf, type Box, type ReceptorInfo } from './receptor.js
 export const MAX_BOX_SIDE = 126;
 /** box_site's word for the receptor's own ligand (a residue name has 1 to 3 characters, so never this). */
 export const ITS_LIGAND = 'ligand';
+/** box_site's word for the receptor's best pocket (docs/structure.md, "Pockets"; four letters, so never a residue name). */
+export const AUTO_SITE = 'auto';
 /** A hetero group with fewer heavy atoms is an ion or a small additive, not a ligand to dock around. */
 export const MIN_LIGAND_HEAVY_ATOMS = 6;
 /**

@@ -10,7 +10,8 @@ import { JobInputError, type Estimate, type EstimateContext, type RunContext } f
 import type { JobPdbFile, JobPdbFiles } from '../../ports.js';
 import { OVERHEAD_SEC, SAFETY } from './calibration.js';
 import type { StructurePayload } from './payload.js';
-import { ITS_LIGAND, MAX_BOX_SIDE } from '../../../engines/docking/box.js';
+import { AUTO_SITE, ITS_LIGAND, MAX_BOX_SIDE } from '../../../engines/docking/box.js';
+import { pocketsOfFile } from './pockets.js';
 import { MAX_RECEPTOR_BYTES, ReceptorProblem, type Box, type ReceptorSummary } from '../../../engines/docking/receptor.js';
 import { readReceptorOffLoop, referenceBoxOffLoop, type FileSource } from '../../../engines/docking/receptor-reader.js';
 
@@ -34,20 +35,33 @@ export interface DockingPayload extends StructurePayload {
   ph?: number | null;
 }
 
-/** Exactly one receptor and one box; padding only with a reference ligand; at most 1,000 inline ligands. */
-export function checkDockingPayload(p: DockingPayload): void {
+/** A job's receptor: an uploaded PDB file or an RCSB PDB entry (docking, pockets). */
+export interface ReceptorPayload {
+  receptor_artifact_id?: string;
+  pdb_id?: string;
+}
+
+/** Exactly one of receptor_artifact_id and pdb_id. */
+export function checkReceptorPayload(p: ReceptorPayload): void {
   if (p.receptor_artifact_id === undefined && p.pdb_id === undefined)
     throw invalid(['receptor_artifact_id'], 'Field required: give the receptor as receptor_artifact_id (an uploaded PDB file) or pdb_id', null, 'missing');
   if (p.receptor_artifact_id !== undefined && p.pdb_id !== undefined) throw invalid(['pdb_id'], 'Give either receptor_artifact_id or pdb_id, not both', p.pdb_id);
+}
+
+/** Exactly one receptor and one box; padding only with a reference ligand; at most 1,000 inline ligands. */
+export function checkDockingPayload(p: DockingPayload): void {
+  checkReceptorPayload(p);
   const boxes = (['box', 'reference_ligand_artifact_id', 'box_site'] as const).filter((k) => p[k] !== undefined);
   if (boxes.length === 0)
     throw invalid(
       ['box'],
-      'Field required: give the box as {center, size}, or reference_ligand_artifact_id (an uploaded ligand pose) or box_site (a hetero group of the receptor) with padding',
+      'Field required: give the box as {center, size}, or reference_ligand_artifact_id (an uploaded ligand pose) or box_site (a hetero group of the receptor, or "auto": the best pocket) with padding',
       null,
       'missing',
     );
   if (boxes.length > 1) throw invalid([boxes[1]!], `Give one of box, reference_ligand_artifact_id and box_site, not ${boxes.join(' and ')}`, p[boxes[1]!]);
+  if (p.padding !== undefined && p.box_site === AUTO_SITE)
+    throw invalid(['padding'], 'padding applies to reference_ligand_artifact_id and box_site as a hetero group, not to box_site "auto" (a pocket\'s box is its own)', p.padding);
   if (p.padding !== undefined && p.box !== undefined) throw invalid(['padding'], 'padding applies to reference_ligand_artifact_id and box_site only', p.padding);
   if (p.molecules && p.molecules.length > MAX_LIGANDS)
     throw invalid(
@@ -115,7 +129,8 @@ async function readInputs(p: DockingPayload, files: Files, preparation: string |
     return { receptor: null, box: given, site: null };
   }
   const keep = p.keep_hetero ?? [];
-  const r = await readReceptorOffLoop(files.receptor.file, { keep: [...keep], preparation, box: given, site: p.box_site ?? null, padding }).catch((err: unknown) => {
+  const site = p.box_site === undefined || p.box_site === AUTO_SITE ? null : p.box_site;
+  const r = await readReceptorOffLoop(files.receptor.file, { keep: [...keep], preparation, box: given, site, padding }).catch((err: unknown) => {
     throw err instanceof ReceptorProblem ? new InputProblem('receptor', err.message) : err;
   });
   if (typeof reference === 'string') throw new InputProblem('reference_ligand_artifact_id', reference);
@@ -133,7 +148,10 @@ const tooLarge = (what: string, size: number) => `the ${what} file is ${size} by
  * has no file access, and its step jobs are checked when they are submitted) and checks them.
  * `site` is the residue name the box is around (box_site, "ligand" resolved).
  */
-export async function checkDockingInputs(p: DockingPayload, ctx: EstimateContext): Promise<{ receptor: ReceptorInput | null; box: Box | null; site: string | null }> {
+export async function checkDockingInputs(
+  p: DockingPayload & ReceptorPayload,
+  ctx: EstimateContext,
+): Promise<{ receptor: ReceptorInput | null; box: Box | null; site: string | null }> {
   const files: Files = { receptor: null, reference: null };
   if (p.pdb_id !== undefined && ctx.pdb) {
     const a = await fetchPdb(ctx.pdb, p.pdb_id);
@@ -166,6 +184,36 @@ export async function checkDockingInputs(p: DockingPayload, ctx: EstimateContext
  */
 export async function dockingInputs(ctx: RunContext<DockingPayload>, receptorPdb: string): Promise<{ receptor: ReceptorInput; box: Box; boxSource: Record<string, unknown> }> {
   const p = ctx.payload;
+  const read = await readAtRun(ctx, receptorPdb);
+  const padding = p.padding ?? DEFAULT_PADDING;
+  if (p.box_site === AUTO_SITE) {
+    // "auto": the best pocket of the receptor as docked (docs/structure.md, "Pockets").
+    ctx.progress(0.005, 'finding the pockets of the receptor');
+    const search = await pocketsOfFile(receptorPdb, 1, ctx);
+    const best = search.pockets[0];
+    if (!best) throw new JobInputError('box_site "auto": the receptor has no pocket (no cluster of buried grid points); give a box or a box_site');
+    const { rank, volume_a3, score, residues } = best;
+    return {
+      receptor: read.receptor!,
+      box: { center: best.center, size: best.size },
+      boxSource: { from: 'pockets', box_site: AUTO_SITE, pocket: { rank, volume_a3, score, residues } },
+    };
+  }
+  const boxSource: Record<string, unknown> = p.box
+    ? { from: 'payload' }
+    : p.box_site !== undefined
+      ? { from: 'site', box_site: read.site, ...(p.box_site === ITS_LIGAND ? { asked: ITS_LIGAND } : {}), padding }
+      : { from: 'reference_ligand', reference_ligand_artifact_id: p.reference_ligand_artifact_id, padding };
+  return { receptor: read.receptor!, box: read.box!, boxSource };
+}
+
+/** Run: the receptor alone (pockets), its problems as job errors; its text written to `receptorPdb`. */
+export async function receptorAtRun(ctx: RunContext<ReceptorPayload>, receptorPdb: string): Promise<ReceptorInput> {
+  return (await readAtRun(ctx, receptorPdb)).receptor!;
+}
+
+async function readAtRun(ctx: RunContext<DockingPayload>, receptorPdb: string) {
+  const p = ctx.payload;
   const fail = (what: string, err: unknown): never => {
     throw new JobInputError(`${what}: ${err instanceof Error ? err.message : String(err)}`);
   };
@@ -183,17 +231,10 @@ export async function dockingInputs(ctx: RunContext<DockingPayload>, receptorPdb
     const f = await ctx.readFile(p.reference_ligand_artifact_id, MAX_RECEPTOR_BYTES).catch((e: unknown) => fail('the reference ligand cannot be read', e));
     files.reference = f.content ?? tooLarge('reference ligand', f.size);
   }
-  const read = await readInputs(p, files, receptorPdb).catch((err: unknown) => {
+  return readInputs(p, files, receptorPdb).catch((err: unknown) => {
     if (err instanceof InputProblem) throw new JobInputError(err.message);
     return fail('the receptor file cannot be read', err);
   });
-  const padding = p.padding ?? DEFAULT_PADDING;
-  const boxSource: Record<string, unknown> = p.box
-    ? { from: 'payload' }
-    : p.box_site !== undefined
-      ? { from: 'site', box_site: read.site, ...(p.box_site === ITS_LIGAND ? { asked: ITS_LIGAND } : {}), padding }
-      : { from: 'reference_ligand', reference_ligand_artifact_id: p.reference_ligand_artifact_id, padding };
-  return { receptor: read.receptor!, box: read.box!, boxSource };
 }
 
 // ------------------------------------------------------------------ the estimate
