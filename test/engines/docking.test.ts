@@ -128,9 +128,31 @@ for (const backend of onlyOn('pglite')) {
       assert.match(sdf, /> {2}<rmsd_ub>\n0/);
       const table = await download(h, u.token, first.artifact, 'table');
       const [header, row0, row1] = table.trim().split('\n');
-      assert.deepEqual(header!.split(','), ['index', 'id', 'name', 'smiles', 'error', 'best_score_kcal_mol', 'poses', 'torsions']);
-      assert.equal(row0, `0,0,,${P59_SMILES},,${scores[0]},${scores.length},${p59.torsions}`);
-      assert.equal(row1, '1,1,,N->[Pt],preparation_failed,,,');
+      assert.deepEqual(header!.split(','), ['index', 'id', 'name', 'smiles', 'error', 'best_score_kcal_mol', 'poses', 'torsions', 'poses_passing_checks']);
+      const passing = p59.poses.filter((q: { checks: { passed: boolean } }) => q.checks.passed).length;
+      assert.equal(row0, `0,0,,${P59_SMILES},,${scores[0]},${scores.length},${p59.torsions},${passing}`);
+      assert.equal(row1, '1,1,,N->[Pt],preparation_failed,,,,');
+
+      // Pose checks (docs/structure.md, "Docking's poses"): every pose checked and profiled by PLIP,
+      // a 2D diagram per pose in the interactions port under the pose's id. Vina's best pose of p59
+      // is physically sound (it passes every check) and touches the protein.
+      assert.equal(first.result.pose_checks, true);
+      assert.equal(first.result.pose_order, 'score');
+      for (const pose of p59.poses) {
+        assert.deepEqual(Object.keys(pose.checks).sort(), ['details', 'failed', 'passed']);
+        assert.equal(pose.checks.passed, pose.checks.failed.length === 0);
+        assert.equal(pose.strain_kcal_mol, null);
+        for (const i of pose.interactions) assert.match(i.residue, /^[A-Z]{3} [A-Z] \d+$/);
+      }
+      assert.equal(p59.poses[0].checks.passed, true, JSON.stringify(p59.poses[0].checks.failed));
+      assert.ok(p59.poses[0].interactions.some((i: { type: string }) => i.type === 'hydrophobic'), 'p59 lies in a hydrophobic pocket');
+      assert.deepEqual(
+        manifest.ports.interactions.records.map((x: { id: string }) => x.id),
+        p59.poses.map((_: unknown, k: number) => `0-${k + 1}`),
+      );
+      const svg = await download(h, u.token, first.artifact, 'interactions', '0-1');
+      assert.match(svg, /^(<\?xml[^>]*>\s*)?<svg/);
+      assert.ok(svg.includes(p59.poses[0].interactions[0].residue), 'the diagram names the residues');
       const receptorLog = await download(h, u.token, first.artifact, 'logs', 'receptor');
       assert.match(receptorLog, /\$ obabel receptor\.pdb -xr -O receptor\.pdbqt/, 'a receptor with hydrogens keeps them');
       const ligandLog = await download(h, u.token, first.artifact, 'logs', '0');

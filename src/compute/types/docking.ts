@@ -31,6 +31,10 @@ import { sdfRecord } from '../../engines/molblock.js';
 import { prepareLigand, runVina } from '../../engines/docking/vina.js';
 import { engineJob } from './kit/engine-job.js';
 import { DockingResult } from './kit/results.js';
+import { checkDockedPoses, diagramRecords, dockingPoseFields, orderPoses, poseCheckSeconds, type CheckedPose } from './kit/docking-poses.js';
+import type { EngineName } from '../../engines/catalog.js';
+import { isMolblock } from '../../chem/jobs/handlers.js';
+import { displayName } from './kit/structures.js';
 
 /** A receptor the engines cannot use is the job's input problem (charged, as the user's). */
 function receptorInputError(err: unknown): never {
@@ -108,6 +112,7 @@ const Payload = Type.Object(
           "pH at which the ligands, and a receptor given without hydrogens, are protonated (Open Babel's model); null: hydrogens by valence only. A receptor with its hydrogens keeps them",
       }),
     ),
+    ...dockingPoseFields,
   },
   { additionalProperties: false },
 );
@@ -127,7 +132,16 @@ function bestLigands(items: ItemResult[], n: number | undefined) {
     .slice(0, n ?? items.length);
 }
 
-export const dockingJob = engineJob<Payload>('docking', { poses: 'molecules', best: 'molecules', table: 'table' }, ['obabel', 'vina'], {
+/** Vina alone, or with the pose checks (RDKit's program and PLIP): the lanes docking's jobs travel in. */
+const DOCKING_ENGINES = {
+  sets: [
+    ['obabel', 'vina'],
+    ['obabel', 'vina', 'rdkit', 'plip'],
+  ] as EngineName[][],
+  of: (p: Payload): EngineName[] => (p.pose_checks === false ? ['obabel', 'vina'] : ['obabel', 'vina', 'rdkit', 'plip']),
+};
+
+export const dockingJob = engineJob<Payload>('docking', { poses: 'molecules', best: 'molecules', table: 'table', interactions: 'svg' }, DOCKING_ENGINES, {
   summary: 'AutoDock Vina docking of ligands into a receptor (an uploaded PDB file or an RCSB PDB entry) within a box',
   payload: Payload,
   result: DockingResult,
@@ -145,7 +159,13 @@ export const dockingJob = engineJob<Payload>('docking', { poses: 'molecules', be
       torsions = infos.map((i) => (i.error ? 0 : (i.rotatable ?? null)));
     }
     // Vina's threads are the resource's, but no more than the machine has cores (a 2-core worker runs cpu-4's 4 threads at 2 cores' speed).
-    return dockingEstimate(p, n, heavy, Math.min(ctx.resource.vcpu, os.availableParallelism()), box, site, torsions);
+    const est = dockingEstimate(p, n, heavy, Math.min(ctx.resource.vcpu, os.availableParallelism()), box, site, torsions);
+    if (p.pose_checks === false) return est;
+    const checks = poseCheckSeconds(n, p.num_modes ?? 9);
+    return {
+      expectedRuntimeSec: Math.round((est.expectedRuntimeSec + checks) * 1000) / 1000,
+      assumptions: { ...est.assumptions, pose_checks_sec: Math.round(checks * 10) / 10 },
+    };
   },
   async run(ctx) {
     const p = ctx.payload;
@@ -154,11 +174,15 @@ export const dockingJob = engineJob<Payload>('docking', { poses: 'molecules', be
     const exhaustiveness = p.exhaustiveness ?? 8;
     const numModes = p.num_modes ?? 9;
     const scoring = p.scoring ?? 'vina';
+    const poseChecks = p.pose_checks !== false;
+    const poseOrder = p.pose_order ?? 'score';
+    const diagrams: OutputRecord[] = [];
     const keep = (p.keep_hetero ?? []).map((k) => k.toUpperCase());
     const dir = makeScratch('docking');
     const receptorLogs = new EngineLogs();
     try {
-      const { receptor, box, boxSource } = await dockingInputs(ctx, path.join(dir, RECEPTOR_PDB));
+      const receptorPdb = path.join(dir, RECEPTOR_PDB);
+      const { receptor, box, boxSource } = await dockingInputs(ctx, receptorPdb);
       const structures = await loadStructures(ctx);
       ctx.progress(0.01, 'preparing the receptor');
       const prepared = await prepareReceptor(
@@ -183,12 +207,35 @@ export const dockingJob = engineJob<Payload>('docking', { poses: 'molecules', be
         const lig = await prepareLigand(s, tools, idir, ph);
         ligandProgress(k, 0.05, 'docking with Vina, 0%');
         const onProgress = (f: number) => ligandProgress(k, 0.05 + 0.95 * f, `docking with Vina, ${Math.round(100 * f)}%`);
-        const poses = await runVina(tools, idir, lig, { receptor: receptorFile, box, exhaustiveness, numModes, seed, scoring, onProgress }).catch(receptorInputError);
+        const vinaPoses = await runVina(tools, idir, lig, { receptor: receptorFile, box, exhaustiveness, numModes, seed, scoring, onProgress }).catch(receptorInputError);
+        let poses: CheckedPose[] = vinaPoses;
+        let svgs = new Map<CheckedPose, string>();
+        if (poseChecks) {
+          ligandProgress(k, 0.99, 'checking the poses');
+          const reference = isMolblock(s.input) ? null : s.input;
+          ({ poses, svgs } = await checkDockedPoses(tools, idir, { receptorPdb, poses: vinaPoses, reference, title: displayName(s) }));
+        }
+        poses = orderPoses(poses, poseOrder);
+        diagrams.push(...diagramRecords(poses, svgs, s));
         const best = poses[0]!.score_kcal_mol;
         return {
           fields: { poses, best_score_kcal_mol: best, torsions: lig.torsions, charge: lig.charge, ...(lig.dropped ? { fragments_dropped: lig.dropped } : {}) },
-          structures: poses.map((q, k) => ({ molblock: q.molblock, props: { pose: k + 1, score_kcal_mol: q.score_kcal_mol, rmsd_lb: q.rmsd_lb, rmsd_ub: q.rmsd_ub } })),
-          row: { best_score_kcal_mol: best, poses: poses.length, torsions: lig.torsions },
+          structures: poses.map((q, k) => ({
+            molblock: q.molblock,
+            props: {
+              pose: k + 1,
+              score_kcal_mol: q.score_kcal_mol,
+              rmsd_lb: q.rmsd_lb,
+              rmsd_ub: q.rmsd_ub,
+              ...(q.checks ? { checks_passed: q.checks.passed ? 1 : 0, checks_failed: q.checks.failed.join(' ') } : {}),
+            },
+          })),
+          row: {
+            best_score_kcal_mol: best,
+            poses: poses.length,
+            torsions: lig.torsions,
+            ...(poseChecks ? { poses_passing_checks: poses.filter((q) => q.checks?.passed).length } : {}),
+          },
         };
       });
       const out = engineOutput(
@@ -209,6 +256,8 @@ export const dockingJob = engineJob<Payload>('docking', { poses: 'molecules', be
           box: { center: box.center, size: box.size, ...boxSource },
           exhaustiveness,
           scoring,
+          pose_checks: poseChecks,
+          pose_order: poseOrder,
           num_modes: numModes,
           seed,
           ph,
@@ -233,7 +282,16 @@ export const dockingJob = engineJob<Payload>('docking', { poses: 'molecules', be
       (out.result as { ports: Record<string, string> }).ports.best =
         `the best pose of each of the ${best.length} best-scoring ligands (keep_best; all ligands without it), best first`;
       (out.result as { ports: Record<string, string> }).ports.poses =
-        "every ligand's poses as SDF records (ids <ligand id>-<pose>, best first, with score_kcal_mol, rmsd_lb, rmsd_ub as SDF fields)";
+        "every ligand's poses as SDF records (ids <ligand id>-<pose>, in pose_order, with score_kcal_mol, rmsd_lb, rmsd_ub and with the checks checks_passed and checks_failed as SDF fields)";
+      if (poseChecks) {
+        (out.result as { ports: Record<string, string> }).ports.interactions =
+          "each pose's 2D interaction diagram (image/svg+xml; record ids <ligand id>-<pose> as the poses port's): the ligand, the residues it touches, a dashed line per interaction coloured by type";
+        out.ports!.interactions = {
+          format: 'svg',
+          kind: 'svg',
+          records: diagrams.sort((a, b) => (a.metrics!.index as number) - (b.metrics!.index as number) || (a.metrics!.pose as number) - (b.metrics!.pose as number)),
+        };
+      }
       // The receptor as docked (waters and hetero groups out unless kept, before Open Babel's
       // hydrogens and charges): what a viewer draws the poses in, whether it was uploaded or
       // fetched from RCSB. Read as bytes (never a string on the event loop: it can be 50 MB).

@@ -9,7 +9,7 @@ import { invalid } from '../../errors.js';
 import { isMolblock } from '../../chem/jobs/handlers.js';
 import { makeScratch, removeScratch } from '../../engines/scratch.js';
 import { RECEPTOR_PDB } from '../../engines/docking/receptor.js';
-import { CHECK_NAMES, checkPose, INTERACTION_TYPES, poseInteractions } from '../../engines/poses/check.js';
+import { checkPose, poseInteractions } from '../../engines/poses/check.js';
 import { ItemFailure } from '../../engines/tools.js';
 import type { OutputRecord } from '../job-type.js';
 import { OVERHEAD_SEC, SAFETY } from './kit/calibration.js';
@@ -17,6 +17,7 @@ import { checkDockingInputs, dockingInputs, type DockingPayload } from './kit/do
 import { engineJob } from './kit/engine-job.js';
 import { countStructures, MAX_MOLBLOCK_CHARS, MAX_STRUCTURES, structureFields } from './kit/payload.js';
 import { item, result } from './kit/results.js';
+import { InteractionsSchema, PoseChecksSchema, StrainSchema } from './kit/pose-results.js';
 import { engineOutput, runItems } from './kit/run.js';
 import { displayName, loadStructures } from './kit/structures.js';
 
@@ -49,38 +50,14 @@ const Payload = Type.Object(
 );
 type Payload = Static<typeof Payload> & DockingPayload;
 
-const Interaction = Type.Object(
-  {
-    type: Type.Union(
-      INTERACTION_TYPES.map((t) => Type.Literal(t)),
-      { description: "PLIP's interaction type" },
-    ),
-    ligand_atoms: Type.Array(Type.Integer(), { description: "The pose's atoms (0-based, molblock order): the acceptor or donor, the ring, the charged group, the carbon" }),
-    residue: Type.String({ description: 'RESNAME CHAIN NUMBER, e.g. MET A 318' }),
-    distance_a: Type.Union([Type.Number(), Type.Null()], { description: 'Donor-acceptor, centre-centre or atom-atom distance (A), as PLIP gives it' }),
-  },
-  { additionalProperties: false },
-);
-
 export const PoseCheckResult = result(
   'PoseCheckResult',
   'pose_check',
   item(
     {
-      checks: Type.Object(
-        {
-          passed: Type.Boolean({ description: 'true when no check failed' }),
-          failed: Type.Array(Type.Union(CHECK_NAMES.map((c) => Type.Literal(c)))),
-          details: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()), {
-            description: 'Per check its figures: counts, tolerance and the worst bond, angle, pair or ring; strain: why it is null',
-          }),
-        },
-        { additionalProperties: false },
-      ),
-      strain_kcal_mol: Type.Union([Type.Number(), Type.Null()], { description: 'Not computed yet: null (checks.details.strain says why)' }),
-      interactions: Type.Array(Interaction, {
-        description: 'Hydrogen bonds first, then salt bridges, pi stacking, cation-pi, hydrophobic contacts and halogen bonds; shortest first within a type',
-      }),
+      checks: PoseChecksSchema,
+      strain_kcal_mol: StrainSchema,
+      interactions: InteractionsSchema,
       heavy_atoms: Type.Integer(),
     },
     'A pose checked in its receptor',

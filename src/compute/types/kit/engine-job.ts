@@ -7,14 +7,27 @@ import { moleculePorts } from '../molecule-jobs.js';
 import { ENGINE_SETS, enginesForMethod, type QmPayload } from './payload.js';
 import { methodOf } from './qm.js';
 
-/** An engine job type giving `outputs`, needing `engines`, or with 'method' the engines of its payload's QM method. */
+/** The engines a job needs by its payload, among the sets it may need (the lanes its jobs travel in). */
+export interface PayloadEngines<P> {
+  sets: EngineName[][];
+  of: (p: P) => EngineName[];
+}
+
+/**
+ * An engine job type giving `outputs`, needing `engines`, or with 'method' the engines of its
+ * payload's QM method, or those its payload picks among a few sets (docking's pose checks).
+ */
 export function engineJob<P>(
   name: string,
   outputs: Record<string, PortType>,
-  engines: EngineName[] | 'method',
+  engines: EngineName[] | 'method' | PayloadEngines<P>,
   def: Omit<JobType<P>, 'name' | 'ports' | 'runsOn' | 'engines' | 'engineSets'>,
 ): JobType<P> {
   const needs =
-    engines === 'method' ? { engines: (p: P) => enginesForMethod(methodOf(p as QmPayload)), engineSets: ENGINE_SETS } : { engines: () => [...engines], engineSets: [[...engines]] };
+    engines === 'method'
+      ? { engines: (p: P) => enginesForMethod(methodOf(p as QmPayload)), engineSets: ENGINE_SETS }
+      : Array.isArray(engines)
+        ? { engines: () => [...engines], engineSets: [[...engines]] }
+        : { engines: engines.of, engineSets: engines.sets };
   return { ...def, name, ports: moleculePorts(outputs, 'molecules'), runsOn: 'process', ...needs };
 }

@@ -2,6 +2,7 @@
 // JSON schemas: published in the OpenAPI document's components (<Type>Result) and checked
 // against real results by test/engines/schemas.test.ts.
 import { Type, type TObject, type TProperties } from '@sinclair/typebox';
+import { InteractionsSchema, PoseChecksSchema, StrainSchema } from './pose-results.js';
 
 const Num = Type.Number();
 const NullNum = Type.Union([Type.Number(), Type.Null()]);
@@ -130,7 +131,23 @@ export const DockingResult = result(
   'DockingResult',
   'docking',
   item(
-    { poses: Type.Array(Type.Object({ molblock: Molblock, score_kcal_mol: Num, rmsd_lb: Num, rmsd_ub: Num }, { additionalProperties: true }), { description: 'Best first' }) },
+    {
+      poses: Type.Array(
+        Type.Object(
+          {
+            molblock: Molblock,
+            score_kcal_mol: Num,
+            rmsd_lb: Num,
+            rmsd_ub: Num,
+            checks: Type.Optional(PoseChecksSchema),
+            strain_kcal_mol: Type.Optional(StrainSchema),
+            interactions: Type.Optional(InteractionsSchema),
+          },
+          { additionalProperties: true },
+        ),
+        { description: "In the payload's pose_order (Vina's score by default, best first); checks, strain_kcal_mol and interactions with pose_checks (the default)" },
+      ),
+    },
     "A ligand's docked poses",
   ),
 );
