@@ -323,6 +323,24 @@ browserSuite('web console: engine jobs in 3D', { on: 'postgres', skip, harness: 
       const labels = poses.map((p, k) => `Pose ${k + 1}: ${p.score_kcal_mol.toFixed(3)} kcal/mol (RMSD ${p.rmsd_lb.toFixed(2)} / ${p.rmsd_ub.toFixed(2)} Å)`);
       if (poses.length > 1) assert.deepEqual(await page.getByLabel(`Pose (${poses.length})`).locator('option').allInnerTexts(), labels);
       else assert.equal(await page.locator('.viewer3d-label').innerText(), labels[0]);
+      // Beside the 3D view, the shown pose's 2D interaction diagram (the job's interactions port,
+      // docs/structure.md "Docking's poses") and its checks; choosing another pose shows its own.
+      const diagram = page.getByRole('img', { name: 'Interactions of molecule 1, pose 1' });
+      await diagram.waitFor({ timeout: 30_000 });
+      assert.ok(
+        downloads.some((u) => u.endsWith(`/api/v1/artifacts/${resultArtifact}/download?port=interactions&record=0-1`)),
+        downloads.join(', '),
+      );
+      const checks = (body.items[0]!.poses[0] as unknown as { checks: { passed: boolean } }).checks;
+      assert.match(await page.locator('.pose-diagram figcaption').innerText(), checks.passed ? /every pose check passed/ : /failed /);
+      const [box3d, box2d] = [await view.boundingBox(), await diagram.boundingBox()];
+      assert.ok(box3d && box2d && box2d.x > box3d.x + box3d.width - 1, `the diagram is beside the 3D view: ${JSON.stringify([box3d, box2d])}`);
+      if (poses.length > 1) {
+        await page.getByLabel(`Pose (${poses.length})`).selectOption({ index: 1 });
+        await page.getByRole('img', { name: 'Interactions of molecule 1, pose 2' }).waitFor({ timeout: 30_000 });
+        assert.ok(downloads.some((u) => u.endsWith('&record=0-2')));
+      }
+      await page.locator('.viewer3d-pair').screenshot({ path: path.join(shots, `${prefix}-pose-and-diagram.png`) });
       // The result's receptor and box as JSON boxes in the summary.
       const summary = page.locator('.result .props');
       await summary

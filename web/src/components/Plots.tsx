@@ -24,7 +24,8 @@ const svgUrl = (svg: string) => `data:image/svg+xml;charset=utf-8,${encodeURICom
 const titleOf = (member: string) => fieldLabel((member.split('/').pop() ?? 'plot').replace(/\.svg$/i, '').replace(/[-\s]+/g, '_'));
 
 /** `nameOf(index, id)`: the molecule a record is about (the result item's name), for the alt text; `heading` shown only when there are plots. */
-export function Plots({ artifactId, nameOf, heading }: { artifactId: string; nameOf: (index: number | null, id: string) => string; heading?: string }) {
+/** `skip`: ports shown elsewhere on the page (a docking job's interaction diagrams, beside the 3D view). */
+export function Plots({ artifactId, nameOf, heading, skip = [] }: { artifactId: string; nameOf: (index: number | null, id: string) => string; heading?: string; skip?: string[] }) {
   const [plots, setPlots] = useState<Plot[]>([]);
   const [more, setMore] = useState(0);
   const [problem, setProblem] = useState<Problem | null>(null);
@@ -36,7 +37,7 @@ export function Plots({ artifactId, nameOf, heading }: { artifactId: string; nam
       const wanted: { port: string; id: string; title: string }[] = [];
       let total = 0;
       for (const [port, p] of Object.entries(art.manifest.ports)) {
-        if (p.kind !== 'svg') continue;
+        if (p.kind !== 'svg' || skip.includes(port)) continue;
         for (const r of p.records) {
           total++;
           if (wanted.length < MAX_PLOTS)

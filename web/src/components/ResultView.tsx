@@ -14,6 +14,7 @@ import { api, ok } from '../api/client.ts';
 import { fieldLabel, formatValue } from '../lib/units.ts';
 import { Plots } from './Plots.tsx';
 import { Viewer3D } from './Viewer3D.tsx';
+import { PoseDiagram, type PoseChecksView } from './PoseDiagram.tsx';
 import { cubesOf, itemName, itemStructures, receptorOf } from './viewer3d/structures.ts';
 
 const MAX_ROWS = 200;
@@ -157,6 +158,7 @@ export function ResultView({ result, artifactId = null }: { result: Row; artifac
   const sets = itemStructures(result);
   const receptor = receptorOf(result, artifactId);
   const [picked, setPicked] = useState(0);
+  const [pose, setPose] = useState(0);
   const pickId = useId();
 
   const key = smiles.slice(0, MAX_DEPICT).join('\n');
@@ -177,6 +179,10 @@ export function ResultView({ result, artifactId = null }: { result: Row; artifac
   // The chosen item's cube files (properties_qm), one array per item and artifact: the viewer redraws when it changes.
   const cubeItem = set ? raw.find((item, k) => (typeof item.index === 'number' ? item.index : k) === set.index) : undefined;
   const cubes = useMemo(() => cubesOf(cubeItem, artifactId), [cubeItem, artifactId]);
+  // A docking job's interaction diagrams (its `interactions` port) go beside the 3D view, one per pose.
+  const diagrams = Boolean(artifactId && set?.kind === 'Pose' && isRecord(result.ports) && 'interactions' in result.ports);
+  const shownPose = diagrams && cubeItem && Array.isArray(cubeItem.poses) ? (cubeItem.poses[pose] as Row | undefined) : undefined;
+  const shownChecks = shownPose && isRecord(shownPose.checks) ? (shownPose.checks as unknown as PoseChecksView) : null;
   const lists = raw
     .slice(0, MAX_LIST_ITEMS)
     .map((item, n) => ({ name: itemName(item, n), tables: listTables(item) }))
@@ -202,7 +208,7 @@ export function ResultView({ result, artifactId = null }: { result: Row; artifac
           </tbody>
         </table>
       )}
-      {artifactId && <Plots artifactId={artifactId} nameOf={nameOf} />}
+      {artifactId && <Plots artifactId={artifactId} nameOf={nameOf} skip={diagrams ? ['interactions'] : []} />}
       {set && (
         <section aria-labelledby={`${pickId}-h`}>
           <h3 id={`${pickId}-h`}>3D structures</h3>
@@ -219,7 +225,14 @@ export function ResultView({ result, artifactId = null }: { result: Row; artifac
               </select>
             </div>
           )}
-          <Viewer3D key={set.index} set={set} receptor={set.kind === 'Pose' ? receptor : null} cubes={cubes} />
+          {diagrams && cubeItem ? (
+            <div className="viewer3d-pair">
+              <Viewer3D key={set.index} set={set} receptor={receptor} cubes={cubes} onChosen={setPose} />
+              <PoseDiagram artifactId={artifactId!} record={`${String(cubeItem.id)}-${pose + 1}`} title={`${set.name}, pose ${pose + 1}`} checks={shownChecks} />
+            </div>
+          ) : (
+            <Viewer3D key={set.index} set={set} receptor={set.kind === 'Pose' ? receptor : null} cubes={cubes} />
+          )}
         </section>
       )}
       {items.length > 0 && (

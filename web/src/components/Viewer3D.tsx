@@ -22,7 +22,8 @@ const CUBE_LABELS: Record<CubeKind, string> = { homo: 'HOMO (±0.03)', lumo: 'LU
 
 const STEP = 15;
 
-export function Viewer3D({ set, receptor = null, cubes = [] }: { set: ItemStructures; receptor?: Receptor; cubes?: Cube[] }) {
+/** `onChosen`: told which of the set's structures is shown (a docking pose's diagram follows it). */
+export function Viewer3D({ set, receptor = null, cubes = [], onChosen }: { set: ItemStructures; receptor?: Receptor; cubes?: Cube[]; onChosen?: (k: number) => void }) {
   const id = useId();
   const box = useRef<HTMLDivElement>(null);
   const viewer = useRef<Viewer | null>(null);
@@ -30,6 +31,7 @@ export function Viewer3D({ set, receptor = null, cubes = [] }: { set: ItemStruct
   const [ready, setReady] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [chosen, setChosen] = useState(0);
+  useEffect(() => onChosen?.(chosen), [chosen, onChosen]);
   const [spinning, setSpinning] = useState(false);
   const [pdb, setPdb] = useState<string | null>(null);
   const [receptorNote, setReceptorNote] = useState<string | null>(null);
