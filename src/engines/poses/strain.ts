@@ -54,7 +54,7 @@ export interface PoseStrain {
 /** "1-5,7,9-12" from 1-based indices. */
 function atomRanges(ids: number[]): string {
   const out: string[] = [];
-  for (let k = 0; k < ids.length; ) {
+  for (let k = 0; k < ids.length;) {
     let j = k;
     while (j + 1 < ids.length && ids[j + 1] === ids[j]! + 1) j++;
     out.push(j === k ? String(ids[k]) : `${ids[k]}-${ids[j]}`);
@@ -107,12 +107,18 @@ export async function poseStrain(tools: EngineTools, dir: string, s: Structure, 
     const ePose = point.energyHartree;
 
     // The conformer search of the same molecule (same atom order, charge and solvent).
-    const search = await lowestEnergy(tools, work, s, { smiles: inputs.smiles, charge: inputs.charge, molblocks: inputs.molblocks }, {
-      solvent: STRAIN_SOLVENT,
-      keep: inputs.molblocks.length,
-      multiplicity: inputs.multiplicity,
-      method: 'gfnff',
-    });
+    const search = await lowestEnergy(
+      tools,
+      work,
+      s,
+      { smiles: inputs.smiles, charge: inputs.charge, molblocks: inputs.molblocks },
+      {
+        solvent: STRAIN_SOLVENT,
+        keep: inputs.molblocks.length,
+        multiplicity: inputs.multiplicity,
+        method: 'gfnff',
+      },
+    );
     const eMin = Math.min(search.energyHartree, ePose);
     return {
       strainKcalMol: round((ePose - eMin) / HARTREE_PER_KCAL, 2),
