@@ -2,7 +2,8 @@
 // coordinates kept) checked PoseBusters-style in its receptor (bond lengths, angles, aromatic ring
 // flatness, stereochemistry, internal and protein clashes) and profiled by PLIP (hydrogen bonds,
 // salt bridges, pi stacking, cation-pi, hydrophobic contacts, halogen bonds), with a 2D
-// interaction diagram per pose. The receptor is read as docking reads it (kit/docking-inputs.ts).
+// interaction diagram per pose, and each pose's strain (GFN-FF, engines/poses/strain.ts) unless
+// `strain: false`. The receptor is read as docking reads it (kit/docking-inputs.ts).
 import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { invalid } from '../../errors.js';
@@ -10,8 +11,9 @@ import { isMolblock } from '../../chem/jobs/handlers.js';
 import { makeScratch, removeScratch } from '../../engines/scratch.js';
 import { RECEPTOR_PDB } from '../../engines/docking/receptor.js';
 import { checkPose, poseInteractions } from '../../engines/poses/check.js';
+import { poseStrain } from '../../engines/poses/strain.js';
 import { ItemFailure } from '../../engines/tools.js';
-import type { OutputRecord } from '../job-type.js';
+import type { JobType, OutputRecord } from '../job-type.js';
 import { OVERHEAD_SEC, SAFETY } from './kit/calibration.js';
 import { checkDockingInputs, dockingInputs, type DockingPayload } from './kit/docking-inputs.js';
 import { engineJob } from './kit/engine-job.js';
@@ -45,6 +47,13 @@ const Payload = Type.Object(
           'The stereochemistry each pose must keep, as SMILES: one for every pose, or one per pose in input order. Without it a pose is compared with the atom parities its molblock declares',
       }),
     ),
+    strain: Type.Optional(
+      Type.Boolean({
+        default: true,
+        description:
+          "Compute each pose's strain_kcal_mol (GFN-FF: the pose relaxed with its heavy atoms restrained, minus the lowest conformer of the same molecule, ALPB water; about 1 s for a small ligand, 15 s for imatinib). false skips it (strain_kcal_mol null)",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -67,8 +76,10 @@ export const PoseCheckResult = result(
 
 /** One pose's checks, PLIP and two RDKit runs: about 2 s measured on 1IEP (docs/structure.md). */
 const SEC_PER_POSE = 3;
+/** One pose's strain: 1 s for a small ligand, 15 s for imatinib (30 conformers; docs/structure.md); a drug-sized pose is the case to plan for. */
+const STRAIN_SEC_PER_POSE = 15;
 const RECEPTOR_SEC = 1;
-const STRAIN_NOT_COMPUTED = { computed: false, reason: 'strain (GFN-FF relaxed pose minus the lowest GFN-FF conformer) is not implemented yet' };
+const STRAIN_NOT_ASKED = { computed: false, reason: 'not asked for (payload strain: false)' };
 
 function checkPayload(p: Payload, n: number): void {
   if (p.receptor_artifact_id === undefined && p.pdb_id === undefined)
@@ -81,18 +92,23 @@ function checkPayload(p: Payload, n: number): void {
     throw invalid(['reference_smiles'], `give one reference SMILES for every pose or one per pose (${n}), not ${p.reference_smiles.length}`, p.reference_smiles.length);
 }
 
-export const poseCheckJob = engineJob<Payload>('pose_check', { interactions: 'svg', table: 'table' }, ['plip', 'rdkit'], {
+const job = engineJob<Payload>('pose_check', { interactions: 'svg', table: 'table' }, ['plip', 'rdkit'], {
   summary: 'PoseBusters-style checks of ligand poses in a receptor and their PLIP interactions, with a 2D interaction diagram per pose',
   payload: Payload,
   result: PoseCheckResult,
-  methods: ['posebusters', 'plip', 'rdkit'],
+  methods: ['posebusters', 'plip', 'rdkit', 'gfnff', 'alpb', 'xtb'],
   async estimate(p, ctx) {
     const n = await countStructures(p, ctx);
     checkPayload(p, n);
     await checkDockingInputs(p, ctx);
+    const perPose = SEC_PER_POSE + (p.strain === false ? 0 : STRAIN_SEC_PER_POSE);
     return {
-      expectedRuntimeSec: Math.round((OVERHEAD_SEC + RECEPTOR_SEC + SAFETY * SEC_PER_POSE * n) * 1000) / 1000,
-      assumptions: { poses: n, model: `overhead + receptor + ${SAFETY} x poses x ${SEC_PER_POSE} s (docs/structure.md, "Pose checks and interactions")` },
+      expectedRuntimeSec: Math.round((OVERHEAD_SEC + RECEPTOR_SEC + SAFETY * perPose * n) * 1000) / 1000,
+      assumptions: {
+        poses: n,
+        strain: p.strain !== false,
+        model: `overhead + receptor + ${SAFETY} x poses x (${SEC_PER_POSE} s checks and PLIP${p.strain === false ? '' : ` + ${STRAIN_SEC_PER_POSE} s strain`}) (docs/structure.md, "Pose checks and interactions")`,
+      },
     };
   },
   async run(ctx) {
@@ -109,12 +125,19 @@ export const poseCheckJob = engineJob<Payload>('pose_check', { interactions: 'sv
         const { checks, complex, heavyAtoms } = await checkPose(tools, idir, { receptorPdb, molblock: s.input, referenceSmiles: reference });
         const { interactions, svg } = await poseInteractions(tools, idir, { molblock: s.input, complex, title: displayName(s) });
         svgs.push({ id: s.id, files: { primary: { name: 'interactions.svg', content: svg, contentType: 'image/svg+xml' } }, metrics: { index: s.index } });
-        checks.details.strain = STRAIN_NOT_COMPUTED;
+        const strain = p.strain === false ? null : await poseStrain(tools, idir, s, s.input);
+        checks.details.strain = strain ? strain.details : STRAIN_NOT_ASKED;
         const count = (t: string) => interactions.filter((i) => i.type === t).length;
         return {
-          fields: { checks, strain_kcal_mol: null, interactions, heavy_atoms: heavyAtoms },
+          fields: { checks, strain_kcal_mol: strain?.strainKcalMol ?? null, interactions, heavy_atoms: heavyAtoms },
           structures: [],
-          row: { passed: checks.passed ? 1 : 0, failed: checks.failed.join(' '), hbonds: count('hbond'), interactions: interactions.length },
+          row: {
+            passed: checks.passed ? 1 : 0,
+            failed: checks.failed.join(' '),
+            hbonds: count('hbond'),
+            interactions: interactions.length,
+            strain_kcal_mol: strain?.strainKcalMol ?? '',
+          },
         };
       });
       const out = engineOutput('pose_check', 'posebusters', run, {
@@ -134,3 +157,13 @@ export const poseCheckJob = engineJob<Payload>('pose_check', { interactions: 'sv
     }
   },
 });
+
+/** The strain needs xtb: lane plip-rdkit-xtb, or plip-rdkit with strain: false. */
+export const poseCheckJob: JobType<Payload> = {
+  ...job,
+  engines: (p) => (p.strain === false ? ['plip', 'rdkit'] : ['plip', 'rdkit', 'xtb']),
+  engineSets: [
+    ['plip', 'rdkit', 'xtb'],
+    ['plip', 'rdkit'],
+  ],
+};

@@ -72,7 +72,9 @@ export function xtbFailure(text: string, stderr: string): string {
 export async function runXtb(tools: EngineTools, dir: string, s: Prepared, o: XtbOptions): Promise<XtbResult> {
   const input = path.join(dir, 'structure.sdf');
   fs.writeFileSync(input, `${s.molblock.replace(/\s*$/, '\n')}$$$$\n`);
-  for (const f of ['xtbopt.sdf', 'xtbout.json']) fs.rmSync(path.join(dir, f), { force: true });
+  // GFN-FF reads a gfnff_topo left in the directory by an earlier run instead of setting the
+  // topology up from this structure: every run starts from its own input.
+  for (const f of ['xtbopt.sdf', 'xtbout.json', 'gfnff_topo', 'gfnff_charges', 'gfnff_adjacency']) fs.rmSync(path.join(dir, f), { force: true });
   const args = [
     'structure.sdf',
     ...methodArgs(o.method),

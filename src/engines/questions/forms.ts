@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readMolblockAtoms } from '../molblock.js';
-import { runXtb } from '../qm/xtb.js';
+import { runXtb, type XtbOptions } from '../qm/xtb.js';
 import { ItemFailure, type EngineTools, type Prepared, type Structure } from '../tools.js';
 
 /** A form as the RDKit program gives it: its SMILES, total charge and conformers (lowest force-field energy first). */
@@ -27,13 +27,13 @@ export function conformersToEmbed(rotatable: number): number {
   return Math.min(30, 4 + 4 * rotatable);
 }
 
-/** The lowest GFN2 energy over the first `keep` conformers of `form`, each optimised in `solvent` (multiplicity from its electrons). */
+/** The lowest GFN2 (or `method`) energy over the first `keep` conformers of `form`, each optimised in `solvent` (multiplicity from its electrons). */
 export async function lowestEnergy(
   tools: EngineTools,
   dir: string,
   s: Structure,
   form: Form,
-  o: { solvent: string | null; keep: number; multiplicity?: number },
+  o: { solvent: string | null; keep: number; multiplicity?: number; method?: XtbOptions['method'] },
 ): Promise<FormEnergy> {
   let best: FormEnergy | null = null;
   let lastFailure: ItemFailure | null = null;
@@ -44,7 +44,7 @@ export async function lowestEnergy(
     const prepared: Prepared = { ...s, molblock, ...readMolblockAtoms(molblock) };
     try {
       const r = await runXtb(tools, work, prepared, {
-        method: 'gfn2',
+        method: o.method ?? 'gfn2',
         solvent: o.solvent,
         charge: form.charge,
         multiplicity: o.multiplicity ?? 1,

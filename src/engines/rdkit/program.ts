@@ -18,6 +18,9 @@ const PROGRAM = String.raw`# Crucible's RDKit program (docs/questions.md): Debia
 #   bonds:      a molecule's X-H bonds (one per set of symmetry-equivalent hydrogens) or the
 #               bonds given, checked, and the parent's 3D conformers
 #   fragments:  the two radicals of each bond broken, with their own 3D conformers
+#   pose:       a 3D pose (molblock) with its missing hydrogens added at computed positions
+#               (heavy atoms and any hydrogens given kept, new ones appended), and 3D conformers
+#               of the same molecule in the same atom order (a pose's strain, src/engines/poses)
 # Atom indices are the input SMILES's (heavy atoms as written, then the hydrogens AddHs adds).
 import json, sys
 from rdkit import Chem, RDLogger
@@ -215,7 +218,28 @@ def cmd_fragments(req):
     return out
 
 
-COMMANDS = {"sites": cmd_sites, "forms": cmd_forms, "tautomers": cmd_tautomers, "bonds": cmd_bonds, "fragments": cmd_fragments}
+def cmd_pose(req):
+    """The pose with every hydrogen (AddHs addCoords: the pose's atoms keep their coordinates), and the conformers of that molecule (same atom order; stereo from the pose's 3D)."""
+    mol = Chem.MolFromMolBlock(req["molblock"], removeHs=False, sanitize=True)
+    if mol is None or mol.GetNumConformers() == 0:
+        raise ValueError("RDKit cannot read the pose")
+    Chem.AssignStereochemistryFrom3D(mol)
+    mh = Chem.AddHs(mol, addCoords=True)
+    _, blocks = conformers(mh, req.get("conformers", 0), req.get("seed", 42))
+    radicals = sum(a.GetNumRadicalElectrons() for a in mh.GetAtoms())
+    return {
+        "molblock": full_bond_lines(Chem.MolToMolBlock(mh, kekulize=True)),
+        "hydrogens_added": mh.GetNumAtoms() - mol.GetNumAtoms(),
+        "heavy_atoms": [a.GetIdx() for a in mh.GetAtoms() if a.GetAtomicNum() > 1],
+        "charge": Chem.GetFormalCharge(mh),
+        "multiplicity": radicals + 1,
+        "rotatable": rdMolDescriptors.CalcNumRotatableBonds(mh),
+        "smiles": smiles_of(mh),
+        "molblocks": blocks,
+    }
+
+
+COMMANDS = {"sites": cmd_sites, "pose": cmd_pose, "forms": cmd_forms, "tautomers": cmd_tautomers, "bonds": cmd_bonds, "fragments": cmd_fragments}
 
 if __name__ == "__main__":
     request = json.load(open(sys.argv[1]))

@@ -21,13 +21,17 @@ export const PoseChecksSchema = Type.Object(
     passed: Type.Boolean({ description: 'true when no check failed' }),
     failed: Type.Array(Type.Union(CHECK_NAMES.map((c) => Type.Literal(c)))),
     details: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()), {
-      description: 'Per check its figures: counts, tolerance and the worst bond, angle, pair or ring; strain: why it is null',
+      description:
+        'Per check its figures: counts, tolerance and the worst bond, angle, pair or ring; strain: method, solvent, conformers, e_pose_hartree, e_min_hartree, heavy_atom_rmsd_after_relaxation, or the reason it is null',
     }),
   },
   { additionalProperties: false },
 );
 
-export const StrainSchema = Type.Union([Type.Number(), Type.Null()], { description: 'Not computed yet: null (checks.details.strain says why)' });
+export const StrainSchema = Type.Union([Type.Number(), Type.Null()], {
+  description:
+    'GFN-FF energy of the pose relaxed with its heavy atoms restrained, minus the lowest of a conformer search of the same molecule (ALPB water), kcal/mol, never negative; null when not asked for or not computable (checks.details.strain.reason)',
+});
 
 export const InteractionsSchema = Type.Array(Interaction, {
   description: 'Hydrogen bonds first, then salt bridges, pi stacking, cation-pi, hydrophobic contacts and halogen bonds; shortest first within a type',
