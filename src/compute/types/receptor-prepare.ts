@@ -2,7 +2,7 @@
 // RCSB PDB entry made ready for docking and simulation: waters and hetero groups out unless kept,
 // missing heavy atoms filled by PDBFixer, hydrogens and protonation states at a pH by PDB2PQR with
 // PROPKA. One result item: atoms, hydrogens_added, changes, protonation; the prepared PDB as the
-// port `receptor` (its first port: the result artifact's id is a docking job's
+// port `receptor` (of kind receptor: the result artifact's id is a docking job's
 // receptor_artifact_id). The receptor is read and checked as docking reads it
 // (kit/docking-inputs.ts): a file that is not a protein is a 422 at submit.
 import fs from 'node:fs';
@@ -61,10 +61,9 @@ const Item = Type.Object(
     protonation: Type.Array(Type.Object({ residue: Residue, state: Str }, { additionalProperties: false }), {
       description: 'Every His (HID, HIE, HIP), and every Asp, Glu, Lys, Cys, Arg, Tyr not in its usual state (ASH, GLH, LYN, CYX, CYM, ARN, TYM)',
     }),
-    missing_residues: Type.Array(
-      Type.Object({ chain: Str, where: Str, residues: Type.Integer(), terminal: Type.Boolean() }, { additionalProperties: false }),
-      { description: 'Gaps in the chains (residues of SEQRES without coordinates): not built' },
-    ),
+    missing_residues: Type.Array(Type.Object({ chain: Str, where: Str, residues: Type.Integer(), terminal: Type.Boolean() }, { additionalProperties: false }), {
+      description: 'Gaps in the chains (residues of SEQRES without coordinates): not built',
+    }),
   },
   { additionalProperties: false },
 );
@@ -173,18 +172,17 @@ export const receptorPrepareJob: JobType<Payload> = {
           summary: { structures: 1, completed: 1, errors: 0 },
           items: [item],
           ports: {
-            receptor: "the prepared receptor (PDB with every hydrogen, AMBER residue names for the protonation states), one record; the result artifact's id is a docking job's receptor_artifact_id",
+            receptor:
+              "the prepared receptor (PDB with every hydrogen, AMBER residue names for the protonation states), one record; the result artifact's id is a docking job's receptor_artifact_id",
             logs: "PDBFixer's and PDB2PQR's output (bounded)",
           },
         },
         ports: {
-          // First: a job's result artifact read as a file is its first own port (src/modules/artifacts/job-results.ts).
+          // Kind `receptor`: what a job reads of a result artifact given as a file (src/modules/artifacts/job-results.ts).
           receptor: {
             format: 'pdb',
             kind: 'receptor',
-            records: [
-              { id: 'receptor', files: { primary: { name: 'receptor.pdb', content: await fs.promises.readFile(prepared.file), contentType: 'chemical/x-pdb' } } },
-            ],
+            records: [{ id: 'receptor', files: { primary: { name: 'receptor.pdb', content: await fs.promises.readFile(prepared.file), contentType: 'chemical/x-pdb' } } }],
           },
           logs: { format: 'text', kind: 'logs', records: logRecords },
         },

@@ -95,7 +95,17 @@ export async function prepareProtein(
   o: { input: string; ph: number; fill: boolean; removed: string[]; removedMore: number },
 ): Promise<PreparedProtein> {
   const fix = await runPdbfixer<FixAnswer>(tools, dir, { command: 'fix', input: o.input, output: 'fixed.pdb', fill: o.fill });
-  const args = ['--ff=AMBER', '--ffout=AMBER', '--titration-state-method=propka', `--with-ph=${o.ph}`, '--keep-chain', '--pdb-output', 'protonated.pdb', 'fixed.pdb', 'protonated.pqr'];
+  const args = [
+    '--ff=AMBER',
+    '--ffout=AMBER',
+    '--titration-state-method=propka',
+    `--with-ph=${o.ph}`,
+    '--keep-chain',
+    '--pdb-output',
+    'protonated.pdb',
+    'fixed.pdb',
+    'protonated.pqr',
+  ];
   const r = await tools.run('pdb2pqr', args, dir, { threads: 1 });
   if (r.code !== 0 || !fs.existsSync(path.join(dir, 'protonated.pdb')))
     throw new ReceptorProblem(`PDB2PQR (PROPKA) could not protonate the structure: ${pdb2pqrMessage(r.stderr, r.stdout)}`);
