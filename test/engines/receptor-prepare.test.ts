@@ -134,6 +134,23 @@ for (const backend of onlyOn('postgres')) {
       );
       assert.ok(item4.hydrogens_added > item.hydrogens_added, 'more protons at pH 4');
 
+      // Kept: the water gets its two hydrogens (PDB2PQR names it WAT), the EDO stays as it is; each once.
+      const kept = await run('receptor_prepare', { receptor_artifact_id: receptor, keep_waters: true, keep_hetero: ['edo'] });
+      assert.equal(kept.done.status, 'completed', kept.done.message ?? '');
+      const itemK = kept.res.items[0] as Item;
+      assert.deepEqual(
+        itemK.changes.filter((c) => c.what.startsWith('removed')),
+        [],
+      );
+      assert.deepEqual(kept.res.receptor.kept_hetero, { HOH: 1, EDO: 1 });
+      assert.equal(itemK.hydrogens_added, item.hydrogens_added + 2);
+      assert.equal(itemK.atoms, item.atoms + 3 + 2);
+      const keptPdb = atomLines(await download(h, token, kept.done.result_artifact_id!, 'receptor'));
+      assert.deepEqual(
+        keptPdb.filter((l) => / 60[12] /.test(l.slice(20, 27))).map((l) => `${l.slice(17, 20)} ${l.slice(12, 16).trim()}`),
+        ['WAT OW', 'WAT HW', 'WAT HW', 'EDO C1', 'EDO O1'],
+      );
+
       // The result artifact is a docking receptor: a small ligand docks into imatinib's site.
       const dock = await run('docking', {
         molecules: ['NC(=O)c1ccccc1'],

@@ -4,8 +4,9 @@
 //   fix:     drops every hydrogen (PDB2PQR adds them all again at the pH), lists the gaps in the
 //            chains (missing residues, never built), lists and, when asked, adds the missing
 //            heavy atoms of the residues present (side chains, backbone atoms, terminal OXT)
-//   finish:  reads PDB2PQR's output, puts back the kept hetero groups PDB2PQR dropped (it has no
-//            template for them), writes element columns where missing, and counts atoms,
+//   finish:  reads PDB2PQR's output, puts back any kept hetero group PDB2PQR dropped (it keeps
+//            those it has no template for as they are, without hydrogens, and gives waters
+//            theirs as WAT), writes element columns where missing, and counts atoms,
 //            hydrogens and the residue names that carry a protonation state (HID, HIE, HIP, ASH,
 //            GLH, LYN, CYX, CYM, ...).
 import fs from 'node:fs';
@@ -86,13 +87,14 @@ def cmd_finish(req):
             if not line[76:78].strip():
                 # PDB2PQR's atom names of proteins start with their element (H, C, N, O, S).
                 line = line[:76].ljust(76) + line[12:16].strip()[0].rjust(2)
-            seen.add(key(line))
+            seen.add(key(line)[:2])
             out.append(line)
         elif line.startswith("TER"):
             out.append("TER")
     restored = {}
     for line in open(req["fixed"]):
-        if line.startswith("HETATM") and key(line) not in seen:
+        # By chain and number: PDB2PQR renames what it keeps (HOH -> WAT).
+        if line.startswith("HETATM") and key(line)[:2] not in seen:
             out.append(line.rstrip("\n"))
             restored[key(line)] = True
     atoms = hydrogens = 0
