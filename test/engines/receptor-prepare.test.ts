@@ -3,12 +3,15 @@
 // (EDO) added. The job puts back the lysine's side chain, removes the water and the EDO (each
 // listed in changes), adds about as many hydrogens as the original file had, lists every His's
 // state; at pH 4 PROPKA protonates Asp and Glu (ASH, GLH) and every His (HIP) where at 7.4 none
-// are. The prepared receptor (the result artifact) docks. A file with no protein is a 422 at
+// are; kept, the water gets its hydrogens and the EDO stays once. The prepared receptor (the
+// result artifact) docks. An RCSB entry (the lookups' stand-in) loses imatinib, its waters and
+// its sulfate, each listed. A file with no protein is a 422 at
 // submit; PDBFixer and PDB2PQR failing on strange files are job errors in their own words.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { onlyOn } from '../helpers/backends.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { StandIn } from '../lookups/stand-in.js';
 import { boxOf, download, readData, uploadFile } from './docking-helpers.js';
 import { resultSchemaErrors } from './helpers.js';
 
@@ -57,13 +60,19 @@ for (const backend of onlyOn('postgres')) {
   describe(`receptor_prepare (${backend.name})`, { timeout: 600_000 }, () => {
     let h: Harness;
     let token: string;
+    let standIn: StandIn;
     before(async () => {
-      h = await startHarness(backend, {}, { workers: 1 });
+      // RCSB PDB's files through the lookups' stand-in (1IEP: chain A, STI, two waters, a sulfate).
+      standIn = await new StandIn().start();
+      h = await startHarness(backend, { CRUCIBLE_RCSB_FILES_URL: standIn.base }, { workers: 1 });
       const u = await h.user();
       await h.credit(u.userId, 20);
       token = u.token;
     });
-    after(async () => h?.close());
+    after(async () => {
+      await h?.close();
+      await standIn?.stop();
+    });
 
     const submit = (jobType: string, payload: Record<string, unknown>) => h.req('POST', '/api/v1/jobs/submit', { token, body: { job_name: jobType, job_type: jobType, payload } });
     const run = async (jobType: string, payload: Record<string, unknown>) => {
@@ -163,6 +172,23 @@ for (const backend of onlyOn('postgres')) {
       assert.equal(dock.res.receptor.hydrogens, "the file's own");
       assert.equal(dock.res.items[0].error, null, dock.res.items[0].detail ?? '');
       assert.ok(dock.res.items[0].poses[0].score_kcal_mol < -3, JSON.stringify(dock.res.items[0].poses[0].score_kcal_mol));
+    });
+
+    it('an RCSB PDB entry (1IEP): imatinib (STI), the waters and the sulfate removed, each listed in file order', async () => {
+      const r = await run('receptor_prepare', { pdb_id: '1iep' });
+      assert.equal(r.done.status, 'completed', r.done.message ?? '');
+      assert.equal(r.res.receptor.pdb_id, '1IEP');
+      const item = r.res.items[0] as Item;
+      assert.deepEqual(
+        item.changes.filter((c) => c.what.startsWith('removed')),
+        [
+          { residue: 'STI A 201', what: 'removed hetero group STI' },
+          { residue: 'HOH A 401', what: 'removed water' },
+          { residue: 'HOH A 402', what: 'removed water' },
+          { residue: 'SO4 A 301', what: 'removed hetero group SO4' },
+        ],
+      );
+      assert.ok(Math.abs(item.hydrogens_added - ORIGINAL_H) <= 0.02 * ORIGINAL_H, `${item.hydrogens_added} hydrogens`);
     });
 
     it('a file without protein is a 422 at submit; PDBFixer and PDB2PQR failing are job errors carrying their messages', async () => {
