@@ -160,6 +160,14 @@ for (const backend of onlyOn('postgres')) {
         ['WAT OW', 'WAT HW', 'WAT HW', 'EDO C1', 'EDO O1'],
       );
 
+      // fill_missing false: PDBFixer adds nothing, PDB2PQR still rebuilds the lysine, and says so.
+      const unfilled = await run('receptor_prepare', { receptor_artifact_id: receptor, fill_missing: false });
+      assert.equal(unfilled.done.status, 'completed', unfilled.done.message ?? '');
+      assert.deepEqual(
+        (unfilled.res.items[0] as Item).changes.filter((c) => c.residue === 'LYS A 271'),
+        [{ residue: 'LYS A 271', what: "added atoms CG, CD, CE, NZ (PDB2PQR's repair)" }],
+      );
+
       // The result artifact is a docking receptor: a small ligand docks into imatinib's site.
       const dock = await run('docking', {
         molecules: ['NC(=O)c1ccccc1'],
