@@ -15,6 +15,7 @@ import { pkaJob } from './types/pka.js';
 import { pocketsJob } from './types/pockets.js';
 import { propertiesQmJob } from './types/properties-qm.js';
 import { reactivityJob } from './types/reactivity.js';
+import { receptorPrepareJob } from './types/receptor-prepare.js';
 import { rerankJob } from './types/rerank.js';
 import { scanJob } from './types/scan.js';
 import { tautomersJob } from './types/tautomers.js';
@@ -50,6 +51,7 @@ const TYPES: JobType[] = [
   tautomersJob,
   bdeJob,
   reactivityJob,
+  receptorPrepareJob,
 ];
 
 /** Types that run a feature's asynchronous requests (utilities, inference): never submitted through /jobs. */

@@ -44,6 +44,7 @@ const CHECKED_BY_ENGINE_TESTS: Record<string, string> = {
   pka: 'test/engines/pka.test.ts',
   tautomers: 'test/engines/tautomers.test.ts',
   bde: 'test/engines/bde.test.ts',
+  receptor_prepare: 'test/engines/receptor-prepare.test.ts',
   profile_table: 'test/workflows/profile.test.ts',
 };
 

@@ -55,7 +55,14 @@ function receptor(text: string, o: ReceptorOp): ReceptorAnswer {
     if (typeof b === 'string') siteProblem = b;
     else ({ box, site } = b);
   }
-  const summary: ReceptorSummary = { atoms: info.atoms, hydrogens: info.hydrogens, residues: info.residues, removed: info.removed, kept: info.kept };
+  const summary: ReceptorSummary = {
+    atoms: info.atoms,
+    hydrogens: info.hydrogens,
+    residues: info.residues,
+    removed: info.removed,
+    kept: info.kept,
+    removedGroups: info.removedGroups,
+  };
   return { sha256, info: summary, box, site, siteProblem, miss: box ? boxMissing(box, info.coords) : null };
 }
 

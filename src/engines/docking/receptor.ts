@@ -40,7 +40,12 @@ export interface ReceptorSummary {
   removed: Record<string, number>;
   /** Hetero groups kept: residue name -> number of groups. */
   kept: Record<string, number>;
+  /** The groups removed, each `RESNAME CHAIN NUMBER` in file order (the first MAX_LISTED_GROUPS; `removed` counts them all). */
+  removedGroups: string[];
 }
+
+/** Removed groups listed by name and place at most (a receptor's waters can be thousands). */
+export const MAX_LISTED_GROUPS = 2_000;
 
 export interface ReceptorInfo extends ReceptorSummary {
   /** Coordinates of the kept heavy atoms, x y z flattened. */
@@ -78,6 +83,7 @@ export function readReceptor(text: string, keep: readonly string[] = []): Recept
   const out: string[] = [];
   const coords: number[] = [];
   const removed: Record<string, number> = {};
+  const removedGroups: string[] = [];
   const kept: Record<string, number> = {};
   const residues = new Set<string>();
   const groups = new Set<string>();
@@ -132,6 +138,7 @@ export function readReceptor(text: string, keep: readonly string[] = []): Recept
       if (!groups.has(resKey)) {
         groups.add(resKey);
         tally[name] = (tally[name] ?? 0) + 1;
+        if (!wanted && removedGroups.length < MAX_LISTED_GROUPS) removedGroups.push(`${resName} ${line.slice(21, 22).trim() || '_'} ${line.slice(22, 27).trim()}`);
         if (!firstGroup.has(name)) firstGroup.set(name, resKey);
       }
       if (firstGroup.get(name) === resKey && !['H', 'D'].includes(elementOf(l))) {
@@ -170,6 +177,7 @@ export function readReceptor(text: string, keep: readonly string[] = []): Recept
     coords: Float64Array.from(coords),
     removed,
     kept,
+    removedGroups,
     sites: new Map([...sites].map(([k, v]) => [k, Float64Array.from(v)])),
     filtered: out.join('\n') + '\n',
   };

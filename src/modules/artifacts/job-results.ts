@@ -62,7 +62,12 @@ export function jobArtifactsFrom(a: ArtifactService) {
     /** The artifact's file (its `file` record, else its first record): its size, and its bytes (a stream) when at most maxBytes. */
     async readFile(userId: string, artifactId: string, maxBytes: number): Promise<JobFile> {
       const art = await a.get(userId, artifactId);
-      const port = art.manifest.ports.file ? 'file' : Object.keys(art.manifest.ports)[0];
+      // An upload's `file`; a job's result artifact: its port of kind `receptor` (a PDB file:
+      // receptor_prepare's, docking's), else its first own port by name other than the logs,
+      // result.json only when it has no other (the stored manifest keeps no key order).
+      const ports = art.manifest.ports;
+      const names = Object.keys(ports).sort();
+      const port = ports.file ? 'file' : (names.find((n) => ports[n]?.kind === 'receptor') ?? names.find((n) => n !== RESULT_PORT && ports[n]?.kind !== 'logs') ?? names[0]);
       const record = port ? art.manifest.ports[port]?.records[0] : undefined;
       if (!port || !record) return { name: art.name, size: 0, content: (async function* () {})() };
       const dl = await a.download(userId, artifactId, { port, record: record.id });
