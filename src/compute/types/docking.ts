@@ -132,21 +132,27 @@ function bestLigands(items: ItemResult[], n: number | undefined) {
     .slice(0, n ?? items.length);
 }
 
-/** Vina alone, or with the pose checks (RDKit's program and PLIP): the lanes docking's jobs travel in. */
+/** Vina alone, or with the pose checks (RDKit's program, PLIP and xtb for the strain): the lanes docking's jobs travel in. */
 const DOCKING_ENGINES = {
   sets: [
     ['obabel', 'vina'],
-    ['obabel', 'vina', 'rdkit', 'plip'],
+    ['obabel', 'vina', 'rdkit', 'plip', 'xtb'],
   ] as EngineName[][],
-  of: (p: Payload): EngineName[] => (p.pose_checks === false ? ['obabel', 'vina'] : ['obabel', 'vina', 'rdkit', 'plip']),
+  of: (p: Payload): EngineName[] => (p.pose_checks === false ? ['obabel', 'vina'] : ['obabel', 'vina', 'rdkit', 'plip', 'xtb']),
 };
 
 export const dockingJob = engineJob<Payload>('docking', { poses: 'molecules', best: 'molecules', table: 'table', interactions: 'svg' }, DOCKING_ENGINES, {
   summary: 'AutoDock Vina docking of ligands into a receptor (an uploaded PDB file or an RCSB PDB entry) within a box',
   payload: Payload,
   result: DockingResult,
-  methods: ['vina', 'vina12', 'vinardo', 'openbabel', 'ligsite'],
-  methodsOf: (p) => ['vina12', 'openbabel', p.scoring === 'vinardo' ? 'vinardo' : 'vina', ...(p.box_site === AUTO_SITE ? ['ligsite'] : [])],
+  methods: ['vina', 'vina12', 'vinardo', 'openbabel', 'ligsite', 'posebusters', 'plip', 'gfnff', 'alpb', 'xtb'],
+  methodsOf: (p) => [
+    'vina12',
+    'openbabel',
+    p.scoring === 'vinardo' ? 'vinardo' : 'vina',
+    ...(p.box_site === AUTO_SITE ? ['ligsite'] : []),
+    ...(p.pose_checks === false ? [] : ['posebusters', 'plip', 'gfnff', 'alpb', 'xtb']),
+  ],
   async estimate(p, ctx) {
     checkDockingPayload(p);
     const n = await countStructures(p, ctx);
@@ -213,7 +219,7 @@ export const dockingJob = engineJob<Payload>('docking', { poses: 'molecules', be
         if (poseChecks) {
           ligandProgress(k, 0.99, 'checking the poses');
           const reference = isMolblock(s.input) ? null : s.input;
-          ({ poses, svgs } = await checkDockedPoses(tools, idir, { receptorPdb, poses: vinaPoses, reference, title: displayName(s) }));
+          ({ poses, svgs } = await checkDockedPoses(tools, idir, { receptorPdb, poses: vinaPoses, reference, title: displayName(s), structure: s }));
         }
         poses = orderPoses(poses, poseOrder);
         diagrams.push(...diagramRecords(poses, svgs, s));

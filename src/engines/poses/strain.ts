@@ -82,15 +82,19 @@ const round = (x: number, n: number) => Math.round(x * 10 ** n) / 10 ** n;
  * never throws for a problem of the pose (RDKit or xtb failing); strainKcalMol is then null and
  * details.reason says why.
  */
-export async function poseStrain(tools: EngineTools, dir: string, s: Structure, molblock: string): Promise<PoseStrain> {
+/** The conformer searches done so far, by molecule (SMILES and charge): a ligand's poses share one (docking). */
+export type SearchCache = Map<string, { energyHartree: number; optimised: number }>;
+
+export async function poseStrain(tools: EngineTools, dir: string, s: Structure, molblock: string, searches?: SearchCache): Promise<PoseStrain> {
   const work = path.join(dir, 'strain');
   const base = { computed: false, method: STRAIN_METHOD, solvent: `alpb ${STRAIN_SOLVENT}` };
   try {
     fs.mkdirSync(work, { recursive: true });
     // The rotatable bonds of the molecule decide how many conformers; RDKit counts them on the pose itself.
     const probe = await runRdkit<PoseInputs>(tools, work, { command: 'pose', molblock, conformers: 0 });
-    const inputs = await runRdkit<PoseInputs>(tools, work, { command: 'pose', molblock, conformers: conformersToEmbed(probe.rotatable), seed: STRAIN_SEED });
-    if (!inputs.molblocks.length) throw new ItemFailure('engine_failed', `RDKit gave no 3D conformer of ${inputs.smiles}`);
+    const known = searches?.get(`${probe.smiles} ${probe.charge}`);
+    const inputs = known ? probe : await runRdkit<PoseInputs>(tools, work, { command: 'pose', molblock, conformers: conformersToEmbed(probe.rotatable), seed: STRAIN_SEED });
+    if (!known && !inputs.molblocks.length) throw new ItemFailure('engine_failed', `RDKit gave no 3D conformer of ${inputs.smiles}`);
     const pose: Prepared = { ...s, molblock: inputs.molblock, ...readMolblockAtoms(inputs.molblock) };
     const xtb = { method: 'gfnff' as const, solvent: STRAIN_SOLVENT, charge: inputs.charge, multiplicity: inputs.multiplicity };
 
@@ -107,18 +111,21 @@ export async function poseStrain(tools: EngineTools, dir: string, s: Structure, 
     const ePose = point.energyHartree;
 
     // The conformer search of the same molecule (same atom order, charge and solvent).
-    const search = await lowestEnergy(
-      tools,
-      work,
-      s,
-      { smiles: inputs.smiles, charge: inputs.charge, molblocks: inputs.molblocks },
-      {
-        solvent: STRAIN_SOLVENT,
-        keep: inputs.molblocks.length,
-        multiplicity: inputs.multiplicity,
-        method: 'gfnff',
-      },
-    );
+    const search =
+      known ??
+      (await lowestEnergy(
+        tools,
+        work,
+        s,
+        { smiles: inputs.smiles, charge: inputs.charge, molblocks: inputs.molblocks },
+        {
+          solvent: STRAIN_SOLVENT,
+          keep: inputs.molblocks.length,
+          multiplicity: inputs.multiplicity,
+          method: 'gfnff',
+        },
+      ));
+    searches?.set(`${inputs.smiles} ${inputs.charge}`, { energyHartree: search.energyHartree, optimised: search.optimised });
     const eMin = Math.min(search.energyHartree, ePose);
     return {
       strainKcalMol: round((ePose - eMin) / HARTREE_PER_KCAL, 2),

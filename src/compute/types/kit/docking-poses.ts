@@ -6,7 +6,8 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { Type } from '@sinclair/typebox';
 import { checkPose, poseInteractions, type Interaction, type PoseChecks } from '../../../engines/poses/check.js';
-import type { EngineTools } from '../../../engines/tools.js';
+import { poseStrain, type SearchCache } from '../../../engines/poses/strain.js';
+import type { EngineTools, Structure } from '../../../engines/tools.js';
 import type { Pose } from '../../../engines/docking/vina.js';
 import type { OutputRecord } from '../../job-type.js';
 import { SAFETY } from './calibration.js';
@@ -20,7 +21,7 @@ export const dockingPoseFields = {
     Type.Boolean({
       default: true,
       description:
-        'Check every pose PoseBusters-style and profile its interactions with PLIP (as pose_check does; docs/structure.md), with a 2D diagram per pose in the `interactions` port. false: Vina alone',
+        "Check every pose PoseBusters-style, compute its strain (GFN-FF) and profile its interactions with PLIP (as pose_check does; docs/structure.md), with a 2D diagram per pose in the `interactions` port. false: Vina's poses alone",
     }),
   ),
   pose_order: Type.Optional(
@@ -41,32 +42,40 @@ export interface CheckedPose extends Pose {
   interactions?: Interaction[];
 }
 
-/** One pose's checks, PLIP and two RDKit runs: about 2 s on 1IEP (docs/structure.md, "Pose checks and interactions"). */
-export const CHECK_SEC_PER_POSE = 2;
+/**
+ * One pose's checks, PLIP and its strain relaxation (about 2 s and 1.5 s on 1IEP), and one
+ * conformer search per ligand for the strain's reference (about 10 s for imatinib; docs/structure.md).
+ */
+export const CHECK_SEC_PER_POSE = 3.5;
+export const SEARCH_SEC_PER_LIGAND = 10;
 
 /** The estimate's seconds for the checks of `ligands` ligands' poses (at most `numModes` each). */
 export function poseCheckSeconds(ligands: number, numModes: number): number {
-  return SAFETY * CHECK_SEC_PER_POSE * ligands * numModes;
+  return SAFETY * ligands * (SEARCH_SEC_PER_LIGAND + CHECK_SEC_PER_POSE * numModes);
 }
 
 /**
- * Checks each of a ligand's poses in the receptor (its PDB file) and profiles its interactions,
- * with each pose's 2D diagram (SVG). `reference`: the stereochemistry the poses must keep (the
+ * Checks each of a ligand's poses in the receptor (its PDB file), computes its strain and profiles
+ * its interactions, with each pose's 2D diagram (SVG). `reference`: the stereochemistry the poses must keep (the
  * ligand's SMILES when it was given as one).
  */
 export async function checkDockedPoses(
   tools: EngineTools,
   dir: string,
-  input: { receptorPdb: string; poses: Pose[]; reference: string | null; title: string },
+  input: { receptorPdb: string; poses: Pose[]; reference: string | null; title: string; structure: Structure },
 ): Promise<{ poses: CheckedPose[]; svgs: Map<CheckedPose, string> }> {
   const poses: CheckedPose[] = [];
   const svgs = new Map<CheckedPose, string>();
+  // The poses are one molecule: one conformer search is the strain's reference for them all.
+  const searches: SearchCache = new Map();
   for (const [k, pose] of input.poses.entries()) {
     const pdir = path.join(dir, `pose-${k + 1}`);
     fs.mkdirSync(pdir, { recursive: true });
     const { checks, complex } = await checkPose(tools, pdir, { receptorPdb: input.receptorPdb, molblock: pose.molblock, referenceSmiles: input.reference });
     const { interactions, svg } = await poseInteractions(tools, pdir, { molblock: pose.molblock, complex, title: `${input.title}, Vina pose ${k + 1}` });
-    const checked = { ...pose, checks, strain_kcal_mol: null, interactions };
+    const strain = await poseStrain(tools, pdir, input.structure, pose.molblock, searches);
+    checks.details.strain = strain.details;
+    const checked = { ...pose, checks, strain_kcal_mol: strain.strainKcalMol, interactions };
     poses.push(checked);
     svgs.set(checked, svg);
   }
