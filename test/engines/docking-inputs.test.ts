@@ -186,7 +186,18 @@ for (const backend of onlyOn('pglite')) {
       assert.equal(r.receptor.url, 'https://www.rcsb.org/structure/1IEP');
       assert.deepEqual(r.receptor.removed_hetero, { STI: 1, HOH: 2, SO4: 1 });
       assert.deepEqual(r.receptor.kept_hetero, {});
-      assert.equal(r.receptor.hydrogens, 'added by Open Babel at pH 7.4');
+      // RCSB's entry has no hydrogens: docking prepared it as receptor_prepare does and says so
+      // (docs/structure.md, "Docking a raw receptor").
+      assert.equal(r.receptor.hydrogens, 'added by PDBFixer and PDB2PQR with PROPKA at pH 7.4');
+      assert.equal(r.receptor.preparation.by, 'pdbfixer+pdb2pqr');
+      assert.ok(r.receptor.preparation.hydrogens_added > 2000, String(r.receptor.preparation.hydrogens_added));
+      assert.equal(r.receptor.preparation.protonation.filter((x: { residue: string }) => x.residue.startsWith('HIS ')).length, 6);
+      const log = await download(h, u.token, r.artifact, 'logs', 'receptor');
+      assert.match(log, /\$ pdb2pqr .*--titration-state-method=propka --with-ph=7\.4/);
+      assert.match(log, /\$ obabel receptor\.pdb -xr -O receptor\.pdbqt/, "Open Babel keeps PDB2PQR's hydrogens");
+      const ob = await run({ receptor_protonation: 'openbabel', pose_checks: false });
+      assert.equal(ob.receptor.hydrogens, 'added by Open Babel at pH 7.4');
+      assert.equal(ob.receptor.preparation, undefined);
       assert.equal(r.items[0].error, null, r.items[0].detail);
       assert.ok(r.items[0].best_score_kcal_mol < -3, String(r.items[0].best_score_kcal_mol));
       // The receptor as docked is the result's `receptor` port: RCSB's entry without its waters,

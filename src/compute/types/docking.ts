@@ -31,6 +31,7 @@ import { sdfRecord } from '../../engines/molblock.js';
 import { prepareLigand, runVina } from '../../engines/docking/vina.js';
 import { engineJob } from './kit/engine-job.js';
 import { DockingResult } from './kit/results.js';
+import { PROTONATION_ENGINES, protonateRawReceptor, receptorProtonationField } from './kit/docking-protonation.js';
 import { checkDockedPoses, diagramRecords, dockingPoseFields, orderPoses, poseCheckSeconds, type CheckedPose } from './kit/docking-poses.js';
 import type { EngineName } from '../../engines/catalog.js';
 import { isMolblock } from '../../chem/jobs/handlers.js';
@@ -113,6 +114,7 @@ const Payload = Type.Object(
       }),
     ),
     ...dockingPoseFields,
+    ...receptorProtonationField,
   },
   { additionalProperties: false },
 );
@@ -132,13 +134,15 @@ function bestLigands(items: ItemResult[], n: number | undefined) {
     .slice(0, n ?? items.length);
 }
 
-/** Vina alone, or with the pose checks (RDKit's program, PLIP and xtb for the strain): the lanes docking's jobs travel in. */
+/**
+ * Vina and Open Babel; with the pose checks RDKit's program, PLIP and xtb (the strain); with PROPKA
+ * for a raw receptor PDBFixer and PDB2PQR: the lanes docking's jobs travel in.
+ */
+const CHECK_ENGINES: EngineName[] = ['rdkit', 'plip', 'xtb'];
+const enginesOf = (checks: boolean, propka: boolean): EngineName[] => ['obabel', 'vina', ...(checks ? CHECK_ENGINES : []), ...(propka ? PROTONATION_ENGINES : [])];
 const DOCKING_ENGINES = {
-  sets: [
-    ['obabel', 'vina'],
-    ['obabel', 'vina', 'rdkit', 'plip', 'xtb'],
-  ] as EngineName[][],
-  of: (p: Payload): EngineName[] => (p.pose_checks === false ? ['obabel', 'vina'] : ['obabel', 'vina', 'rdkit', 'plip', 'xtb']),
+  sets: [enginesOf(false, false), enginesOf(true, false), enginesOf(false, true), enginesOf(true, true)],
+  of: (p: Payload): EngineName[] => enginesOf(p.pose_checks !== false, p.receptor_protonation !== 'openbabel'),
 };
 
 export const dockingJob = engineJob<Payload>('docking', { poses: 'molecules', best: 'molecules', table: 'table', interactions: 'svg' }, DOCKING_ENGINES, {
@@ -191,9 +195,13 @@ export const dockingJob = engineJob<Payload>('docking', { poses: 'molecules', be
       const { receptor, box, boxSource } = await dockingInputs(ctx, receptorPdb);
       const structures = await loadStructures(ctx);
       ctx.progress(0.01, 'preparing the receptor');
+      const receptorTools = toolsFor(ctx, receptorLogs, 0, PER_CALL_MS);
+      const raw = await protonateRawReceptor(receptorTools, dir, { info: receptor.info, ph, mode: p.receptor_protonation ?? 'propka', sha256: receptor.sha256 }).catch(
+        receptorInputError,
+      );
       const prepared = await prepareReceptor(
-        { sha256: receptor.sha256, info: receptor.info, keep, ph },
-        toolsFor(ctx, receptorLogs, 0, PER_CALL_MS),
+        { sha256: raw?.sha256 ?? receptor.sha256, info: raw?.info ?? receptor.info, keep, ph },
+        receptorTools,
         dir,
         ctx.deps.engines?.obabel.version ?? '',
         { dir: ctx.deps.cacheDir, userId: ctx.userId },
@@ -254,7 +262,12 @@ export const dockingJob = engineJob<Payload>('docking', { poses: 'molecules', be
             sha256: receptor.sha256,
             residues: receptor.info.residues,
             atoms_pdbqt: prepared.atoms,
-            hydrogens: prepared.hydrogens === 'kept' ? "the file's own" : `added by Open Babel at pH ${ph ?? 'of its valences'}`,
+            hydrogens: raw
+              ? `added by PDBFixer and PDB2PQR with PROPKA at pH ${ph}`
+              : prepared.hydrogens === 'kept'
+                ? "the file's own"
+                : `added by Open Babel at pH ${ph ?? 'of its valences'}`,
+            ...(raw ? { preparation: raw.preparation } : {}),
             removed_hetero: receptor.info.removed,
             kept_hetero: receptor.info.kept,
             prepared_from_cache: prepared.cached,
