@@ -143,6 +143,8 @@ __all__ = [
     "DockingResult",
     "DockingResultItemsItem",
     "DockingResultItemsItemPosesItem",
+    "DockingResultItemsItemPosesItemChecks",
+    "DockingResultItemsItemPosesItemInteractionsItem",
     "DockingResultSummary",
     "EngineInfo",
     "EngineList",
@@ -232,6 +234,21 @@ __all__ = [
     "PkaResultItemsItemMicrostatesItem",
     "PkaResultItemsItemSitesItem",
     "PkaResultSummary",
+    "PocketsJobEstimateRequest",
+    "PocketsJobRequest",
+    "PocketsPayload",
+    "PocketsResult",
+    "PocketsResultGrid",
+    "PocketsResultPocketsItem",
+    "PocketsResultReceptor",
+    "PoseCheckJobEstimateRequest",
+    "PoseCheckJobRequest",
+    "PoseCheckPayload",
+    "PoseCheckResult",
+    "PoseCheckResultItemsItem",
+    "PoseCheckResultItemsItemChecks",
+    "PoseCheckResultItemsItemInteractionsItem",
+    "PoseCheckResultSummary",
     "PredictRequest",
     "PredictResponse",
     "PredictionItem",
@@ -280,6 +297,16 @@ __all__ = [
     "ReactivityResultItemsItem",
     "ReactivityResultItemsItemFukuiItem",
     "ReactivityResultSummary",
+    "ReceptorPrepareJobEstimateRequest",
+    "ReceptorPrepareJobRequest",
+    "ReceptorPreparePayload",
+    "ReceptorPrepareResult",
+    "ReceptorPrepareResultItemsItem",
+    "ReceptorPrepareResultItemsItemChangesItem",
+    "ReceptorPrepareResultItemsItemMissingResiduesItem",
+    "ReceptorPrepareResultItemsItemProtonationItem",
+    "ReceptorPrepareResultPorts",
+    "ReceptorPrepareResultSummary",
     "RenameApiKeyRequest",
     "RerankJobEstimateRequest",
     "RerankJobRequest",
@@ -1512,7 +1539,7 @@ class DockingPayload(TypedDict, total=False):
     box: DockingPayloadBox
     #: An uploaded ligand pose (SDF, MOL, MOL2 or PDB): the box is its extent plus padding on every side. Exactly one of box and this
     reference_ligand_artifact_id: str
-    #: A hetero group of the receptor by residue name (e.g. STI, 1IEP's imatinib), or "ligand" for its ligand (its one hetero group that is not water, an ion, an additive or kept; a 422 lists the groups when there are several): the box is its first group's extent plus padding on every side; the group is removed unless kept. Exactly one of box, reference_ligand_artifact_id and this
+    #: A hetero group of the receptor by residue name (e.g. STI, 1IEP's imatinib), or "ligand" for its ligand (its one hetero group that is not water, an ion, an additive or kept; a 422 lists the groups when there are several): the box is its first group's extent plus padding on every side; the group is removed unless kept. "auto": the box of the receptor's best pocket (the pockets job's first, docs/structure.md "Pockets"; the result's box says which). Exactly one of box, reference_ligand_artifact_id and this
     box_site: str
     #: Port `best`: the best pose of each of this many best-scoring ligands, best first (for a workflow's next step)
     keep_best: int
@@ -1528,6 +1555,12 @@ class DockingPayload(TypedDict, total=False):
     seed: int
     #: pH at which the ligands, and a receptor given without hydrogens, are protonated (Open Babel's model); null: hydrogens by valence only. A receptor with its hydrogens keeps them
     ph: float | None
+    #: Check every pose PoseBusters-style, compute its strain (GFN-FF) and profile its interactions with PLIP (as pose_check does; docs/structure.md), with a 2D diagram per pose in the `interactions` port. false: Vina's poses alone
+    pose_checks: bool
+    #: Each ligand's poses: by Vina's score (best first), by the checks (the poses that pass every check first, then fewer failed, then by score) or by strain (lowest first, then by score; poses without a strain last). The best port and table take each ligand's first pose
+    pose_order: Literal["score", "checks", "strain"]
+    #: A receptor given without hydrogens: propka prepares it as receptor_prepare does (PDBFixer's missing atoms, PDB2PQR with PROPKA's protonation states at ph); openbabel adds Open Babel's hydrogens at ph. A receptor with its hydrogens keeps them either way
+    receptor_protonation: Literal["propka", "openbabel"]
 
 
 class DockingPayloadBox(TypedDict):
@@ -1537,6 +1570,64 @@ class DockingPayloadBox(TypedDict):
     center: list[float]
     #: Edge lengths of the search box, x y z (A), each at most 126
     size: list[float]
+
+
+class _PoseCheckJobEstimateRequestRequired(TypedDict):
+    "The required keys of PoseCheckJobEstimateRequest."
+
+    job_type: Literal["pose_check"]
+    payload: PoseCheckPayload
+
+
+class PoseCheckJobEstimateRequest(_PoseCheckJobEstimateRequestRequired, total=False):
+    "PoseBusters-style checks of ligand poses in a receptor and their PLIP interactions, with a 2D interaction diagram per pose"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
+class PoseCheckPayload(TypedDict, total=False):
+    "PoseBusters-style checks of ligand poses in a receptor and their PLIP interactions, with a 2D interaction diagram per pose"
+
+    #: The poses (1 to 1000): each a molblock with 3D coordinates in the receptor's frame (kept as given). Exactly one of molecules and input_artifact_id (an uploaded SDF, or a docking result with port "poses")
+    molecules: list[str]
+    #: An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id
+    input_artifact_id: str
+    #: The port of input_artifact_id holding the structures
+    port: str
+    #: An uploaded PDB file of the receptor (at most 50 MB). Exactly one of receptor_artifact_id and pdb_id
+    receptor_artifact_id: str
+    #: An RCSB PDB entry (e.g. 1IEP), fetched in the PDB format; its waters and hetero groups are removed
+    pdb_id: str
+    #: The stereochemistry each pose must keep, as SMILES: one for every pose, or one per pose in input order. Without it a pose is compared with the atom parities its molblock declares
+    reference_smiles: list[str]
+    #: Compute each pose's strain_kcal_mol (GFN-FF: the pose relaxed with its heavy atoms restrained, minus the lowest conformer of the same molecule, ALPB water; about 1 s for a small ligand, 15 s for imatinib). false skips it (strain_kcal_mol null)
+    strain: bool
+
+
+class _PocketsJobEstimateRequestRequired(TypedDict):
+    "The required keys of PocketsJobEstimateRequest."
+
+    job_type: Literal["pockets"]
+    payload: PocketsPayload
+
+
+class PocketsJobEstimateRequest(_PocketsJobEstimateRequestRequired, total=False):
+    "Pockets of a receptor (an uploaded PDB file or an RCSB PDB entry) with no ligand given: a LIGSITE grid search, best first, each with a Vina box"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
+class PocketsPayload(TypedDict, total=False):
+    "Pockets of a receptor (an uploaded PDB file or an RCSB PDB entry) with no ligand given: a LIGSITE grid search, best first, each with a Vina box"
+
+    #: An uploaded PDB file of the receptor (at most 50 MB). Exactly one of receptor_artifact_id and pdb_id
+    receptor_artifact_id: str
+    #: An RCSB PDB entry (e.g. 1IEP), fetched in the PDB format
+    pdb_id: str
+    #: The best pockets reported (1 to 20)
+    max_pockets: int
 
 
 class _ConformersJobEstimateRequestRequired(TypedDict):
@@ -1875,6 +1966,37 @@ class ReactivityPayload(TypedDict, total=False):
     solvent: Literal["acetone", "acetonitrile", "aniline", "benzaldehyde", "benzene", "ch2cl2", "chcl3", "cs2", "dioxane", "dmf", "dmso", "ether", "ethylacetate", "furane", "hexadecane", "hexane", "methanol", "nitromethane", "octanol", "woctanol", "phenol", "toluene", "thf", "water"] | None
 
 
+class _ReceptorPrepareJobEstimateRequestRequired(TypedDict):
+    "The required keys of ReceptorPrepareJobEstimateRequest."
+
+    job_type: Literal["receptor_prepare"]
+    payload: ReceptorPreparePayload
+
+
+class ReceptorPrepareJobEstimateRequest(_ReceptorPrepareJobEstimateRequestRequired, total=False):
+    "Receptor preparation: waters and hetero groups removed, missing heavy atoms added (PDBFixer), protonation states at a pH (PDB2PQR with PROPKA)"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
+class ReceptorPreparePayload(TypedDict, total=False):
+    "Receptor preparation: waters and hetero groups removed, missing heavy atoms added (PDBFixer), protonation states at a pH (PDB2PQR with PROPKA)"
+
+    #: An uploaded PDB file of the protein (at most 50 MB). Exactly one of receptor_artifact_id and pdb_id
+    receptor_artifact_id: str
+    #: An RCSB PDB entry (e.g. 1IEP), fetched in the PDB format
+    pdb_id: str
+    #: pH of the protonation states (PROPKA through PDB2PQR)
+    ph: float
+    #: Keep the waters (they are removed by default)
+    keep_waters: bool
+    #: Residue names of hetero groups to keep (e.g. HEM, ZN); every other hetero group is removed. Kept groups get no hydrogens
+    keep_hetero: list[str]
+    #: Add the missing heavy atoms of the residues present (side chains, terminal OXT) with PDBFixer. Gaps (missing residues) are listed, never built. false: PDBFixer adds nothing, though PDB2PQR still rebuilds a residue's few missing heavy atoms (listed in changes)
+    fill_missing: bool
+
+
 @dataclass(kw_only=True)
 class JobEstimateResponse(Model):
     "JobEstimateResponse"
@@ -1882,7 +2004,7 @@ class JobEstimateResponse(Model):
     cost: float
     "USD reserved at submit"
     expected_runtime_sec: float
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "pose_check", "pockets", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity", "receptor_prepare"]
     rate_per_sec: float
     "USD per second of runtime"
     resource: Literal["default", "cpu-4"]
@@ -2088,6 +2210,36 @@ class DockingJobRequest(_DockingJobRequestRequired, total=False):
     resource: Literal["default", "cpu-4"]
 
 
+class _PoseCheckJobRequestRequired(TypedDict):
+    "The required keys of PoseCheckJobRequest."
+
+    job_name: str
+    job_type: Literal["pose_check"]
+    payload: PoseCheckPayload
+
+
+class PoseCheckJobRequest(_PoseCheckJobRequestRequired, total=False):
+    "PoseBusters-style checks of ligand poses in a receptor and their PLIP interactions, with a 2D interaction diagram per pose"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
+class _PocketsJobRequestRequired(TypedDict):
+    "The required keys of PocketsJobRequest."
+
+    job_name: str
+    job_type: Literal["pockets"]
+    payload: PocketsPayload
+
+
+class PocketsJobRequest(_PocketsJobRequestRequired, total=False):
+    "Pockets of a receptor (an uploaded PDB file or an RCSB PDB entry) with no ligand given: a LIGSITE grid search, best first, each with a Vina box"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
 class _ConformersJobRequestRequired(TypedDict):
     "The required keys of ConformersJobRequest."
 
@@ -2223,6 +2375,21 @@ class ReactivityJobRequest(_ReactivityJobRequestRequired, total=False):
     resource: Literal["default", "cpu-4"]
 
 
+class _ReceptorPrepareJobRequestRequired(TypedDict):
+    "The required keys of ReceptorPrepareJobRequest."
+
+    job_name: str
+    job_type: Literal["receptor_prepare"]
+    payload: ReceptorPreparePayload
+
+
+class ReceptorPrepareJobRequest(_ReceptorPrepareJobRequestRequired, total=False):
+    "Receptor preparation: waters and hetero groups removed, missing heavy atoms added (PDBFixer), protonation states at a pH (PDB2PQR with PROPKA)"
+
+    #: default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+    resource: Literal["default", "cpu-4"]
+
+
 class JobSubmitMultipleRequest(TypedDict):
     "JobSubmitMultipleRequest"
 
@@ -2235,7 +2402,7 @@ class JobListItem(Model):
 
     process_id: str
     job_name: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "pose_check", "pockets", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity", "receptor_prepare"]
     resource: Literal["default", "cpu-4"]
     status: Literal["queued", "dispatched", "running", "completed", "error", "cancelled"]
     "queued -> dispatched (a worker claimed it) -> running -> completed | error; or cancelled"
@@ -3301,18 +3468,180 @@ class DockingResultItemsItem(Tabular):
     detail: str | None
     "What happened, in the engine's own words where it has some"
     poses: list[DockingResultItemsItemPosesItem] | None = None
-    "Best first"
+    "In the payload's pose_order (Vina's score by default, best first); checks, strain_kcal_mol and interactions with pose_checks (the default)"
 
 
 @dataclass(kw_only=True)
-class DockingResultItemsItemPosesItem(Model):
+class DockingResultItemsItemPosesItem(Tabular):
     "DockingResultItemsItemPosesItem"
+
+    _table = "interactions"
 
     molblock: str
     "V2000 molblock, 3D coordinates in Å, atoms in the input order (hydrogens after the heavy atoms)"
     score_kcal_mol: float
     rmsd_lb: float
     rmsd_ub: float
+    checks: DockingResultItemsItemPosesItemChecks | None = None
+    strain_kcal_mol: float | None = None
+    "GFN-FF energy of the pose relaxed with its heavy atoms restrained, minus the lowest of a conformer search of the same molecule (ALPB water), kcal/mol, never negative; null when not asked for or not computable (checks.details.strain.reason)"
+    interactions: list[DockingResultItemsItemPosesItemInteractionsItem] | None = None
+    "Hydrogen bonds first, then salt bridges, pi stacking, cation-pi, hydrophobic contacts and halogen bonds; shortest first within a type"
+
+
+@dataclass(kw_only=True)
+class DockingResultItemsItemPosesItemChecks(Model):
+    "DockingResultItemsItemPosesItemChecks"
+
+    passed: bool
+    "true when no check failed"
+    failed: list[Literal["bond_lengths", "bond_angles", "aromatic_ring_flatness", "stereochemistry", "internal_clash", "protein_clash"]]
+    details: dict[str, dict[str, Any]]
+    "Per check its figures: counts, tolerance and the worst bond, angle, pair or ring; strain: method, solvent, conformers, e_pose_hartree, e_min_hartree, heavy_atom_rmsd_after_relaxation, or the reason it is null"
+
+
+@dataclass(kw_only=True)
+class DockingResultItemsItemPosesItemInteractionsItem(Model):
+    "DockingResultItemsItemPosesItemInteractionsItem"
+
+    type: Literal["hbond", "salt_bridge", "pi_stack", "cation_pi", "hydrophobic", "halogen"]
+    "PLIP's interaction type"
+    ligand_atoms: list[int]
+    "The pose's atoms (0-based, molblock order): the acceptor or donor, the ring, the charged group, the carbon"
+    residue: str
+    "RESNAME CHAIN NUMBER, e.g. MET A 318"
+    distance_a: float | None
+    "Donor-acceptor, centre-centre or atom-atom distance (A), as PLIP gives it"
+
+
+@dataclass(kw_only=True)
+class PoseCheckResult(Tabular):
+    "PoseCheckResult"
+
+    _table = "items"
+
+    job_type: Literal["pose_check"]
+    method: str
+    receptor: dict[str, Any]
+    summary: PoseCheckResultSummary
+    items: list[PoseCheckResultItemsItem]
+    "One per input structure, in input order"
+    ports: dict[str, str]
+    "The result artifact's ports: structures or poses (SDF), table (CSV), logs, and plots where there are some"
+
+
+@dataclass(kw_only=True)
+class PoseCheckResultSummary(Model):
+    "PoseCheckResultSummary"
+
+    structures: int
+    completed: int
+    errors: int
+
+
+@dataclass(kw_only=True)
+class PoseCheckResultItemsItem(Tabular):
+    "A pose checked in its receptor"
+
+    _table = "interactions"
+
+    index: int
+    "Position in the input (0-based)"
+    id: str
+    "The record id of an uploaded set, else the index"
+    name: str | None
+    error: str | None
+    "null, or a code: unparseable, too_large, unsupported_element, preparation_failed, charge_multiplicity, scf_not_converged, not_converged, engine_failed, timeout, ..."
+    detail: str | None
+    "What happened, in the engine's own words where it has some"
+    checks: PoseCheckResultItemsItemChecks | None = None
+    strain_kcal_mol: float | None = None
+    "GFN-FF energy of the pose relaxed with its heavy atoms restrained, minus the lowest of a conformer search of the same molecule (ALPB water), kcal/mol, never negative; null when not asked for or not computable (checks.details.strain.reason)"
+    interactions: list[PoseCheckResultItemsItemInteractionsItem] | None = None
+    "Hydrogen bonds first, then salt bridges, pi stacking, cation-pi, hydrophobic contacts and halogen bonds; shortest first within a type"
+    heavy_atoms: int | None = None
+
+
+@dataclass(kw_only=True)
+class PoseCheckResultItemsItemChecks(Model):
+    "PoseCheckResultItemsItemChecks"
+
+    passed: bool
+    "true when no check failed"
+    failed: list[Literal["bond_lengths", "bond_angles", "aromatic_ring_flatness", "stereochemistry", "internal_clash", "protein_clash"]]
+    details: dict[str, dict[str, Any]]
+    "Per check its figures: counts, tolerance and the worst bond, angle, pair or ring; strain: method, solvent, conformers, e_pose_hartree, e_min_hartree, heavy_atom_rmsd_after_relaxation, or the reason it is null"
+
+
+@dataclass(kw_only=True)
+class PoseCheckResultItemsItemInteractionsItem(Model):
+    "PoseCheckResultItemsItemInteractionsItem"
+
+    type: Literal["hbond", "salt_bridge", "pi_stack", "cation_pi", "hydrophobic", "halogen"]
+    "PLIP's interaction type"
+    ligand_atoms: list[int]
+    "The pose's atoms (0-based, molblock order): the acceptor or donor, the ring, the charged group, the carbon"
+    residue: str
+    "RESNAME CHAIN NUMBER, e.g. MET A 318"
+    distance_a: float | None
+    "Donor-acceptor, centre-centre or atom-atom distance (A), as PLIP gives it"
+
+
+@dataclass(kw_only=True)
+class PocketsResult(Tabular):
+    "A receptor's pockets, best first"
+
+    _table = "pockets"
+
+    job_type: Literal["pockets"]
+    method: Literal["ligsite"]
+    receptor: PocketsResultReceptor
+    "The receptor searched, and where it came from"
+    parameters: dict[str, float]
+    "The LIGSITE parameters (docs/structure.md, \"Pockets\")"
+    grid: PocketsResultGrid
+    pockets_found: int
+    "Pockets found before max_pockets was applied"
+    pockets: list[PocketsResultPocketsItem]
+    "Best first"
+    runtime_ms: int
+    "The search, in its thread"
+
+
+@dataclass(kw_only=True)
+class PocketsResultReceptor(Model):
+    "The receptor searched, and where it came from"
+
+    sha256: str
+    residues: int
+    heavy_atoms: int
+
+
+@dataclass(kw_only=True)
+class PocketsResultGrid(Model):
+    "PocketsResultGrid"
+
+    spacing_a: float
+    points: int
+
+
+@dataclass(kw_only=True)
+class PocketsResultPocketsItem(Model):
+    "PocketsResultPocketsItem"
+
+    rank: int
+    center: list[float]
+    "The mean of its grid points, x y z (A)"
+    size: list[float]
+    "Edge lengths of a box that holds it: its points' extent plus 4 A on every side (a Vina box with center)"
+    volume_a3: float
+    "Its grid points times the cell volume (A^3)"
+    score: float
+    "Grid points x mean buriedness"
+    buriedness: float
+    "Mean directions (of 7) with protein on both sides of its points"
+    residues: list[str]
+    "The residues lining it (a heavy atom within 4 A of a point), as RESNAME CHAIN NUMBER (e.g. MET A 318)"
 
 
 @dataclass(kw_only=True)
@@ -3904,6 +4233,94 @@ class ReactivityResultItemsItemFukuiItem(Model):
     "f-: charge change on removing an electron, q(N-1) - q(N): where an electrophile attacks"
     f_zero: float
     "f0 = (f+ + f-)/2: radical attack"
+
+
+@dataclass(kw_only=True)
+class ReceptorPrepareResult(Tabular):
+    "ReceptorPrepareResult"
+
+    _table = "items"
+
+    job_type: Literal["receptor_prepare"]
+    method: Literal["pdbfixer+pdb2pqr"]
+    receptor: dict[str, Any]
+    "The input: artifact_id or pdb_id (with its source), sha256, residues, hetero groups removed and kept"
+    ph: float
+    fill_missing: bool
+    keep_waters: bool
+    keep_hetero: list[str]
+    openmm_version: str | None
+    "PDBFixer's OpenMM"
+    pdb2pqr_version: str | None
+    summary: ReceptorPrepareResultSummary
+    items: list[ReceptorPrepareResultItemsItem]
+    ports: ReceptorPrepareResultPorts
+
+
+@dataclass(kw_only=True)
+class ReceptorPrepareResultSummary(Model):
+    "ReceptorPrepareResultSummary"
+
+    structures: int
+    completed: int
+    errors: int
+
+
+@dataclass(kw_only=True)
+class ReceptorPrepareResultItemsItem(Model):
+    "ReceptorPrepareResultItemsItem"
+
+    index: int
+    id: str
+    name: str | None
+    error: None
+    detail: None
+    atoms: int
+    "Atoms of the prepared PDB, hydrogens included"
+    hydrogens_added: int
+    "Hydrogens of the prepared PDB: all added by PDB2PQR (the input's own are dropped first)"
+    changes: list[ReceptorPrepareResultItemsItemChangesItem]
+    "Atoms added (per residue) and groups removed (waters, hetero groups)"
+    protonation: list[ReceptorPrepareResultItemsItemProtonationItem]
+    "Every His (HID, HIE, HIP), and every Asp, Glu, Lys, Cys, Arg, Tyr not in its usual state (ASH, GLH, LYN, CYX, CYM, ARN, TYM)"
+    missing_residues: list[ReceptorPrepareResultItemsItemMissingResiduesItem]
+    "Gaps in the chains (residues of SEQRES without coordinates): not built"
+
+
+@dataclass(kw_only=True)
+class ReceptorPrepareResultItemsItemChangesItem(Model):
+    "ReceptorPrepareResultItemsItemChangesItem"
+
+    residue: str
+    "`RESNAME CHAIN NUMBER` (e.g. HIS A 110; chain _ when blank)"
+    what: str
+
+
+@dataclass(kw_only=True)
+class ReceptorPrepareResultItemsItemProtonationItem(Model):
+    "ReceptorPrepareResultItemsItemProtonationItem"
+
+    residue: str
+    "`RESNAME CHAIN NUMBER` (e.g. HIS A 110; chain _ when blank)"
+    state: str
+
+
+@dataclass(kw_only=True)
+class ReceptorPrepareResultItemsItemMissingResiduesItem(Model):
+    "ReceptorPrepareResultItemsItemMissingResiduesItem"
+
+    chain: str
+    where: str
+    residues: int
+    terminal: bool
+
+
+@dataclass(kw_only=True)
+class ReceptorPrepareResultPorts(Model):
+    "ReceptorPrepareResultPorts"
+
+    receptor: str
+    logs: str
 
 
 @dataclass(kw_only=True)
@@ -6333,7 +6750,7 @@ class WorkflowEstimateStepsItem(Model):
     "WorkflowEstimateStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "pose_check", "pockets", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity", "receptor_prepare"]
     resource: Literal["default", "cpu-4"]
     expected_runtime_sec: float
     cost: float
@@ -6662,7 +7079,7 @@ class WorkflowRunStepsItem(Model):
     "WorkflowRunStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "pose_check", "pockets", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity", "receptor_prepare"]
     state: Literal["pending", "queued", "running", "completed", "failed", "cancelled", "skipped", "reused"]
     "pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run"
     job_id: str | None
@@ -6729,7 +7146,7 @@ class WorkflowRunStep(Model):
 
     run_id: str
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "pose_check", "pockets", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity", "receptor_prepare"]
     state: Literal["pending", "queued", "running", "completed", "failed", "cancelled", "skipped", "reused"]
     "pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run"
     job_id: str | None
@@ -6792,7 +7209,7 @@ class WorkflowRunGraphNodesItem(Model):
     id: str
     kind: Literal["input", "step", "output"]
     label: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"] | None
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "pose_check", "pockets", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity", "receptor_prepare"] | None
     state: Literal["pending", "queued", "running", "completed", "failed", "cancelled", "skipped", "reused"] | None
     "pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run"
     progress: float | None
@@ -6896,7 +7313,7 @@ class AssistantStreamEventPlanDataStepsItem(Model):
     "AssistantStreamEventPlanDataStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "pose_check", "pockets", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity", "receptor_prepare"]
     cost_usd: float
     expected_runtime_sec: float
 
@@ -7037,7 +7454,7 @@ class AssistantPlanEstimateStepsItem(Model):
     "AssistantPlanEstimateStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "pose_check", "pockets", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity", "receptor_prepare"]
     cost_usd: float
     expected_runtime_sec: float
 
@@ -7078,7 +7495,7 @@ class AssistantPlanApprovalEstimateStepsItem(Model):
     "AssistantPlanApprovalEstimateStepsItem"
 
     step_id: str
-    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity"]
+    job_type: Literal["properties", "depict", "similarity_search", "substructure_search", "cluster", "filter", "profile_table", "wait", "mpnn_train", "mpnn_predict", "optimize", "singlepoint", "docking", "pose_check", "pockets", "conformers", "frequencies", "scan", "properties_qm", "rerank", "pka", "tautomers", "bde", "reactivity", "receptor_prepare"]
     cost_usd: float
     expected_runtime_sec: float
 
@@ -7268,9 +7685,9 @@ class DeleteInferenceRequestResponse(Model):
 # Unions, enums and maps, in an order where each uses only names defined above it.
 
 AssistantStreamEvent = Union[AssistantStreamEventDelta, AssistantStreamEventToolCall, AssistantStreamEventToolResult, AssistantStreamEventPlan, AssistantStreamEventUsage, AssistantStreamEventDone, AssistantStreamEventError, dict[str, Any]]
-JobEstimateRequest = Union[PropertiesJobEstimateRequest, DepictJobEstimateRequest, SimilaritySearchJobEstimateRequest, SubstructureSearchJobEstimateRequest, ClusterJobEstimateRequest, FilterJobEstimateRequest, ProfileTableJobEstimateRequest, WaitJobEstimateRequest, MpnnTrainJobEstimateRequest, MpnnPredictJobEstimateRequest, OptimizeJobEstimateRequest, SinglepointJobEstimateRequest, DockingJobEstimateRequest, ConformersJobEstimateRequest, FrequenciesJobEstimateRequest, ScanJobEstimateRequest, PropertiesQmJobEstimateRequest, RerankJobEstimateRequest, PkaJobEstimateRequest, TautomersJobEstimateRequest, BdeJobEstimateRequest, ReactivityJobEstimateRequest]
-JobResult = Union[PropertiesResult, DepictResult, SimilaritySearchResult, SubstructureSearchResult, ClusterResult, FilterResult, ProfileTableResult, WaitResult, MpnnTrainResult, MpnnPredictResult, OptimizeResult, SinglepointResult, DockingResult, ConformersResult, FrequenciesResult, ScanResult, PropertiesQmResult, RerankResult, PkaResult, TautomersResult, BdeResult, ReactivityResult, dict[str, Any]]
-JobSubmitRequest = Union[PropertiesJobRequest, DepictJobRequest, SimilaritySearchJobRequest, SubstructureSearchJobRequest, ClusterJobRequest, FilterJobRequest, ProfileTableJobRequest, WaitJobRequest, MpnnTrainJobRequest, MpnnPredictJobRequest, OptimizeJobRequest, SinglepointJobRequest, DockingJobRequest, ConformersJobRequest, FrequenciesJobRequest, ScanJobRequest, PropertiesQmJobRequest, RerankJobRequest, PkaJobRequest, TautomersJobRequest, BdeJobRequest, ReactivityJobRequest]
+JobEstimateRequest = Union[PropertiesJobEstimateRequest, DepictJobEstimateRequest, SimilaritySearchJobEstimateRequest, SubstructureSearchJobEstimateRequest, ClusterJobEstimateRequest, FilterJobEstimateRequest, ProfileTableJobEstimateRequest, WaitJobEstimateRequest, MpnnTrainJobEstimateRequest, MpnnPredictJobEstimateRequest, OptimizeJobEstimateRequest, SinglepointJobEstimateRequest, DockingJobEstimateRequest, PoseCheckJobEstimateRequest, PocketsJobEstimateRequest, ConformersJobEstimateRequest, FrequenciesJobEstimateRequest, ScanJobEstimateRequest, PropertiesQmJobEstimateRequest, RerankJobEstimateRequest, PkaJobEstimateRequest, TautomersJobEstimateRequest, BdeJobEstimateRequest, ReactivityJobEstimateRequest, ReceptorPrepareJobEstimateRequest]
+JobResult = Union[PropertiesResult, DepictResult, SimilaritySearchResult, SubstructureSearchResult, ClusterResult, FilterResult, ProfileTableResult, WaitResult, MpnnTrainResult, MpnnPredictResult, OptimizeResult, SinglepointResult, DockingResult, PoseCheckResult, PocketsResult, ConformersResult, FrequenciesResult, ScanResult, PropertiesQmResult, RerankResult, PkaResult, TautomersResult, BdeResult, ReactivityResult, ReceptorPrepareResult, dict[str, Any]]
+JobSubmitRequest = Union[PropertiesJobRequest, DepictJobRequest, SimilaritySearchJobRequest, SubstructureSearchJobRequest, ClusterJobRequest, FilterJobRequest, ProfileTableJobRequest, WaitJobRequest, MpnnTrainJobRequest, MpnnPredictJobRequest, OptimizeJobRequest, SinglepointJobRequest, DockingJobRequest, PoseCheckJobRequest, PocketsJobRequest, ConformersJobRequest, FrequenciesJobRequest, ScanJobRequest, PropertiesQmJobRequest, RerankJobRequest, PkaJobRequest, TautomersJobRequest, BdeJobRequest, ReactivityJobRequest, ReceptorPrepareJobRequest]
 UtilityRequest = Union[UtilityConvertRequest, UtilityFingerprintsRequest, UtilitySimilarityRequest, UtilitySubstructureRequest, UtilityMcsRequest, UtilityRGroupsRequest, dict[str, Any]]
 UtilityRunRequest = Union[UtilityConvertCall, UtilityFingerprintsCall, UtilitySimilarityCall, UtilitySubstructureCall, UtilityMcsCall, UtilityRGroupsCall]
 UtilityRunResponse = Union[UtilityConvertRunResponse, UtilityFingerprintsRunResponse, UtilitySimilarityRunResponse, UtilitySubstructureRunResponse, UtilityMcsRunResponse, UtilityRGroupsRunResponse, dict[str, Any]]

@@ -1958,13 +1958,13 @@ export interface components {
             items: components["schemas"]["Description"][];
         };
         /** @description A job type, its payload and a resource */
-        JobEstimateRequest: components["schemas"]["PropertiesJobEstimateRequest"] | components["schemas"]["DepictJobEstimateRequest"] | components["schemas"]["SimilaritySearchJobEstimateRequest"] | components["schemas"]["SubstructureSearchJobEstimateRequest"] | components["schemas"]["ClusterJobEstimateRequest"] | components["schemas"]["FilterJobEstimateRequest"] | components["schemas"]["ProfileTableJobEstimateRequest"] | components["schemas"]["WaitJobEstimateRequest"] | components["schemas"]["MpnnTrainJobEstimateRequest"] | components["schemas"]["MpnnPredictJobEstimateRequest"] | components["schemas"]["OptimizeJobEstimateRequest"] | components["schemas"]["SinglepointJobEstimateRequest"] | components["schemas"]["DockingJobEstimateRequest"] | components["schemas"]["ConformersJobEstimateRequest"] | components["schemas"]["FrequenciesJobEstimateRequest"] | components["schemas"]["ScanJobEstimateRequest"] | components["schemas"]["PropertiesQmJobEstimateRequest"] | components["schemas"]["RerankJobEstimateRequest"] | components["schemas"]["PkaJobEstimateRequest"] | components["schemas"]["TautomersJobEstimateRequest"] | components["schemas"]["BdeJobEstimateRequest"] | components["schemas"]["ReactivityJobEstimateRequest"];
+        JobEstimateRequest: components["schemas"]["PropertiesJobEstimateRequest"] | components["schemas"]["DepictJobEstimateRequest"] | components["schemas"]["SimilaritySearchJobEstimateRequest"] | components["schemas"]["SubstructureSearchJobEstimateRequest"] | components["schemas"]["ClusterJobEstimateRequest"] | components["schemas"]["FilterJobEstimateRequest"] | components["schemas"]["ProfileTableJobEstimateRequest"] | components["schemas"]["WaitJobEstimateRequest"] | components["schemas"]["MpnnTrainJobEstimateRequest"] | components["schemas"]["MpnnPredictJobEstimateRequest"] | components["schemas"]["OptimizeJobEstimateRequest"] | components["schemas"]["SinglepointJobEstimateRequest"] | components["schemas"]["DockingJobEstimateRequest"] | components["schemas"]["PoseCheckJobEstimateRequest"] | components["schemas"]["PocketsJobEstimateRequest"] | components["schemas"]["ConformersJobEstimateRequest"] | components["schemas"]["FrequenciesJobEstimateRequest"] | components["schemas"]["ScanJobEstimateRequest"] | components["schemas"]["PropertiesQmJobEstimateRequest"] | components["schemas"]["RerankJobEstimateRequest"] | components["schemas"]["PkaJobEstimateRequest"] | components["schemas"]["TautomersJobEstimateRequest"] | components["schemas"]["BdeJobEstimateRequest"] | components["schemas"]["ReactivityJobEstimateRequest"] | components["schemas"]["ReceptorPrepareJobEstimateRequest"];
         JobEstimateResponse: {
             /** @description USD reserved at submit */
             cost: number;
             expected_runtime_sec: number;
             /** @enum {string} */
-            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity";
+            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "pose_check" | "pockets" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity" | "receptor_prepare";
             /** @description USD per second of runtime */
             rate_per_sec: number;
             /** @enum {string} */
@@ -1979,7 +1979,7 @@ export interface components {
             };
         };
         /** @description A job: its name, type, payload and resource */
-        JobSubmitRequest: components["schemas"]["PropertiesJobRequest"] | components["schemas"]["DepictJobRequest"] | components["schemas"]["SimilaritySearchJobRequest"] | components["schemas"]["SubstructureSearchJobRequest"] | components["schemas"]["ClusterJobRequest"] | components["schemas"]["FilterJobRequest"] | components["schemas"]["ProfileTableJobRequest"] | components["schemas"]["WaitJobRequest"] | components["schemas"]["MpnnTrainJobRequest"] | components["schemas"]["MpnnPredictJobRequest"] | components["schemas"]["OptimizeJobRequest"] | components["schemas"]["SinglepointJobRequest"] | components["schemas"]["DockingJobRequest"] | components["schemas"]["ConformersJobRequest"] | components["schemas"]["FrequenciesJobRequest"] | components["schemas"]["ScanJobRequest"] | components["schemas"]["PropertiesQmJobRequest"] | components["schemas"]["RerankJobRequest"] | components["schemas"]["PkaJobRequest"] | components["schemas"]["TautomersJobRequest"] | components["schemas"]["BdeJobRequest"] | components["schemas"]["ReactivityJobRequest"];
+        JobSubmitRequest: components["schemas"]["PropertiesJobRequest"] | components["schemas"]["DepictJobRequest"] | components["schemas"]["SimilaritySearchJobRequest"] | components["schemas"]["SubstructureSearchJobRequest"] | components["schemas"]["ClusterJobRequest"] | components["schemas"]["FilterJobRequest"] | components["schemas"]["ProfileTableJobRequest"] | components["schemas"]["WaitJobRequest"] | components["schemas"]["MpnnTrainJobRequest"] | components["schemas"]["MpnnPredictJobRequest"] | components["schemas"]["OptimizeJobRequest"] | components["schemas"]["SinglepointJobRequest"] | components["schemas"]["DockingJobRequest"] | components["schemas"]["PoseCheckJobRequest"] | components["schemas"]["PocketsJobRequest"] | components["schemas"]["ConformersJobRequest"] | components["schemas"]["FrequenciesJobRequest"] | components["schemas"]["ScanJobRequest"] | components["schemas"]["PropertiesQmJobRequest"] | components["schemas"]["RerankJobRequest"] | components["schemas"]["PkaJobRequest"] | components["schemas"]["TautomersJobRequest"] | components["schemas"]["BdeJobRequest"] | components["schemas"]["ReactivityJobRequest"] | components["schemas"]["ReceptorPrepareJobRequest"];
         JobSubmitMultipleRequest: {
             jobs: components["schemas"]["JobSubmitRequest"][];
         };
@@ -1987,7 +1987,7 @@ export interface components {
             process_id: string;
             job_name: string;
             /** @enum {string} */
-            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity";
+            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "pose_check" | "pockets" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity" | "receptor_prepare";
             /** @enum {string} */
             resource: "default" | "cpu-4";
             /**
@@ -2379,7 +2379,7 @@ export interface components {
             };
             /** @description An uploaded ligand pose (SDF, MOL, MOL2 or PDB): the box is its extent plus padding on every side. Exactly one of box and this */
             reference_ligand_artifact_id?: string;
-            /** @description A hetero group of the receptor by residue name (e.g. STI, 1IEP's imatinib), or "ligand" for its ligand (its one hetero group that is not water, an ion, an additive or kept; a 422 lists the groups when there are several): the box is its first group's extent plus padding on every side; the group is removed unless kept. Exactly one of box, reference_ligand_artifact_id and this */
+            /** @description A hetero group of the receptor by residue name (e.g. STI, 1IEP's imatinib), or "ligand" for its ligand (its one hetero group that is not water, an ion, an additive or kept; a 422 lists the groups when there are several): the box is its first group's extent plus padding on every side; the group is removed unless kept. "auto": the box of the receptor's best pocket (the pockets job's first, docs/structure.md "Pockets"; the result's box says which). Exactly one of box, reference_ligand_artifact_id and this */
             box_site?: string;
             /** @description Port `best`: the best pose of each of this many best-scoring ligands, best first (for a workflow's next step) */
             keep_best?: number;
@@ -2407,6 +2407,59 @@ export interface components {
              * @default 7.4
              */
             ph?: number | null;
+            /**
+             * @description Check every pose PoseBusters-style, compute its strain (GFN-FF) and profile its interactions with PLIP (as pose_check does; docs/structure.md), with a 2D diagram per pose in the `interactions` port. false: Vina's poses alone
+             * @default true
+             */
+            pose_checks?: boolean;
+            /**
+             * @description Each ligand's poses: by Vina's score (best first), by the checks (the poses that pass every check first, then fewer failed, then by score) or by strain (lowest first, then by score; poses without a strain last). The best port and table take each ligand's first pose
+             * @default score
+             */
+            pose_order?: "score" | "checks" | "strain";
+            /**
+             * @description A receptor given without hydrogens: propka prepares it as receptor_prepare does (PDBFixer's missing atoms, PDB2PQR with PROPKA's protonation states at ph); openbabel adds Open Babel's hydrogens at ph. A receptor with its hydrogens keeps them either way
+             * @default propka
+             */
+            receptor_protonation?: "propka" | "openbabel";
+        };
+        /**
+         * pose_check payload
+         * @description PoseBusters-style checks of ligand poses in a receptor and their PLIP interactions, with a 2D interaction diagram per pose
+         */
+        PoseCheckPayload: {
+            /** @description The poses (1 to 1000): each a molblock with 3D coordinates in the receptor's frame (kept as given). Exactly one of molecules and input_artifact_id (an uploaded SDF, or a docking result with port "poses") */
+            molecules?: string[];
+            /** @description An uploaded molecule set or an earlier job's structures (e.g. a conformers or optimize result, with port "structures"), at most 1000. Exactly one of molecules and input_artifact_id */
+            input_artifact_id?: string;
+            /** @description The port of input_artifact_id holding the structures */
+            port?: string;
+            /** @description An uploaded PDB file of the receptor (at most 50 MB). Exactly one of receptor_artifact_id and pdb_id */
+            receptor_artifact_id?: string;
+            /** @description An RCSB PDB entry (e.g. 1IEP), fetched in the PDB format; its waters and hetero groups are removed */
+            pdb_id?: string;
+            /** @description The stereochemistry each pose must keep, as SMILES: one for every pose, or one per pose in input order. Without it a pose is compared with the atom parities its molblock declares */
+            reference_smiles?: string[];
+            /**
+             * @description Compute each pose's strain_kcal_mol (GFN-FF: the pose relaxed with its heavy atoms restrained, minus the lowest conformer of the same molecule, ALPB water; about 1 s for a small ligand, 15 s for imatinib). false skips it (strain_kcal_mol null)
+             * @default true
+             */
+            strain?: boolean;
+        };
+        /**
+         * pockets payload
+         * @description Pockets of a receptor (an uploaded PDB file or an RCSB PDB entry) with no ligand given: a LIGSITE grid search, best first, each with a Vina box
+         */
+        PocketsPayload: {
+            /** @description An uploaded PDB file of the receptor (at most 50 MB). Exactly one of receptor_artifact_id and pdb_id */
+            receptor_artifact_id?: string;
+            /** @description An RCSB PDB entry (e.g. 1IEP), fetched in the PDB format */
+            pdb_id?: string;
+            /**
+             * @description The best pockets reported (1 to 20)
+             * @default 5
+             */
+            max_pockets?: number;
         };
         /**
          * conformers payload
@@ -2715,6 +2768,36 @@ export interface components {
              * @default null
              */
             solvent?: ("acetone" | "acetonitrile" | "aniline" | "benzaldehyde" | "benzene" | "ch2cl2" | "chcl3" | "cs2" | "dioxane" | "dmf" | "dmso" | "ether" | "ethylacetate" | "furane" | "hexadecane" | "hexane" | "methanol" | "nitromethane" | "octanol" | "woctanol" | "phenol" | "toluene" | "thf" | "water") | null;
+        };
+        /**
+         * receptor_prepare payload
+         * @description Receptor preparation: waters and hetero groups removed, missing heavy atoms added (PDBFixer), protonation states at a pH (PDB2PQR with PROPKA)
+         */
+        ReceptorPreparePayload: {
+            /** @description An uploaded PDB file of the protein (at most 50 MB). Exactly one of receptor_artifact_id and pdb_id */
+            receptor_artifact_id?: string;
+            /** @description An RCSB PDB entry (e.g. 1IEP), fetched in the PDB format */
+            pdb_id?: string;
+            /**
+             * @description pH of the protonation states (PROPKA through PDB2PQR)
+             * @default 7.4
+             */
+            ph?: number;
+            /**
+             * @description Keep the waters (they are removed by default)
+             * @default false
+             */
+            keep_waters?: boolean;
+            /**
+             * @description Residue names of hetero groups to keep (e.g. HEM, ZN); every other hetero group is removed. Kept groups get no hydrogens
+             * @default []
+             */
+            keep_hetero?: string[];
+            /**
+             * @description Add the missing heavy atoms of the residues present (side chains, terminal OXT) with PDBFixer. Gaps (missing residues) are listed, never built. false: PDBFixer adds nothing, though PDB2PQR still rebuilds a residue's few missing heavy atoms (listed in changes)
+             * @default true
+             */
+            fill_missing?: boolean;
         };
         /** @description properties: every molecular property of each molecule (as POST /describe) */
         PropertiesResult: {
@@ -3437,13 +3520,37 @@ export interface components {
                 error: string | null;
                 /** @description What happened, in the engine's own words where it has some */
                 detail: string | null;
-                /** @description Best first */
+                /** @description In the payload's pose_order (Vina's score by default, best first); checks, strain_kcal_mol and interactions with pose_checks (the default) */
                 poses?: ({
                     /** @description V2000 molblock, 3D coordinates in Å, atoms in the input order (hydrogens after the heavy atoms) */
                     molblock: string;
                     score_kcal_mol: number;
                     rmsd_lb: number;
                     rmsd_ub: number;
+                    checks?: {
+                        /** @description true when no check failed */
+                        passed: boolean;
+                        failed: ("bond_lengths" | "bond_angles" | "aromatic_ring_flatness" | "stereochemistry" | "internal_clash" | "protein_clash")[];
+                        /** @description Per check its figures: counts, tolerance and the worst bond, angle, pair or ring; strain: method, solvent, conformers, e_pose_hartree, e_min_hartree, heavy_atom_rmsd_after_relaxation, or the reason it is null */
+                        details: {
+                            [key: string]: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                    /** @description GFN-FF energy of the pose relaxed with its heavy atoms restrained, minus the lowest of a conformer search of the same molecule (ALPB water), kcal/mol, never negative; null when not asked for or not computable (checks.details.strain.reason) */
+                    strain_kcal_mol?: number | null;
+                    /** @description Hydrogen bonds first, then salt bridges, pi stacking, cation-pi, hydrophobic contacts and halogen bonds; shortest first within a type */
+                    interactions?: {
+                        /** @description PLIP's interaction type */
+                        type: "hbond" | "salt_bridge" | "pi_stack" | "cation_pi" | "hydrophobic" | "halogen";
+                        /** @description The pose's atoms (0-based, molblock order): the acceptor or donor, the ring, the charged group, the carbon */
+                        ligand_atoms: number[];
+                        /** @description RESNAME CHAIN NUMBER, e.g. MET A 318 */
+                        residue: string;
+                        /** @description Donor-acceptor, centre-centre or atom-atom distance (A), as PLIP gives it */
+                        distance_a: number | null;
+                    }[];
                 } & {
                     [key: string]: unknown;
                 })[];
@@ -3456,6 +3563,115 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
+        };
+        PoseCheckResult: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "pose_check";
+            method: string;
+            receptor: {
+                [key: string]: unknown;
+            };
+            summary: {
+                structures: number;
+                completed: number;
+                errors: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description One per input structure, in input order */
+            items: ({
+                /** @description Position in the input (0-based) */
+                index: number;
+                /** @description The record id of an uploaded set, else the index */
+                id: string;
+                name: string | null;
+                /** @description null, or a code: unparseable, too_large, unsupported_element, preparation_failed, charge_multiplicity, scf_not_converged, not_converged, engine_failed, timeout, ... */
+                error: string | null;
+                /** @description What happened, in the engine's own words where it has some */
+                detail: string | null;
+                checks?: {
+                    /** @description true when no check failed */
+                    passed: boolean;
+                    failed: ("bond_lengths" | "bond_angles" | "aromatic_ring_flatness" | "stereochemistry" | "internal_clash" | "protein_clash")[];
+                    /** @description Per check its figures: counts, tolerance and the worst bond, angle, pair or ring; strain: method, solvent, conformers, e_pose_hartree, e_min_hartree, heavy_atom_rmsd_after_relaxation, or the reason it is null */
+                    details: {
+                        [key: string]: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description GFN-FF energy of the pose relaxed with its heavy atoms restrained, minus the lowest of a conformer search of the same molecule (ALPB water), kcal/mol, never negative; null when not asked for or not computable (checks.details.strain.reason) */
+                strain_kcal_mol?: number | null;
+                /** @description Hydrogen bonds first, then salt bridges, pi stacking, cation-pi, hydrophobic contacts and halogen bonds; shortest first within a type */
+                interactions?: {
+                    /** @description PLIP's interaction type */
+                    type: "hbond" | "salt_bridge" | "pi_stack" | "cation_pi" | "hydrophobic" | "halogen";
+                    /** @description The pose's atoms (0-based, molblock order): the acceptor or donor, the ring, the charged group, the carbon */
+                    ligand_atoms: number[];
+                    /** @description RESNAME CHAIN NUMBER, e.g. MET A 318 */
+                    residue: string;
+                    /** @description Donor-acceptor, centre-centre or atom-atom distance (A), as PLIP gives it */
+                    distance_a: number | null;
+                }[];
+                heavy_atoms?: number;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description The result artifact's ports: structures or poses (SDF), table (CSV), logs, and plots where there are some */
+            ports: {
+                [key: string]: string;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A receptor's pockets, best first */
+        PocketsResult: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "pockets";
+            /** @enum {string} */
+            method: "ligsite";
+            /** @description The receptor searched, and where it came from */
+            receptor: {
+                sha256: string;
+                residues: number;
+                heavy_atoms: number;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description The LIGSITE parameters (docs/structure.md, "Pockets") */
+            parameters: {
+                [key: string]: number;
+            };
+            grid: {
+                spacing_a: number;
+                points: number;
+            };
+            /** @description Pockets found before max_pockets was applied */
+            pockets_found: number;
+            /** @description Best first */
+            pockets: {
+                rank: number;
+                /** @description The mean of its grid points, x y z (A) */
+                center: number[];
+                /** @description Edge lengths of a box that holds it: its points' extent plus 4 A on every side (a Vina box with center) */
+                size: number[];
+                /** @description Its grid points times the cell volume (A^3) */
+                volume_a3: number;
+                /** @description Grid points x mean buriedness */
+                score: number;
+                /** @description Mean directions (of 7) with protein on both sides of its points */
+                buriedness: number;
+                /** @description The residues lining it (a heavy atom within 4 A of a point), as RESNAME CHAIN NUMBER (e.g. MET A 318) */
+                residues: string[];
+            }[];
+            /** @description The search, in its thread */
+            runtime_ms: number;
         };
         ConformersResult: {
             /**
@@ -3967,8 +4183,67 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        ReceptorPrepareResult: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "receptor_prepare";
+            /** @enum {string} */
+            method: "pdbfixer+pdb2pqr";
+            /** @description The input: artifact_id or pdb_id (with its source), sha256, residues, hetero groups removed and kept */
+            receptor: {
+                [key: string]: unknown;
+            };
+            ph: number;
+            fill_missing: boolean;
+            keep_waters: boolean;
+            keep_hetero: string[];
+            /** @description PDBFixer's OpenMM */
+            openmm_version: string | null;
+            pdb2pqr_version: string | null;
+            summary: {
+                structures: number;
+                completed: number;
+                errors: number;
+            };
+            items: {
+                index: number;
+                id: string;
+                name: string | null;
+                error: null;
+                detail: null;
+                /** @description Atoms of the prepared PDB, hydrogens included */
+                atoms: number;
+                /** @description Hydrogens of the prepared PDB: all added by PDB2PQR (the input's own are dropped first) */
+                hydrogens_added: number;
+                /** @description Atoms added (per residue) and groups removed (waters, hetero groups) */
+                changes: {
+                    /** @description `RESNAME CHAIN NUMBER` (e.g. HIS A 110; chain _ when blank) */
+                    residue: string;
+                    what: string;
+                }[];
+                /** @description Every His (HID, HIE, HIP), and every Asp, Glu, Lys, Cys, Arg, Tyr not in its usual state (ASH, GLH, LYN, CYX, CYM, ARN, TYM) */
+                protonation: {
+                    /** @description `RESNAME CHAIN NUMBER` (e.g. HIS A 110; chain _ when blank) */
+                    residue: string;
+                    state: string;
+                }[];
+                /** @description Gaps in the chains (residues of SEQRES without coordinates): not built */
+                missing_residues: {
+                    chain: string;
+                    where: string;
+                    residues: number;
+                    terminal: boolean;
+                }[];
+            }[];
+            ports: {
+                receptor: string;
+                logs: string;
+            };
+        };
         /** @description The result document of a completed job: its job type's <Type>Result */
-        JobResult: components["schemas"]["PropertiesResult"] | components["schemas"]["DepictResult"] | components["schemas"]["SimilaritySearchResult"] | components["schemas"]["SubstructureSearchResult"] | components["schemas"]["ClusterResult"] | components["schemas"]["FilterResult"] | components["schemas"]["ProfileTableResult"] | components["schemas"]["WaitResult"] | components["schemas"]["MpnnTrainResult"] | components["schemas"]["MpnnPredictResult"] | components["schemas"]["OptimizeResult"] | components["schemas"]["SinglepointResult"] | components["schemas"]["DockingResult"] | components["schemas"]["ConformersResult"] | components["schemas"]["FrequenciesResult"] | components["schemas"]["ScanResult"] | components["schemas"]["PropertiesQmResult"] | components["schemas"]["RerankResult"] | components["schemas"]["PkaResult"] | components["schemas"]["TautomersResult"] | components["schemas"]["BdeResult"] | components["schemas"]["ReactivityResult"];
+        JobResult: components["schemas"]["PropertiesResult"] | components["schemas"]["DepictResult"] | components["schemas"]["SimilaritySearchResult"] | components["schemas"]["SubstructureSearchResult"] | components["schemas"]["ClusterResult"] | components["schemas"]["FilterResult"] | components["schemas"]["ProfileTableResult"] | components["schemas"]["WaitResult"] | components["schemas"]["MpnnTrainResult"] | components["schemas"]["MpnnPredictResult"] | components["schemas"]["OptimizeResult"] | components["schemas"]["SinglepointResult"] | components["schemas"]["DockingResult"] | components["schemas"]["PoseCheckResult"] | components["schemas"]["PocketsResult"] | components["schemas"]["ConformersResult"] | components["schemas"]["FrequenciesResult"] | components["schemas"]["ScanResult"] | components["schemas"]["PropertiesQmResult"] | components["schemas"]["RerankResult"] | components["schemas"]["PkaResult"] | components["schemas"]["TautomersResult"] | components["schemas"]["BdeResult"] | components["schemas"]["ReactivityResult"] | components["schemas"]["ReceptorPrepareResult"];
         /** @description All MolecularProperties (as POST /describe) of each molecule of a SMILES list or an uploaded molecule set */
         PropertiesJobRequest: {
             job_name: string;
@@ -4177,6 +4452,38 @@ export interface components {
              */
             resource?: "default" | "cpu-4";
         };
+        /** @description PoseBusters-style checks of ligand poses in a receptor and their PLIP interactions, with a 2D interaction diagram per pose */
+        PoseCheckJobRequest: {
+            job_name: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "pose_check";
+            payload: components["schemas"]["PoseCheckPayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
+        /** @description Pockets of a receptor (an uploaded PDB file or an RCSB PDB entry) with no ligand given: a LIGSITE grid search, best first, each with a Vina box */
+        PocketsJobRequest: {
+            job_name: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "pockets";
+            payload: components["schemas"]["PocketsPayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
         /** @description 3D conformer ensemble of each structure: Open Babel's candidates optimised with GFN-FF (and GFN2-xTB), pruned by energy window and RMSD, Boltzmann-weighted */
         ConformersJobRequest: {
             job_name: string;
@@ -4314,6 +4621,22 @@ export interface components {
              */
             job_type: "reactivity";
             payload: components["schemas"]["ReactivityPayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
+        /** @description Receptor preparation: waters and hetero groups removed, missing heavy atoms added (PDBFixer), protonation states at a pH (PDB2PQR with PROPKA) */
+        ReceptorPrepareJobRequest: {
+            job_name: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "receptor_prepare";
+            payload: components["schemas"]["ReceptorPreparePayload"];
             /**
              * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
              * @default default
@@ -4516,6 +4839,36 @@ export interface components {
              */
             resource?: "default" | "cpu-4";
         };
+        /** @description PoseBusters-style checks of ligand poses in a receptor and their PLIP interactions, with a 2D interaction diagram per pose */
+        PoseCheckJobEstimateRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "pose_check";
+            payload: components["schemas"]["PoseCheckPayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
+        /** @description Pockets of a receptor (an uploaded PDB file or an RCSB PDB entry) with no ligand given: a LIGSITE grid search, best first, each with a Vina box */
+        PocketsJobEstimateRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "pockets";
+            payload: components["schemas"]["PocketsPayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
         /** @description 3D conformer ensemble of each structure: Open Babel's candidates optimised with GFN-FF (and GFN2-xTB), pruned by energy window and RMSD, Boltzmann-weighted */
         ConformersJobEstimateRequest: {
             /**
@@ -4644,6 +4997,21 @@ export interface components {
              */
             job_type: "reactivity";
             payload: components["schemas"]["ReactivityPayload"];
+            /**
+             * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
+             * @default default
+             * @enum {string}
+             */
+            resource?: "default" | "cpu-4";
+        };
+        /** @description Receptor preparation: waters and hetero groups removed, missing heavy atoms added (PDBFixer), protonation states at a pH (PDB2PQR with PROPKA) */
+        ReceptorPrepareJobEstimateRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            job_type: "receptor_prepare";
+            payload: components["schemas"]["ReceptorPreparePayload"];
             /**
              * @description default (1 vCPU, $0.0002/s) or cpu-4 (4 vCPU, $0.0008/s)
              * @default default
@@ -6515,7 +6883,7 @@ export interface components {
             steps: {
                 step_id: string;
                 /** @enum {string} */
-                job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity";
+                job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "pose_check" | "pockets" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity" | "receptor_prepare";
                 /** @enum {string} */
                 resource: "default" | "cpu-4";
                 expected_runtime_sec: number;
@@ -6755,7 +7123,7 @@ export interface components {
             steps: {
                 step_id: string;
                 /** @enum {string} */
-                job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity";
+                job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "pose_check" | "pockets" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity" | "receptor_prepare";
                 /** @description pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run */
                 state: "pending" | "queued" | "running" | "completed" | "failed" | "cancelled" | "skipped" | "reused";
                 job_id: string | null;
@@ -6801,7 +7169,7 @@ export interface components {
             run_id: string;
             step_id: string;
             /** @enum {string} */
-            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity";
+            job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "pose_check" | "pockets" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity" | "receptor_prepare";
             /** @description pending: waiting for its inputs; queued/running: its job; skipped: a step it reads from did not complete; reused: outputs of an earlier run */
             state: "pending" | "queued" | "running" | "completed" | "failed" | "cancelled" | "skipped" | "reused";
             job_id: string | null;
@@ -6843,7 +7211,7 @@ export interface components {
                 id: string;
                 kind: "input" | "step" | "output";
                 label: string;
-                job_type: ("properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity") | null;
+                job_type: ("properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "pose_check" | "pockets" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity" | "receptor_prepare") | null;
                 state: ("pending" | "queued" | "running" | "completed" | "failed" | "cancelled" | "skipped" | "reused") | null;
                 progress: number | null;
             }[];
@@ -6903,7 +7271,7 @@ export interface components {
                 steps: {
                     step_id: string;
                     /** @enum {string} */
-                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity";
+                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "pose_check" | "pockets" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity" | "receptor_prepare";
                     cost_usd: number;
                     expected_runtime_sec: number;
                 }[];
@@ -6983,7 +7351,7 @@ export interface components {
                 steps: {
                     step_id: string;
                     /** @enum {string} */
-                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity";
+                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "pose_check" | "pockets" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity" | "receptor_prepare";
                     cost_usd: number;
                     expected_runtime_sec: number;
                 }[];
@@ -7014,7 +7382,7 @@ export interface components {
                 steps: {
                     step_id: string;
                     /** @enum {string} */
-                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity";
+                    job_type: "properties" | "depict" | "similarity_search" | "substructure_search" | "cluster" | "filter" | "profile_table" | "wait" | "mpnn_train" | "mpnn_predict" | "optimize" | "singlepoint" | "docking" | "pose_check" | "pockets" | "conformers" | "frequencies" | "scan" | "properties_qm" | "rerank" | "pka" | "tautomers" | "bde" | "reactivity" | "receptor_prepare";
                     cost_usd: number;
                     expected_runtime_sec: number;
                 }[];
@@ -8342,7 +8710,7 @@ export interface operations {
                 offset?: number;
                 /** @description Comma-separated statuses */
                 status?: ("queued" | "dispatched" | "running" | "completed" | "error" | "cancelled")[];
-                /** @description Only jobs of this type (properties, depict, similarity_search, substructure_search, cluster, filter, profile_table, wait, mpnn_train, mpnn_predict, optimize, singlepoint, docking, conformers, frequencies, scan, properties_qm, rerank, pka, tautomers, bde, reactivity) */
+                /** @description Only jobs of this type (properties, depict, similarity_search, substructure_search, cluster, filter, profile_table, wait, mpnn_train, mpnn_predict, optimize, singlepoint, docking, pose_check, pockets, conformers, frequencies, scan, properties_qm, rerank, pka, tautomers, bde, reactivity, receptor_prepare) */
                 job_type?: string;
                 /** @description Matches job name or process id, case-insensitive */
                 q?: string;
