@@ -24,6 +24,8 @@
 //    0.95), each job's estimate against its charge (target within 2x) and the fit of the SCF time
 //    over basis functions with its leave-one-out error (docs/jobs.md, "Calibration of the DFT
 //    estimates"). Then ibuprofen's GFN2 ensemble re-ranked at B3LYP-D3(BJ)/def2-SVP: wall time and cost.
+// S. Structure-based design (only when asked, `--only S`): receptor_prepare, pockets, and imatinib
+//    docked into 1IEP with its 9 poses checked (bench/lib/structure.ts).
 // Q. Chemistry questions (only when asked, `--only Q`): pka, tautomers and bde of 10 drugs through
 //    the API, one job each, 2 job slots: wall time, cost, estimate / charge (bench/lib/questions.ts).
 //
@@ -31,6 +33,7 @@
 //   npm run bench:engines -- --only E [--types conformers]
 //   npm run bench:engines -- --only F [--dft-n 10 | --dft-only sildenafil,imatinib] [--rerank-top 10]
 //   npm run bench:engines -- --only Q [--q-types pka,tautomers,bde --q-n 10 --bde-energies gfn2|b3lyp]
+//   npm run bench:engines -- --only S
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -41,6 +44,7 @@ import { dftFigure, dftTable } from './lib/dft.js';
 import { dockingFigure } from './lib/docking.js';
 import { estimateRows, estimateTable } from './lib/estimates.js';
 import { questionFigure, questionTable } from './lib/questions.js';
+import { structureFigure } from './lib/structure.js';
 import { benchApi, startInstance, type BenchInstance } from './lib/instance.js';
 import { engineProcesses } from '../test/engines/helpers.js';
 
@@ -241,6 +245,15 @@ async function main() {
           `   ibuprofen: GFN2 search ${confSec.toFixed(1)} s (${item.ensemble_size} conformers), re-ranking the lowest ${item.reranked} at B3LYP-D3(BJ)/def2-SVP ${rrSec.toFixed(1)} s wall; both charged $${(before - after).toFixed(4)}; DFT relative ${item.conformers.map((c: { relative_kcal: number }) => c.relative_kcal.toFixed(2)).join(' ')} kcal/mol (GFN2 ${item.conformers.map((c: { xtb_relative_kcal: number }) => c.xtb_relative_kcal.toFixed(2)).join(' ')})`,
         );
       }
+    }
+
+    // S. Structure-based design: receptor preparation, pockets, and docking with its pose checks and strain.
+    if (part('S')) {
+      const f = await structureFigure(inst);
+      const pct = (v: number) => ((100 * v) / f.ms.vina).toFixed(1);
+      console.log(
+        `S. 1IEP: receptor_prepare (no hydrogens given) ${f.prepareSec.toFixed(1)} s; pockets ${f.pocketsSec.toFixed(1)} s (best pocket ${f.pocketCenterToLigand.toFixed(2)} A from imatinib's centroid); docking imatinib (exhaustiveness 8, ${f.poses} poses, checked) ${f.dockingSec.toFixed(1)} s wall: Vina ${(f.ms.vina / 1000).toFixed(1)} s, ligand preparation ${(f.ms.ligand / 1000).toFixed(1)} s, checks and interactions ${(f.ms.checks / 1000).toFixed(1)} s (${pct(f.ms.checks)}% of Vina; target < 10%), strain ${(f.ms.strain / 1000).toFixed(1)} s (${pct(f.ms.strain)}%); ${f.passing} of ${f.poses} poses pass every check; strains ${f.strains.join(' ')} kcal/mol`,
+      );
     }
 
     // Q. The chemistry questions: pka, tautomers and bde (GFN2 energies unless --bde-energies b3lyp) on drug-sized molecules.

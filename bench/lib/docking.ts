@@ -63,7 +63,8 @@ const median = (xs: number[]) => {
  * Docks imatinib into 1IEP (or p59 into 5X72) through `inst` (which needs a job runtime) and
  * directly, `reps` times each, interleaved (API then direct, then direct then API, ...: on a
  * shared machine the load drifts, and both sides see the same drift). `resource` default:
- * 1 vCPU, so both sides run Vina on one thread.
+ * 1 vCPU, so both sides run Vina on one thread. The API's pose checks are off (Vina against Vina;
+ * bench/lib/structure.ts measures the checks).
  */
 export async function dockingFigure(
   inst: BenchInstance,
@@ -87,7 +88,7 @@ export async function dockingFigure(
       job_name: 'bench docking',
       job_type: 'docking',
       resource: o.resource ?? 'default',
-      payload: { molecules: [smiles], receptor_artifact_id: receptor, box, exhaustiveness },
+      payload: { molecules: [smiles], receptor_artifact_id: receptor, box, exhaustiveness, pose_checks: false },
     });
     let status: { status: string; message: string | null; result_artifact_id: string | null };
     for (;;) {

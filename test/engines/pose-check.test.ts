@@ -251,6 +251,22 @@ for (const backend of onlyOn('pglite')) {
       assert.match(svg, /^<svg /);
       for (const residue of ['MET A 318', 'THR A 315', 'GLU A 286', 'ASP A 381', 'TYR A 253']) assert.ok(svg.includes(`>${residue}</text>`), residue);
       assert.match(svg, /hydrogen bond/);
+
+      // A pose whose atoms are not its ligand's (the reference SMILES given for it): an item error.
+      const other = await h.req('POST', '/api/v1/jobs/submit', {
+        token: u.token,
+        body: {
+          job_name: 'not the ligand',
+          job_type: 'pose_check',
+          payload: { molecules: [PHENYLETHANOL], reference_smiles: ['CCCCc1ccccc1'], receptor_artifact_id: receptor, strain: false },
+        },
+      });
+      assert.equal(other.status, 200, other.text);
+      const otherDone = await h.waitForJob(u.token, other.body.process_id, undefined, 300_000);
+      assert.equal(otherDone.status, 'completed', otherDone.message ?? '');
+      const mismatch = (await h.req('GET', `/api/v1/jobs/result?process_id=${other.body.process_id}`, { token: u.token })).body.items[0];
+      assert.equal(mismatch.error, 'pose_mismatch');
+      assert.match(mismatch.detail, /do not match the ligand/);
     });
 
     it("gives each pose's strain: imatinib's crystal pose a finite one, a bent pose clearly more than the relaxed molecule", async () => {

@@ -10,9 +10,9 @@
 import { MAX_BOX_SIDE } from '../docking/box.js';
 import type { ProteinAtoms } from './protein-atoms.js';
 
-/** Grid spacing (A): LIGSITE's 1 A, coarser only for a receptor whose grid would pass MAX_GRID_POINTS. */
+/** Grid spacing (A): LIGSITE's 1 A. */
 export const GRID_SPACING = 1;
-/** The grid holds at most this many points (a ribosome-sized receptor gets a coarser spacing). */
+/** The grid holds at most this many points: a larger receptor (a ribosome) is refused, the limit named. */
 export const MAX_GRID_POINTS = 16_000_000;
 /** Added to each atom's van der Waals radius when marking protein points (A): a point closer than this to an atom's surface has no room for a ligand atom. */
 export const PROBE_RADIUS = 0.5;
@@ -81,7 +81,14 @@ export function findPockets(atoms: ProteinAtoms, maxPockets: number): PocketSear
       hi[k] = Math.max(hi[k]!, c[3 * i + k]!);
     }
   const span = [0, 1, 2].map((k) => hi[k]! - lo[k]! + 2);
-  const spacing = Math.max(GRID_SPACING, Math.cbrt((span[0]! * span[1]! * span[2]!) / MAX_GRID_POINTS));
+  // A huge assembly (a ribosome, a virus capsid) is refused, with the limit named: a coarser grid
+  // would find other pockets than LIGSITE's 1 A grid does (docs/structure.md, "Pockets").
+  const points = span.reduce((t, v) => t * (Math.ceil(v / GRID_SPACING) + 1), 1);
+  if (points > MAX_GRID_POINTS)
+    throw new PocketProblem(
+      `the receptor spans ${span.map((v) => Math.round(v)).join(' x ')} A: its ${GRID_SPACING} A grid would have ${points.toLocaleString('en-US')} points, and a pocket search takes at most ${MAX_GRID_POINTS.toLocaleString('en-US')} (about 250 A a side); search a part of it (the chains around the site)`,
+    );
+  const spacing = GRID_SPACING;
   const origin = lo.map((v) => v - 1);
   const [nx, ny, nz] = span.map((s) => Math.ceil(s / spacing) + 1) as [number, number, number];
   const total = nx * ny * nz;

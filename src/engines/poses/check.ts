@@ -48,13 +48,15 @@ export async function checkPose(
   input: { receptorPdb: string; molblock: string; referenceSmiles?: string | null },
 ): Promise<{ checks: PoseChecks; complex: PoseComplex; heavyAtoms: number }> {
   const file = path.join(dir, COMPLEX);
-  const out = await runPythonProgram<{ checks: PoseChecks; first_serial: number; heavy_atoms: number }>(tools, dir, POSE_PROGRAM, {
+  const out = await runPythonProgram<{ checks: PoseChecks; first_serial: number; heavy_atoms: number; mismatch?: string }>(tools, dir, POSE_PROGRAM, {
     command: 'check',
     molblock: input.molblock,
     receptor: input.receptorPdb,
     complex: file,
     reference_smiles: input.referenceSmiles ?? null,
   });
+  // A pose that is not its ligand (another molecule's atoms) is the item's error, not a failed check.
+  if (out.mismatch) throw new ItemFailure('pose_mismatch', out.mismatch);
   return { checks: out.checks, complex: { file, firstSerial: out.first_serial }, heavyAtoms: out.heavy_atoms };
 }
 

@@ -248,6 +248,8 @@ def cmd_check(req):
     details = geometry(mol)
     details["aromatic_ring_flatness"] = flatness(mol)
     details["stereochemistry"] = stereo(req["molblock"], req.get("reference_smiles"))
+    if details["stereochemistry"].get("problem", "").startswith("the pose is not the reference molecule"):
+        return {"mismatch": "the pose's atoms do not match the ligand (its reference SMILES %s): its heavy-atom graph differs" % req["reference_smiles"]}
     details["protein_clash"] = protein_clash(mol, receptor)
     order = ["bond_lengths", "bond_angles", "aromatic_ring_flatness", "stereochemistry", "internal_clash", "protein_clash"]
     failed = [k for k in order if not details[k]["passed"]]
