@@ -102,7 +102,10 @@ const Payload = Type.Object(
         description: 'Vina 1.2\'s scoring function: vina, or vinardo (Quiroga and Villarreal 2016: a simpler steric term and no hydrogen-bond cap; docs/structure.md, "Rescoring")',
       }),
     ),
-    num_modes: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 9, description: 'Poses kept per ligand at most (within 3 kcal/mol of the best)' })),
+    num_modes: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 9, description: 'Poses kept per ligand at most (within energy_range of the best)' })),
+    energy_range: Type.Optional(
+      Type.Number({ exclusiveMinimum: 0, maximum: 20, default: 3, description: "Vina's energy range: poses kept only within this many kcal/mol of the best (Vina's default 3)" }),
+    ),
     seed: Type.Optional(
       Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: `Vina's random seed (default ${DEFAULT_SEED}): the same seed and inputs give the same poses` }),
     ),
@@ -183,6 +186,7 @@ export const dockingJob = engineJob<Payload>('docking', { poses: 'molecules', be
     const seed = p.seed ?? DEFAULT_SEED;
     const exhaustiveness = p.exhaustiveness ?? 8;
     const numModes = p.num_modes ?? 9;
+    const energyRange = p.energy_range ?? 3;
     const scoring = p.scoring ?? 'vina';
     const poseChecks = p.pose_checks !== false;
     const poseOrder = p.pose_order ?? 'score';
@@ -221,7 +225,9 @@ export const dockingJob = engineJob<Payload>('docking', { poses: 'molecules', be
         const lig = await prepareLigand(s, tools, idir, ph);
         ligandProgress(k, 0.05, 'docking with Vina, 0%');
         const onProgress = (f: number) => ligandProgress(k, 0.05 + 0.95 * f, `docking with Vina, ${Math.round(100 * f)}%`);
-        const vinaPoses = await runVina(tools, idir, lig, { receptor: receptorFile, box, exhaustiveness, numModes, seed, scoring, onProgress }).catch(receptorInputError);
+        const vinaPoses = await runVina(tools, idir, lig, { receptor: receptorFile, box, exhaustiveness, numModes, energyRange, seed, scoring, onProgress }).catch(
+          receptorInputError,
+        );
         let poses: CheckedPose[] = vinaPoses;
         let svgs = new Map<CheckedPose, string>();
         if (poseChecks) {
@@ -278,6 +284,7 @@ export const dockingJob = engineJob<Payload>('docking', { poses: 'molecules', be
           pose_checks: poseChecks,
           pose_order: poseOrder,
           num_modes: numModes,
+          energy_range: energyRange,
           seed,
           ph,
           vina_version: ctx.deps.engines?.vina.version ?? null,

@@ -149,6 +149,8 @@ export interface VinaOptions {
   box: Box;
   exhaustiveness: number;
   numModes: number;
+  /** Vina's --energy_range (kcal/mol; Vina's default 3 when absent). */
+  energyRange?: number;
   seed: number;
   /** Vina 1.2's scoring function (vina by default). */
   scoring?: 'vina' | 'vinardo';
@@ -216,6 +218,7 @@ export function vinaArgs(o: VinaOptions, threads: number): string[] {
     String(o.exhaustiveness),
     '--num_modes',
     String(o.numModes),
+    ...(o.energyRange !== undefined && o.energyRange !== 3 ? ['--energy_range', String(o.energyRange)] : []),
     '--seed',
     String(o.seed),
     '--cpu',
