@@ -1549,8 +1549,10 @@ class DockingPayload(TypedDict, total=False):
     exhaustiveness: int
     #: Vina 1.2's scoring function: vina, or vinardo (Quiroga and Villarreal 2016: a simpler steric term and no hydrogen-bond cap; docs/structure.md, "Rescoring")
     scoring: Literal["vina", "vinardo"]
-    #: Poses kept per ligand at most (within 3 kcal/mol of the best)
+    #: Poses kept per ligand at most (within energy_range of the best)
     num_modes: int
+    #: Vina's energy range: poses kept only within this many kcal/mol of the best (Vina's default 3)
+    energy_range: float
     #: Vina's random seed (default 42): the same seed and inputs give the same poses
     seed: int
     #: pH at which the ligands, and a receptor given without hydrogens, are protonated (Open Babel's model); null: hydrogens by valence only. A receptor with its hydrogens keeps them

@@ -2396,10 +2396,15 @@ export interface components {
              */
             scoring?: "vina" | "vinardo";
             /**
-             * @description Poses kept per ligand at most (within 3 kcal/mol of the best)
+             * @description Poses kept per ligand at most (within energy_range of the best)
              * @default 9
              */
             num_modes?: number;
+            /**
+             * @description Vina's energy range: poses kept only within this many kcal/mol of the best (Vina's default 3)
+             * @default 3
+             */
+            energy_range?: number;
             /** @description Vina's random seed (default 42): the same seed and inputs give the same poses */
             seed?: number;
             /**
