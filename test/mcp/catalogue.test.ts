@@ -104,6 +104,20 @@ for (const backend of BACKENDS) {
         const listed = jsonOf(await mcp.callTool({ name: 'list_job_types', arguments: { job_type: type } })) as { payload_schema: { properties: Record<string, unknown> } };
         assert.ok(listed.payload_schema.properties.molecules, `${type} takes molecules`);
       }
+      // Structure-based design (docs/structure.md): MCP submits them with their own payloads.
+      assert.equal(payloadOf('receptor_prepare')?.properties.ph.default, 7.4);
+      assert.equal(payloadOf('pockets')?.properties.max_pockets.default, 5);
+      assert.ok(payloadOf('pose_check')?.properties.reference_smiles, "pose_check's reference SMILES");
+      assert.deepEqual(
+        payloadOf('docking')?.properties.pose_order.anyOf.map((b: any) => b.const ?? b.enum?.[0]),
+        ['score', 'checks', 'strain'],
+      );
+      for (const type of ['receptor_prepare', 'pockets', 'pose_check']) {
+        const submit = mcpTools.find((t) => t.name === 'submit_job')!.inputSchema as unknown as Schema;
+        assert.match(submit.properties.job_type!.description ?? '', new RegExp(`\\b${type}\\b`), `MCP's submit_job takes ${type}`);
+        const listed = jsonOf(await mcp.callTool({ name: 'list_job_types', arguments: { job_type: type } })) as { payload_schema: { properties: Record<string, unknown> } };
+        assert.ok(listed.payload_schema.properties.receptor_artifact_id && listed.payload_schema.properties.pdb_id, `${type} takes the receptor as docking does`);
+      }
       // The Assistant proposes them as engine jobs (reactivity joins once registered).
       const engine = (TOOL_SPECS.find((t) => t.name === 'propose_engine_job')!.parameters as Schema).properties.job_type!;
       assert.deepEqual(engine.enum, [
