@@ -232,12 +232,13 @@ export const dockingJob = engineJob<Payload>('docking', { poses: 'molecules', be
         let svgs = new Map<CheckedPose, string>();
         if (poseChecks) {
           ligandProgress(k, 0.99, 'checking the poses');
-          const reference = isMolblock(s.input) ? null : s.input;
+          // The SMILES's stereo is the reference, unless fragments (salts) were dropped: the pose is the rest.
+          const reference = isMolblock(s.input) || lig.dropped ? null : s.input;
           ({ poses, svgs } = await checkDockedPoses(tools, idir, { receptorPdb, poses: vinaPoses, reference, title: displayName(s), structure: s }));
         }
         poses = orderPoses(poses, poseOrder);
         diagrams.push(...diagramRecords(poses, svgs, s));
-        const best = poses[0]!.score_kcal_mol;
+        const best = Math.min(...poses.map((q) => q.score_kcal_mol));
         return {
           fields: { poses, best_score_kcal_mol: best, torsions: lig.torsions, charge: lig.charge, ...(lig.dropped ? { fragments_dropped: lig.dropped } : {}) },
           structures: poses.map((q, k) => ({
