@@ -121,6 +121,9 @@ for (const backend of onlyOn('postgres')) {
         percents.some((p) => p > 0 && p < 100),
         `a percentage between 0 and 100: ${percents.join(', ')}`,
       );
+      // Then the poses' checks (docs/structure.md, "Docking's poses"), after Vina and before the end.
+      const checking = seen.filter((s) => /checking the poses, \d+ of \d+/.test(s.message ?? ''));
+      assert.ok(checking.length >= 1 && checking.every((s) => s.fraction > docking[docking.length - 1]!.fraction), JSON.stringify(seen.map((s) => [s.fraction, s.message])));
       increasing(seen, 'docking', 3);
     });
   });

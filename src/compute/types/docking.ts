@@ -224,17 +224,19 @@ export const dockingJob = engineJob<Payload>('docking', { poses: 'molecules', be
         ligandProgress(k, 0, 'preparing the ligand');
         const lig = await prepareLigand(s, tools, idir, ph);
         ligandProgress(k, 0.05, 'docking with Vina, 0%');
-        const onProgress = (f: number) => ligandProgress(k, 0.05 + 0.95 * f, `docking with Vina, ${Math.round(100 * f)}%`);
+        // With the pose checks, Vina's share ends at 0.8 of the ligand's and the checks take the rest.
+        const vinaShare = poseChecks ? 0.75 : 0.95;
+        const onProgress = (f: number) => ligandProgress(k, 0.05 + vinaShare * f, `docking with Vina, ${Math.round(100 * f)}%`);
         const vinaPoses = await runVina(tools, idir, lig, { receptor: receptorFile, box, exhaustiveness, numModes, energyRange, seed, scoring, onProgress }).catch(
           receptorInputError,
         );
         let poses: CheckedPose[] = vinaPoses;
         let svgs = new Map<CheckedPose, string>();
         if (poseChecks) {
-          ligandProgress(k, 0.99, 'checking the poses');
+          const onPose = (done: number, of: number) => ligandProgress(k, 0.8 + (0.2 * done) / of, `checking the poses, ${done} of ${of}`);
           // The SMILES's stereo is the reference, unless fragments (salts) were dropped: the pose is the rest.
           const reference = isMolblock(s.input) || lig.dropped ? null : s.input;
-          ({ poses, svgs } = await checkDockedPoses(tools, idir, { receptorPdb, poses: vinaPoses, reference, title: displayName(s), structure: s }));
+          ({ poses, svgs } = await checkDockedPoses(tools, idir, { receptorPdb, poses: vinaPoses, reference, title: displayName(s), structure: s, onPose }));
         }
         poses = orderPoses(poses, poseOrder);
         diagrams.push(...diagramRecords(poses, svgs, s));

@@ -62,13 +62,14 @@ export function poseCheckSeconds(ligands: number, numModes: number): number {
 export async function checkDockedPoses(
   tools: EngineTools,
   dir: string,
-  input: { receptorPdb: string; poses: Pose[]; reference: string | null; title: string; structure: Structure },
+  input: { receptorPdb: string; poses: Pose[]; reference: string | null; title: string; structure: Structure; onPose?: (done: number, of: number) => void },
 ): Promise<{ poses: CheckedPose[]; svgs: Map<CheckedPose, string> }> {
   const poses: CheckedPose[] = [];
   const svgs = new Map<CheckedPose, string>();
   // The poses are one molecule: one conformer search is the strain's reference for them all.
   const searches: SearchCache = new Map();
   for (const [k, pose] of input.poses.entries()) {
+    input.onPose?.(k, input.poses.length);
     const pdir = path.join(dir, `pose-${k + 1}`);
     fs.mkdirSync(pdir, { recursive: true });
     const { checks, complex } = await checkPose(tools, pdir, { receptorPdb: input.receptorPdb, molblock: pose.molblock, referenceSmiles: input.reference });
