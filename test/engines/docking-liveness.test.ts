@@ -75,7 +75,7 @@ for (const backend of onlyOn('pglite')) {
       const { file, atoms } = await largeReceptor();
       assert.ok(file.length > 49 * 1024 * 1024 && file.length < MAX_BYTES, String(file.length));
       const receptor = await uploadFile(h, u.token, 'large.pdb', file);
-      const payload = { molecules: ['c1ccccc1O'], receptor_artifact_id: receptor, box: boxOf('1iep'), exhaustiveness: 1 };
+      const payload = { molecules: ['c1ccccc1O'], receptor_artifact_id: receptor, box: boxOf('1iep'), exhaustiveness: 1, pose_checks: false };
       const estimate = (p: Record<string, unknown>) => h.req('POST', '/api/v1/jobs/estimate', { token: u.token, body: { job_type: 'docking', payload: p } });
 
       // Warm-up with 1IEP's own receptor: the code on these paths is loaded and the reader's

@@ -38,7 +38,7 @@ for (const backend of onlyOn('postgres')) {
             id: 'dock',
             job_type: 'docking',
             inputs: { molecules: '$steps.conf.outputs.structures' },
-            params: { receptor_artifact_id: receptor, box: boxOf('5x72'), exhaustiveness: 1, num_modes: 2 },
+            params: { receptor_artifact_id: receptor, box: boxOf('5x72'), exhaustiveness: 1, num_modes: 2, pose_checks: false },
           },
         ],
         outputs: { poses: '$steps.dock.outputs.poses', scores: '$steps.dock.outputs.table' },
