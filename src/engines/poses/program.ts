@@ -3,6 +3,8 @@
 // distance-geometry bounds, its rings, its declared stereochemistry and the receptor, and writes
 // the complex PLIP reads; `interactions` reads PLIP's XML report back onto the pose's atoms and
 // draws the 2D diagram. Thresholds and their sources: docs/structure.md.
+import { PYTHON_MAIN } from '../rdkit/program.js';
+
 export const POSE_PROGRAM = {
   file: 'crucible_poses.py',
   source: String.raw`# Crucible's pose program (docs/structure.md, "Pose checks and interactions"): Debian's
@@ -423,12 +425,5 @@ def diagram(mol, interactions, title):
 
 COMMANDS = {"check": cmd_check, "interactions": cmd_interactions}
 
-if __name__ == "__main__":
-    request = json.load(open(sys.argv[1]))
-    try:
-        result = {"ok": COMMANDS[request["command"]](request)}
-    except Exception as err:
-        result = {"error": "%s: %s" % (type(err).__name__, err)}
-    json.dump(result, open("result.json", "w"))
-`,
+${PYTHON_MAIN}`,
 };

@@ -10,6 +10,16 @@ import { localTools } from '../local-tools.js';
 import { makeScratch, removeScratch } from '../scratch.js';
 import { ItemFailure, lastLines, type EngineTools } from '../tools.js';
 
+/** The end of every embedded Python program: run request.json's command, write result.json (`ok` or `error`). */
+export const PYTHON_MAIN = String.raw`if __name__ == "__main__":
+    request = json.load(open(sys.argv[1]))
+    try:
+        result = {"ok": COMMANDS[request["command"]](request)}
+    except Exception as err:
+        result = {"error": "%s: %s" % (type(err).__name__, err)}
+    json.dump(result, open("result.json", "w"))
+`;
+
 const PROGRAM = String.raw`# Crucible's RDKit program (docs/questions.md): Debian's python3-rdkit
 # run as an engine. Reads request.json, writes result.json. Commands:
 #   sites:      the ionisable sites of each molecule (SMARTS catalogue given in the request)
@@ -241,14 +251,7 @@ def cmd_pose(req):
 
 COMMANDS = {"sites": cmd_sites, "pose": cmd_pose, "forms": cmd_forms, "tautomers": cmd_tautomers, "bonds": cmd_bonds, "fragments": cmd_fragments}
 
-if __name__ == "__main__":
-    request = json.load(open(sys.argv[1]))
-    try:
-        result = {"ok": COMMANDS[request["command"]](request)}
-    except Exception as err:
-        result = {"error": "%s: %s" % (type(err).__name__, err)}
-    json.dump(result, open("result.json", "w"))
-`;
+${PYTHON_MAIN}`;
 
 /** Runs one command of the program in `dir`; its failure (RDKit's exception) is an ItemFailure. */
 export async function runRdkit<T>(tools: EngineTools, dir: string, request: Record<string, unknown>, timeoutMs = 300_000): Promise<T> {

@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ReceptorProblem } from '../docking/receptor.js';
 import { lastLines, type EngineTools } from '../tools.js';
+import { PYTHON_MAIN } from '../rdkit/program.js';
 
 const PROGRAM = String.raw`# Crucible's PDBFixer program (docs/structure.md, "Receptor preparation"): Debian's
 # python3-pdbfixer run as an engine. Reads request.json, writes result.json. Commands:
@@ -118,14 +119,7 @@ def cmd_finish(req):
 
 COMMANDS = {"fix": cmd_fix, "finish": cmd_finish}
 
-if __name__ == "__main__":
-    request = json.load(open(sys.argv[1]))
-    try:
-        result = {"ok": COMMANDS[request["command"]](request)}
-    except Exception as err:
-        result = {"error": "%s: %s" % (type(err).__name__, err)}
-    json.dump(result, open("result.json", "w"))
-`;
+${PYTHON_MAIN}`;
 
 /** Runs one command of the program in `dir`; PDBFixer's exception is a ReceptorProblem (the job's input). */
 export async function runPdbfixer<T>(tools: EngineTools, dir: string, request: Record<string, unknown>, timeoutMs = 600_000): Promise<T> {
