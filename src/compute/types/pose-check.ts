@@ -15,7 +15,7 @@ import { poseStrain } from '../../engines/poses/strain.js';
 import { ItemFailure } from '../../engines/tools.js';
 import type { JobType, OutputRecord } from '../job-type.js';
 import { OVERHEAD_SEC, SAFETY } from './kit/calibration.js';
-import { checkDockingInputs, dockingInputs, type DockingPayload } from './kit/docking-inputs.js';
+import { checkReceptorPayload, checkDockingInputs, dockingInputs, type DockingPayload } from './kit/docking-inputs.js';
 import { engineJob } from './kit/engine-job.js';
 import { countStructures, MAX_MOLBLOCK_CHARS, MAX_STRUCTURES, structureFields } from './kit/payload.js';
 import { item, result } from './kit/results.js';
@@ -82,9 +82,7 @@ const RECEPTOR_SEC = 1;
 const STRAIN_NOT_ASKED = { computed: false, reason: 'not asked for (payload strain: false)' };
 
 function checkPayload(p: Payload, n: number): void {
-  if (p.receptor_artifact_id === undefined && p.pdb_id === undefined)
-    throw invalid(['receptor_artifact_id'], 'Field required: give the receptor as receptor_artifact_id (an uploaded PDB file) or pdb_id', null, 'missing');
-  if (p.receptor_artifact_id !== undefined && p.pdb_id !== undefined) throw invalid(['pdb_id'], 'Give either receptor_artifact_id or pdb_id, not both', p.pdb_id);
+  checkReceptorPayload(p);
   p.molecules?.forEach((m, i) => {
     if (!isMolblock(m)) throw invalid(['molecules', i], `pose ${i} is not a molblock: a pose is a molblock with 3D coordinates (a SMILES has no pose)`, m.slice(0, 200));
   });

@@ -9,11 +9,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { JobInputError, type JobType, type OutputRecord } from '../job-type.js';
-import { invalid } from '../../errors.js';
 import { makeScratch, removeScratch } from '../../engines/scratch.js';
 import { MAX_LISTED_GROUPS, RECEPTOR_PDB, ReceptorProblem } from '../../engines/docking/receptor.js';
 import { prepareProtein } from '../../engines/receptor/prepare.js';
-import { checkDockingInputs, dockingInputs } from './kit/docking-inputs.js';
+import { checkReceptorPayload, checkDockingInputs, dockingInputs } from './kit/docking-inputs.js';
 import { EngineLogs, toolsFor } from './kit/run.js';
 import { OVERHEAD_SEC, SAFETY } from './kit/calibration.js';
 
@@ -92,9 +91,7 @@ const SEC_PER_ATOM = 0.001;
 const ASSUMED_ATOMS = 5_000;
 
 function checkPayload(p: Payload): void {
-  if (p.receptor_artifact_id === undefined && p.pdb_id === undefined)
-    throw invalid(['receptor_artifact_id'], 'Field required: give the receptor as receptor_artifact_id (an uploaded PDB file) or pdb_id', null, 'missing');
-  if (p.receptor_artifact_id !== undefined && p.pdb_id !== undefined) throw invalid(['pdb_id'], 'Give either receptor_artifact_id or pdb_id, not both', p.pdb_id);
+  checkReceptorPayload(p);
 }
 
 /** The groups kept from removal: keep_hetero, and the waters when keep_waters. */
