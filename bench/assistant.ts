@@ -20,18 +20,47 @@
 // Exits 1 when the target is missed or any check fails (a lost or duplicated event included).
 //
 // Options (env): BENCH_TTFE_TURNS (200), BENCH_TTFE_WARMUP (20), BENCH_CONCURRENT_TURNS (50),
-// BENCH_BACKENDS=pglite,postgres
+// BENCH_BACKENDS=pglite,postgres; `--profile`: a V8 CPU profile of the concurrent phase (server
+// and clients: one process), written to a temporary directory and summarised (busy time by area
+// and the top functions).
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { benchUser as newUser, PG_ADMIN, startInstance, type BenchInstance as Instance, type BenchUser as User } from './lib/instance.js';
 import { pgReachable } from './lib/pg.js';
 import { parseSse, type SseEvent } from '../test/helpers/sse.js';
+import { summariseProfile } from './lib/profile.js';
 
 const N_TTFE = Number(process.env.BENCH_TTFE_TURNS ?? 200);
 const WARMUP = Number(process.env.BENCH_TTFE_WARMUP ?? 20);
 const N_CONC = Number(process.env.BENCH_CONCURRENT_TURNS ?? 50);
 const MESSAGE = 'describe aspirin and caffeine';
 const TTFE_P99_TARGET_MS = 150;
+const PROFILE = process.argv.includes('--profile');
+
+/** Runs `fn` under the V8 sampling profiler; prints where the busy time went and the profile's file. */
+async function profiled<T>(label: string, fn: () => Promise<T>): Promise<T> {
+  if (!PROFILE) return fn();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  try {
+    return await fn();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-prof-')), `${label}.cpuprofile`);
+    fs.writeFileSync(file, JSON.stringify(profile));
+    const sum = summariseProfile(file, N_CONC, 25);
+    console.log(`[${label}] profile ${file}: ${sum.totalMs} ms sampled, ${sum.busyMs} ms busy (${round(sum.busyUsPerRequest / 1000)} ms per turn)`);
+    for (const a of sum.byArea.slice(0, 15)) console.log(`    ${a.pct}%  ${a.ms} ms  ${a.area}`);
+    for (const f of sum.topFunctions) console.log(`    ${f.pct}%  ${f.ms} ms  ${f.fn}`);
+  }
+}
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -173,17 +202,19 @@ async function ttfe(inst: Instance, u: User) {
   };
 }
 
-async function concurrent(inst: Instance, users: User[], answer: string) {
+async function concurrent(inst: Instance, users: User[], answer: string, label: string) {
   const sids = await Promise.all(users.map(async (u, i) => (await api<{ session_id: string }>(inst, u, 'POST', '/api/v1/assistant/sessions', { title: `conc ${i}` })).session_id));
   const t0 = performance.now();
-  const runs = await Promise.all(
-    users.map(async (u, i) => {
-      const s0 = performance.now();
-      const { turn_id: tid } = await api<{ turn_id: string }>(inst, u, 'POST', `/api/v1/assistant/sessions/${sids[i]}/turns`, { message: MESSAGE });
-      const posted = performance.now() - s0;
-      const live = await readStream(inst, u, sids[i]!, tid, { t0: s0 });
-      return { u, sid: sids[i]!, tid, live, posted };
-    }),
+  const runs = await profiled(`${label}-concurrent`, () =>
+    Promise.all(
+      users.map(async (u, i) => {
+        const s0 = performance.now();
+        const { turn_id: tid } = await api<{ turn_id: string }>(inst, u, 'POST', `/api/v1/assistant/sessions/${sids[i]}/turns`, { message: MESSAGE });
+        const posted = performance.now() - s0;
+        const live = await readStream(inst, u, sids[i]!, tid, { t0: s0 });
+        return { u, sid: sids[i]!, tid, live, posted };
+      }),
+    ),
   );
   const wall = performance.now() - t0;
   let lost = 0;
@@ -275,7 +306,7 @@ async function main() {
       failed.push(...t.failures.map((f) => `${backend}: ${f}`));
       const users: User[] = [];
       for (let i = 0; i < N_CONC; i++) users.push(await newUser(inst, `c${i}`, 1));
-      const c = await concurrent(inst, users, t.answer);
+      const c = await concurrent(inst, users, t.answer, backend);
       console.log(
         `[${backend}] ${N_CONC} concurrent turns: wall ${c.wall} s; per turn (ms) ${pp(c.turn)}; first event ${pp(c.first)} (POST -> 202 ${pp(c.post)}, server ${pp(c.server)}); ${c.events} events, ${c.lost} lost, ${c.duplicated} duplicated`,
       );

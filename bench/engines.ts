@@ -32,7 +32,7 @@
 //   npm run bench:engines [-- --n 50 --cancels 20 --dock-reps 3 --dock-5x72 --only ABCD]
 //   npm run bench:engines -- --only E [--types conformers]
 //   npm run bench:engines -- --only F [--dft-n 10 | --dft-only sildenafil,imatinib] [--rerank-top 10]
-//   npm run bench:engines -- --only Q [--q-types pka,tautomers,bde --q-n 10 --bde-energies gfn2|b3lyp]
+//   npm run bench:engines -- --only Q [--q-types pka,tautomers,bde --q-n 10 --bde-energies gfn2|b3lyp --q-out rows.json]
 //   npm run bench:engines -- --only S
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -43,7 +43,7 @@ import { JOB_TYPES } from '../src/compute/registry.js';
 import { dftFigure, dftTable } from './lib/dft.js';
 import { dockingFigure } from './lib/docking.js';
 import { estimateRows, estimateTable } from './lib/estimates.js';
-import { questionFigure, questionTable } from './lib/questions.js';
+import { questionFigure, type QuestionRow, questionTable } from './lib/questions.js';
 import { structureFigure } from './lib/structure.js';
 import { benchApi, startInstance, type BenchInstance } from './lib/instance.js';
 import { engineProcesses } from '../test/engines/helpers.js';
@@ -260,8 +260,13 @@ async function main() {
     if (part('Q')) {
       const types = process.argv.includes('--q-types') ? process.argv[process.argv.indexOf('--q-types') + 1]!.split(',') : ['pka', 'tautomers', 'bde'];
       const energies = process.argv.includes('--bde-energies') ? process.argv[process.argv.indexOf('--bde-energies') + 1]! : 'gfn2';
+      const out = process.argv.includes('--q-out') ? process.argv[process.argv.indexOf('--q-out') + 1]! : null;
+      const all: QuestionRow[] = [];
       for (const type of types) {
         const f = await questionFigure(inst, type, type === 'bde' ? { energies } : {}, arg('q-n', 10));
+        all.push(...f.rows);
+        // The rows with the estimates' terms, for scripts/questions/fit-costs.ts.
+        if (out) fs.writeFileSync(out, JSON.stringify(all, null, 1));
         const ratios = f.rows.map((r) => r.ratio);
         console.log(
           `Q. ${type}${type === 'bde' ? ` (${energies} energies)` : ''}: ${f.rows.length} molecules in ${f.wallSec.toFixed(1)} s wall (2 job slots), $${f.costUsd.toFixed(4)}; estimate / charge ${Math.min(...ratios).toFixed(2)} to ${Math.max(...ratios).toFixed(2)} (target within 2x)\n${questionTable(f)}`,

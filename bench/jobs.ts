@@ -1,25 +1,40 @@
 // npm run bench:jobs — compute-job figures for docs/performance.md:
 //   1. submit-to-completed latency of one-molecule `properties` jobs (p50, p99), followed the
 //      way a client would: POST /jobs/submit, then a long poll on GET /events for that job;
-//   2. sustained throughput of such jobs with the default in-process workers;
-//   3. (PostgreSQL only) a scale run: the API plus 3 `crucible worker` processes finish N jobs
+//   2. sustained throughput of such jobs with the default in-process workers (the API and
+//      CRUCIBLE_WORKERS = cores slots in this process, as `crucible serve`), submitted by 8
+//      concurrent clients in a separate load-generator process (bench/lib/jobs-load.ts);
+//   3. (PostgreSQL) in the same run, the raw pg-boss baseline (bench/lib/raw-pgboss.ts): the
+//      same pg-boss, a fresh database on the same server, 8 concurrent senders in the same kind
+//      of child process, and as many fetch-and-complete loops of no-op messages as Crucible has
+//      slots; both rates and their ratio are printed (target: Crucible >= 0.5 x raw, >= 100/s);
+//   4. (PostgreSQL only) a scale run: the API plus 3 `crucible worker` processes finish N jobs
 //      with none lost, none run twice and none charged twice, timed against 1 worker process.
 // Runs on PGlite always and on PostgreSQL when one answers (CRUCIBLE_BENCH_PG_URL, default
 // postgres://postgres@127.0.0.1:5432/postgres); each run uses a fresh database.
+// For each throughput window it reports the CPU used per job by this process (API + workers,
+// or the raw workers), by the load generator and by the rest of the machine (PostgreSQL, the
+// kernel, anything else running); `--profile` adds a V8 CPU profile of this process's main
+// thread over the window, summarised by area (written under $TMPDIR/crucible-bench-profiles).
 //
 // Options (env): BENCH_LATENCY_JOBS (100), BENCH_THROUGHPUT_JOBS (1000), BENCH_SCALE_JOBS (2000),
-// BENCH_SKIP_SCALE=1, BENCH_BACKENDS=pglite,postgres
+// BENCH_SKIP_SCALE=1, BENCH_SKIP_RAW=1, BENCH_BACKENDS=pglite,postgres; argument --profile
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { PG_ADMIN, startInstance, type BenchInstance as Instance } from './lib/instance.js';
+import { measureWindow, PROFILE_DIR, startLoadChild, warmUp, type WindowResult } from './lib/jobs-window.js';
 import { pgReachable } from './lib/pg.js';
+import { rawPgBoss } from './lib/raw-pgboss.js';
 import type { Services } from '../src/services.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const N_LAT = Number(process.env.BENCH_LATENCY_JOBS ?? 100);
 const N_TPUT = Number(process.env.BENCH_THROUGHPUT_JOBS ?? 1000);
 const N_SCALE = Number(process.env.BENCH_SCALE_JOBS ?? 2000);
+const N_WARM = 100;
+const CLIENTS = 8;
+const PROFILE = process.argv.includes('--profile');
 const JOB = { job_type: 'properties', payload: { smiles: ['CC(=O)Oc1ccccc1C(=O)O'] } };
 
 const pct = (xs: number[], p: number) => {
@@ -89,6 +104,31 @@ async function throughput(inst: Instance, n: number, already = 0): Promise<{ job
   return { jobsPerSec: round(n / seconds), seconds: round(seconds, 2) };
 }
 
+/** Throughput with the load generator in its own process: a warm-up of N_WARM jobs, then `n` measured. */
+async function throughputChild(inst: Instance, n: number, already: number, profileFile: string | null): Promise<WindowResult> {
+  const child = await startLoadChild({ type: 'setup', mode: 'http', base: inst.base, token: inst.user.token, clients: CLIENTS, job: JOB });
+  try {
+    await warmUp(child, N_WARM, () => waitAllDone(inst.services.db, already + N_WARM, 600_000).then(() => undefined));
+    return await measureWindow(child, n, () => waitAllDone(inst.services.db, already + N_WARM + n, 600_000).then(() => undefined), profileFile, inst.dbUrl);
+  } finally {
+    await child.stop();
+  }
+}
+
+function describeWindow(w: WindowResult): string {
+  const c = w.cpuMsPerJob;
+  const pgPart = c.postgres === null ? '' : `, PostgreSQL (this database's backends) ${c.postgres}`;
+  return `${w.jobsPerSec} jobs/s (${w.jobs} in ${w.seconds} s; submitted in ${w.submitSeconds} s); CPU per job ${c.machine} ms: this process ${c.self}, load generator ${c.loadgen}${pgPart}, rest (kernel, other processes) ${c.rest}; machine ${w.machineBusyCores} cores busy`;
+}
+
+function describeProfile(label: string, w: WindowResult): void {
+  if (!w.profile) return;
+  const p = w.profile;
+  console.log(`[${label}] profile ${p.file}: main thread busy ${p.busyUsPerRequest} µs per job`);
+  for (const a of p.byArea.slice(0, 12)) console.log(`    ${String(a.usPerRequest).padStart(8)} µs/job ${String(a.pct).padStart(5)}%  ${a.area}`);
+  for (const f of p.topFunctions.slice(0, 10)) console.log(`    top ${String(f.usPerRequest).padStart(8)} µs/job  ${f.fn}`);
+}
+
 async function checkExactlyOnce(db: Services['db']): Promise<{ jobs: number; notCompleted: number; rerun: number; chargedTwice: number; events: number }> {
   const q = async (sql: string): Promise<number> => {
     const n = (await db.query<{ n: number }>(sql)).rows[0]?.n;
@@ -155,11 +195,25 @@ async function main() {
       await waitAllDone(inst.services.db, 1, 60_000);
       const lat = await latency(inst);
       console.log(`[${backend}] submit-to-completed latency over ${N_LAT} one-molecule properties jobs: p50 ${lat.p50} ms, p99 ${lat.p99} ms (mean ${lat.mean})`);
-      const tput = await throughput(inst, N_TPUT, N_LAT + 1);
-      console.log(`[${backend}] throughput with ${workers} in-process worker slots: ${tput.jobsPerSec} jobs/s (${N_TPUT} jobs in ${tput.seconds} s)`);
-      results[backend] = { workers, latency: lat, throughput: tput, check: await checkExactlyOnce(inst.services.db) };
+      const profileFile = PROFILE ? path.join(PROFILE_DIR, `jobs-${backend}-${Date.now()}.cpuprofile`) : null;
+      const tput = await throughputChild(inst, N_TPUT, N_LAT + 1, profileFile);
+      console.log(`[${backend}] throughput with ${workers} in-process worker slots, ${CLIENTS} clients in a separate process: ${describeWindow(tput)}`);
+      describeProfile(backend, tput);
+      const check = await checkExactlyOnce(inst.services.db);
+      console.log(`[${backend}] exactly once:`, check);
+      results[backend] = { workers, latency: lat, throughput: { ...tput, profile: tput.profile?.byArea.slice(0, 12) }, check };
     } finally {
       await inst.close();
+    }
+    if (backend === 'postgres' && process.env.BENCH_SKIP_RAW !== '1') {
+      const profileFile = PROFILE ? path.join(PROFILE_DIR, `jobs-raw-pgboss-${Date.now()}.cpuprofile`) : null;
+      const raw = await rawPgBoss(PG_ADMIN, { n: N_TPUT, warmup: N_WARM, workers, clients: CLIENTS, profileFile });
+      console.log(`[raw pg-boss] ${workers} fetch-and-complete loops, ${CLIENTS} senders in a separate process: ${describeWindow(raw)}`);
+      describeProfile('raw pg-boss', raw);
+      const crucible = (results.postgres as { throughput: WindowResult }).throughput.jobsPerSec;
+      const ratio = round(crucible / raw.jobsPerSec, 2);
+      console.log(`[postgres] Crucible ${crucible} jobs/s against raw pg-boss ${raw.jobsPerSec} jobs/s: ratio ${ratio} (target >= 0.5, and >= 100 jobs/s)`);
+      results.rawPgBoss = { ...raw, profile: raw.profile?.byArea.slice(0, 12), ratio };
     }
   }
   if (hasPg && process.env.BENCH_SKIP_SCALE !== '1') {

@@ -159,7 +159,7 @@ if (!only.length && run.status === 0) {
   // ranges, streaming, quotas, job results, store faults); the others test database rules that
   // no store changes, and each rerun costs CI minutes.
   const storageFiles = [
-    ...['download', 'large', 'quota', 'service', 'upload'].map((f) => path.join(root, 'test/artifacts', `${f}.test.ts`)),
+    ...['download', 'large', 'quota', 'service', 'streamed', 'upload'].map((f) => path.join(root, 'test/artifacts', `${f}.test.ts`)),
     ...['failures', 'integrity', 'types'].map((f) => path.join(root, 'test/jobs', `${f}.test.ts`)),
   ];
   for (const f of storageFiles) if (!fs.existsSync(f)) throw new Error(`scripts/run-tests.mjs: the storage rerun names ${f}, which is gone`);

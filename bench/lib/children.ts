@@ -3,7 +3,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ChildReady, ChildReply, ParentCommand } from './protocol.js';
+import type { ChildReady, ChildReply, ChildStats, ParentCommand } from './protocol.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -15,6 +15,8 @@ export interface ServerChild {
   stop(): Promise<void>;
   /** Sends a command; for the profile commands, resolves when the child has answered. */
   send(cmd: ParentCommand): Promise<void>;
+  /** The chemistry pool's counters and the main thread's event-loop use (Crucible child only). */
+  stats(): Promise<ChildStats>;
 }
 
 const CLK_TCK = 100; // Linux USER_HZ
@@ -52,8 +54,19 @@ export async function startChild(script: string, env: Record<string, string | un
     ready,
     proc,
     cpuSeconds: () => procCpuSeconds(proc.pid!),
+    stats() {
+      return new Promise((resolve) => {
+        const onMessage = (m: ChildReply) => {
+          if (m.type !== 'stats') return;
+          proc.off('message', onMessage);
+          resolve(m);
+        };
+        proc.on('message', onMessage);
+        proc.send({ type: 'stats' } satisfies ParentCommand);
+      });
+    },
     send(cmd) {
-      if (cmd.type === 'stop') {
+      if (cmd.type === 'stop' || cmd.type === 'stats') {
         proc.send(cmd);
         return Promise.resolve();
       }

@@ -4,7 +4,7 @@
 import { loadConfig } from '../../src/config.js';
 import { startServer } from '../../src/http/server.js';
 import { handleProfileCommands } from './child-profiler.js';
-import type { ChildReady, ParentCommand } from './protocol.js';
+import type { ChildReady, ChildStats, ParentCommand } from './protocol.js';
 
 const config = loadConfig();
 const server = await startServer(config, () => undefined); // the banner (and any admin password) stays out of the bench output
@@ -20,6 +20,12 @@ process.send!(ready);
 handleProfileCommands();
 
 process.on('message', async (msg: ParentCommand) => {
+  if (msg.type === 'stats') {
+    const elu = performance.eventLoopUtilization();
+    const s = server.services.chem.stats();
+    process.send!({ type: 'stats', eluActiveMs: elu.active, eluIdleMs: elu.idle, workerBusyMs: s.workerBusyMs, items: s.items, tasks: s.tasks } satisfies ChildStats);
+    return;
+  }
   if (msg.type !== 'stop') return;
   try {
     // On a shared PostgreSQL database leave nothing behind (sessions and keys cascade); a

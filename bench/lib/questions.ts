@@ -13,6 +13,8 @@ export interface QuestionRow {
   charged: number;
   ratio: number;
   summary: string;
+  /** The estimate's assumptions (the model's terms: rdkit_runs, gfn2_optimisations, optimisation_atoms_squared, hessian_sec). */
+  assumptions: Record<string, unknown>;
 }
 
 export interface QuestionFigure {
@@ -36,6 +38,8 @@ export async function questionFigure(inst: BenchInstance, type: string, payload:
   const before = (await benchApi(inst, 'GET', '/wallet')).balance_usd as number;
   const t0 = performance.now();
   const ids: string[] = [];
+  const assumptions: Record<string, unknown>[] = [];
+  for (const [, smiles] of mols) assumptions.push((await benchApi(inst, 'POST', '/jobs/estimate', { job_type: type, payload: { molecules: [smiles], ...payload } })).assumptions);
   for (const [name, smiles] of mols)
     ids.push((await benchApi(inst, 'POST', '/jobs/submit', { job_name: `${type} ${name}`, job_type: type, payload: { molecules: [smiles], ...payload } })).process_id);
   for (const id of ids)
@@ -59,6 +63,7 @@ export async function questionFigure(inst: BenchInstance, type: string, payload:
       charged: info.charged_amount,
       ratio: info.expected_billing_cost / Math.max(1e-9, info.charged_amount),
       summary: summaryOf(type, item),
+      assumptions: assumptions[i]!,
     });
   }
   return { type, wallSec, costUsd: before - after, rows };

@@ -2,7 +2,7 @@
 // tautomers or bde (GFN2 energies) on the benchmark's drugs with the job's own code and prints,
 // per molecule, the CPU of this process and its engine children (from /proc), the wall time,
 // the calculations counted and the engine calls.
-//   node --import tsx scripts/questions/measure-costs.ts pka|tautomers|bde [count]
+//   node --import tsx scripts/questions/measure-costs.ts pka|tautomers|bde [count | name,name,...]
 import fs from 'node:fs';
 import { DFT_MOLECULES } from '../../bench/lib/dft.js';
 import { localTools } from '../../src/engines/local-tools.js';
@@ -21,15 +21,26 @@ function cpu(): number {
 const which = process.argv[2] ?? 'pka';
 const base = await localTools();
 let calls: Record<string, number> = {};
+/** Wall seconds by kind of call (engine, and for xtb whether it optimised or computed a Hessian). */
+let seconds: Record<string, number> = {};
 const tools: EngineTools = {
   threads: 1,
-  run: (engine, args, cwd, opts) => {
+  run: async (engine, args, cwd, opts) => {
     calls[engine] = (calls[engine] ?? 0) + 1;
-    return base.run(engine, args, cwd, opts);
+    const kind = `${engine}${args.includes('--hess') ? ' hessian' : args.some((a) => a.startsWith('--opt')) ? ' optimisation' : ''}`;
+    const t = performance.now();
+    try {
+      return await base.run(engine, args, cwd, opts);
+    } finally {
+      seconds[kind] = (seconds[kind] ?? 0) + (performance.now() - t) / 1000;
+    }
   },
 };
-for (const [name, smiles] of DFT_MOLECULES.slice(0, Number(process.argv[3] ?? 10))) {
+const pick = process.argv[3] ?? '10';
+const molecules = /^\d+$/.test(pick) ? DFT_MOLECULES.slice(0, Number(pick)) : DFT_MOLECULES.filter(([name]) => pick.split(',').includes(name));
+for (const [name, smiles] of molecules) {
   calls = {};
+  seconds = {};
   const t = cpu();
   const w = Date.now();
   const s: Structure = { index: 0, id: '0', input: smiles, info: { atoms: 0, heavy: 0, elements: [], formalCharge: 0, electrons: 0, has3d: false, smiles: null, error: null } };
@@ -44,5 +55,7 @@ for (const [name, smiles] of DFT_MOLECULES.slice(0, Number(process.argv[3] ?? 10
   } finally {
     removeScratch(dir);
   }
-  console.log(`${name}: CPU ${(cpu() - t).toFixed(1)} s, wall ${((Date.now() - w) / 1000).toFixed(1)} s, ${counted}, calls ${JSON.stringify(calls)}`);
+  console.log(
+    `${name}: CPU ${(cpu() - t).toFixed(1)} s, wall ${((Date.now() - w) / 1000).toFixed(1)} s, ${counted}, calls ${JSON.stringify(calls)}, wall s by kind ${JSON.stringify(Object.fromEntries(Object.entries(seconds).map(([k, v]) => [k, Math.round(v * 10) / 10])))}`,
+  );
 }

@@ -28,9 +28,9 @@ export function countTokens(text: string): number {
 export function countPromptTokens(messages: readonly ChatMessage[], tools: readonly ToolSpec[] = []): number {
   let n = 0;
   for (const m of messages) {
-    // Chat formats add a few tokens of framing per message.
-    n += 4 + countTokens(m.content);
-    if (m.role === 'assistant') for (const c of m.tool_calls ?? []) n += 4 + countTokens(c.name) + countTokens(c.arguments);
+    let k = messageTokens.get(m);
+    if (k === undefined) messageTokens.set(m, (k = countMessageTokens(m)));
+    n += k;
   }
   for (const t of tools) {
     let k = toolTokens.get(t);
@@ -42,3 +42,17 @@ export function countPromptTokens(messages: readonly ChatMessage[], tools: reado
 
 /** The tool definitions are constant objects: each is tokenized once, not at every model step. */
 const toolTokens = new WeakMap<ToolSpec, number>();
+
+/**
+ * A message is never changed once it is in a conversation (the runner and the providers only
+ * append messages): each is tokenized once, not at every step of its turn nor by both the
+ * runner's bound and the provider's usage.
+ */
+const messageTokens = new WeakMap<ChatMessage, number>();
+
+function countMessageTokens(m: ChatMessage): number {
+  // Chat formats add a few tokens of framing per message.
+  let n = 4 + countTokens(m.content);
+  if (m.role === 'assistant') for (const c of m.tool_calls ?? []) n += 4 + countTokens(c.name) + countTokens(c.arguments);
+  return n;
+}

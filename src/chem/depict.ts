@@ -40,7 +40,12 @@ function hasCxExtension(smiles: string): boolean {
 
 /** Parses a SMILES the way every chemistry endpoint does; null when RDKit cannot read it (or it is too large to parse safely). */
 export function parseSmiles(rdkit: RDKitModule, smiles: string): Mol | null {
-  if (notSmiles(smiles) || tooLargeToParse(smiles) !== null) return null;
+  return tooLargeToParse(smiles) === null ? parseSizedSmiles(rdkit, smiles) : null;
+}
+
+/** parseSmiles of an input already found not too large to parse (tooLargeToParse): the check is not repeated. */
+export function parseSizedSmiles(rdkit: RDKitModule, smiles: string): Mol | null {
+  if (notSmiles(smiles)) return null;
   const mol = rdkit.get_mol(smiles);
   if (!mol) return null;
   if (!mol.is_valid() || mol.get_num_atoms() === 0) {
@@ -142,7 +147,7 @@ function render(draw: () => string, size: SvgSize): DepictOutcome {
 export function depictMolecule(rdkit: RDKitModule, smiles: string, opts: DepictOptions): DepictOutcome {
   const large = tooLargeToParse(smiles);
   if (large) return fail('too_large', large);
-  const mol = parseSmiles(rdkit, smiles);
+  const mol = parseSizedSmiles(rdkit, smiles);
   if (!mol) return fail('unparseable', explainSmiles(rdkit, smiles));
   try {
     const many = tooManyAtomsOf(mol);

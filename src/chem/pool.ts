@@ -19,7 +19,7 @@
 //     the item timeout of worker time; past it, the items not done fail at once (`timeout`).
 //     So a batch of N hanging items costs about one item timeout plus the budget (1.5
 //     timeouts), not N. An API request (at most 20 items) has no more batches than threads
-//     with the default maxBatch, and they run in parallel, so the request costs about that
+//     with the default maxBatch (one when every thread is busy), and they run in parallel, so the request costs about that
 //     too; a call with more batches than lanes (a compute job's chunk) pays it once per batch
 //     that hits a failure, one lane's batches after the other;
 //   - tasks are dispatched by the pool, at most one per thread. While a thread's current item
@@ -264,7 +264,11 @@ export class ChemPool {
       } else todo.push(i);
     }
     if (todo.length) {
-      const lanes = Math.max(1, Math.min(this.threads, parallel));
+      // A call is split over the threads to answer it sooner when they are free. A call of one
+      // batch's size (an API request) that finds every thread with a task (or tasks waiting) goes
+      // as one task: split, it would only add tasks (messages, bookkeeping) and finish no sooner.
+      const busy = todo.length <= this.maxBatch && (this.inFlight.main >= this.threads || this.waiting.length > 0);
+      const lanes = busy ? 1 : Math.max(1, Math.min(this.threads, parallel));
       const queue = this.batches(todo, lanes);
       const lane = async () => {
         for (let b = queue.shift(); b; b = queue.shift()) await this.runBatch(call, b, Infinity, 0);

@@ -107,10 +107,14 @@ export interface JobEventSink {
  * end and no crash can leave the two apart.
  */
 export interface JobWorkflows {
-  /** Locks the run a job belongs to (if any) before the job row, so that every writer takes run -> job -> wallet in that order. */
-  lockRunOf(tx: Queryable, jobId: string): Promise<void>;
-  /** Records a step job's end, charges it against the run's hold and starts what became ready (or ends the run). */
-  stepFinished(tx: Queryable, job: JobRow): Promise<void>;
+  /**
+   * Locks the run a job belongs to (if any) before the job row, so that every writer takes run ->
+   * job -> wallet in that order. Resolves to something stepFinished can reuse in the same
+   * transaction (the run's row; null when the job is no step).
+   */
+  lockRunOf(tx: Queryable, jobId: string): Promise<unknown>;
+  /** Records a step job's end, charges it against the run's hold and starts what became ready (or ends the run); `locked`: what lockRunOf gave in this transaction. */
+  stepFinished(tx: Queryable, job: JobRow, locked?: unknown): Promise<void>;
 }
 
 /** A model a job can predict with: its identity and a reader of its weights. */

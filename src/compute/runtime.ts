@@ -11,7 +11,7 @@ import type { Scheduler } from '../scheduler.js';
 import { discoverEngines, type Engines } from '../engines/discovery.js';
 import { sweepScratch } from '../engines/scratch.js';
 import { JobAborted, JobInputError, runtimeLimitSec, type JobDeps, type JobType } from './job-type.js';
-import { DEFAULT_LANE, lanesFor } from './lanes.js';
+import { allLanes, DEFAULT_LANE, lanesFor } from './lanes.js';
 import type { ComputePorts } from './ports.js';
 import { JOBS_CHANNEL, type JobQueue, type QueueMessage } from './queue.js';
 import { RUNNABLE_TYPES } from './registry.js';
@@ -54,8 +54,26 @@ export class JobRuntime {
    * which then ran on past stop, and the first's end freed the second's slot).
    */
   private readonly running = new Map<QueueMessage, Running>();
+  /**
+   * Attempts still computing (not yet storing their result): a slot is one of these. An
+   * attempt that has computed its output frees its slot while its result is stored and its end
+   * commits (file, fsync, transaction: waits on I/O, not on a core), so the next job starts
+   * meanwhile; at most `slots` more attempts may be storing at once (docs/jobs.md).
+   */
+  private computing = 0;
   private stopped = true;
   private wake: (() => void) | null = null;
+  /** Set by poke(): something may be fetchable (a NOTIFY, a freed slot) since the fetch loop last looked. */
+  private poked = false;
+  /**
+   * The lanes that may hold messages: a submit's NOTIFY names its lane, a fetch that filled its
+   * request leaves its lane here, and each poll interval marks every lane (re-sent messages, a
+   * missed NOTIFY). The fetch loop asks pg-boss only about these: asking every lane at each
+   * wake-up was 8 fetches per job in bench:jobs, most of them empty (docs/jobs.md, "Fetching").
+   */
+  private readonly pending = new Set<string>();
+  /** Every lane a job can be in: a NOTIFY payload that is none of them comes from an instance that sends the job id. */
+  private knownLanes: Set<string> | null = null;
   private loop: Promise<void> | null = null;
   private unlisten: (() => Promise<void>) | null = null;
   private unlistenCancel: (() => Promise<void>) | null = null;
@@ -84,7 +102,8 @@ export class JobRuntime {
       sweepScratch();
       await workersStore.register(this.db, { workerId: this.workerId, hostname: os.hostname(), pid: process.pid, slots: this.o.slots, engines: this.engines });
     }
-    this.unlisten = await this.db.listen(JOBS_CHANNEL, () => this.wake?.());
+    this.markEveryLane();
+    this.unlisten = await this.db.listen(JOBS_CHANNEL, (lane) => this.announced(lane));
     // A cancelled job this worker runs stops now, not at its next heartbeat.
     if (this.o.slots > 0)
       this.unlistenCancel = await this.db.listen(CANCEL_CHANNEL, (jobId) => this.attemptsOf(jobId).forEach((r) => r.controller.abort(new JobAborted('cancelled'))));
@@ -96,12 +115,32 @@ export class JobRuntime {
     return `job-sweep:${this.workerId}`;
   }
 
+  /** A NOTIFY of the jobs channel: its payload is the lane of a new message (one this worker does not serve: ignored; no lane at all: look at every lane). */
+  private announced(lane: string): void {
+    if (this.lanes.includes(lane)) this.pending.add(lane);
+    else if ((this.knownLanes ??= new Set(allLanes())).has(lane))
+      return; // a lane of engines this worker lacks
+    else this.markEveryLane();
+    this.poke();
+  }
+
+  private markEveryLane(): void {
+    for (const lane of this.lanes) this.pending.add(lane);
+  }
+
+  /** Wakes the fetch loop, or (when it is fetching) makes it look again before it waits. */
+  private poke(): void {
+    this.poked = true;
+    this.wake?.();
+  }
+
   /** Stops fetching; running jobs are aborted and return to the queue for another worker. */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
     this.o.scheduler?.remove(this.sweepTaskName);
-    this.wake?.();
+    // poke, not just wake: a loop that is fetching now would otherwise go on to wait a whole poll interval.
+    this.poke();
     await this.loop;
     for (const r of this.running.values()) r.controller.abort(new JobAborted('shutdown'));
     await Promise.allSettled([...this.running.values()].map((r) => r.promise));
@@ -120,20 +159,28 @@ export class JobRuntime {
   }
 
   private async fetchLoop(): Promise<void> {
+    let lookedEverywhere = Date.now();
     while (!this.stopped) {
-      const free = this.o.slots - this.running.size;
-      let got: QueueMessage[] = [];
+      this.poked = false;
+      // Every poll interval, busy or not, every lane is looked at once.
+      if (Date.now() - lookedEverywhere >= this.o.pollMs) {
+        lookedEverywhere = Date.now();
+        this.markEveryLane();
+      }
+      const free = Math.min(this.o.slots - this.computing, 2 * this.o.slots - this.running.size);
+      let got = 0;
       if (free > 0) {
         try {
           // The lanes in turn, each fetch starting from the next one, so that no lane waits behind another.
           const start = this.nextLane++ % this.lanes.length;
-          got = await this.queue.fetch(free, [...this.lanes.slice(start), ...this.lanes.slice(0, start)]);
+          got = await this.claim(free, [...this.lanes.slice(start), ...this.lanes.slice(0, start)]);
         } catch (err) {
           this.o.log?.warn({ err }, 'queue fetch failed');
+          this.markEveryLane(); // the failed lane was taken off
         }
-        for (const m of got) this.launch(m);
       }
-      if (got.length === 0 || this.running.size >= this.o.slots) {
+      // A wake-up that came while this turn was fetching (its NOTIFY raced the fetch) is not lost: look again at once.
+      if ((got === 0 || this.computing >= this.o.slots || this.running.size >= 2 * this.o.slots) && !this.poked) {
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, this.o.pollMs);
           this.wake = () => {
@@ -146,13 +193,48 @@ export class JobRuntime {
     }
   }
 
-  private launch(m: QueueMessage): void {
+  /**
+   * Fetches up to `max` messages from those of `lanes` that may hold some (`pending`; the first
+   * lane first) and claims their jobs, one statement per lane (jobsStore.claimFetched), and
+   * starts each claimed job; returns how many
+   * messages it fetched. Every fetched message is completed, batched (JobQueue.completeLater):
+   * its job was claimed here or had moved on (cancelled, re-sent).
+   */
+  private async claim(max: number, lanes: readonly string[]): Promise<number> {
+    let fetched = 0;
+    for (const lane of lanes) {
+      if (fetched >= max) break;
+      if (!this.pending.has(lane)) continue;
+      // Taken off before the fetch: a NOTIFY that arrives during it puts the lane back.
+      this.pending.delete(lane);
+      const asked = max - fetched;
+      const rows = await jobsStore.claimFetched(this.db, await this.queue.fetchStatement(asked, lane), this.workerId);
+      if (rows.length >= asked) this.pending.add(lane); // full: there may be more
+      fetched += rows.length;
+      for (const r of rows) {
+        this.queue.completeLater(r.messageId, lane);
+        if (r.job) this.launch({ id: r.messageId, jobId: r.jobId, lane }, r.job);
+      }
+    }
+    return fetched;
+  }
+
+  private launch(m: QueueMessage, job: JobRow): void {
     const controller = new AbortController();
-    const promise = this.execute(m, controller)
+    this.computing++;
+    let computed = false;
+    const freeSlot = () => {
+      if (computed) return;
+      computed = true;
+      this.computing--;
+      this.poke();
+    };
+    const promise = this.execute(job, controller, freeSlot)
       .catch((err: unknown) => this.o.log?.error({ err, jobId: m.jobId }, 'job execution failed'))
       .finally(() => {
         this.running.delete(m);
-        this.wake?.();
+        freeSlot();
+        this.poke();
       });
     this.running.set(m, { jobId: m.jobId, controller, promise });
   }
@@ -161,25 +243,20 @@ export class JobRuntime {
     return [...this.running.values()].filter((r) => r.jobId === jobId);
   }
 
-  private async execute(m: QueueMessage, controller: AbortController): Promise<void> {
-    // Claimed only if the message is still the job's current one.
-    const claimed = await jobsStore.claim(this.db, m.jobId, m.id, this.workerId);
-    await this.queue.complete(m.id, m.lane); // the jobs table carries the state from here on
-    if (!claimed) return;
-    const attempt = claimed.attempts;
-    const job = await jobsStore.markRunning(this.db, claimed.id, this.workerId, attempt);
-    if (!job) return;
+  /** Runs a job this worker has claimed (status running, `attempts` this attempt's number); `computed()` frees its slot once its output is computed. */
+  private async execute(job: JobRow, controller: AbortController, computed: () => void): Promise<void> {
+    const attempt = job.attempts;
     const worker = { id: this.workerId, attempt };
     const type = RUNNABLE_TYPES.get(job.job_type);
     if (!type) {
-      await this.finish(job.id, { status: 'error', message: `unknown job type ${job.job_type}`, chargeable: false, worker });
+      await this.finish(job, { status: 'error', message: `unknown job type ${job.job_type}`, chargeable: false, worker });
       return;
     }
 
     let progress = job.progress;
     let message = '';
     let detail: Record<string, unknown> | null = null;
-    let lastBeat = Date.now(); // the UPDATE to running above set heartbeat_at
+    let lastBeat = Date.now(); // the claim set heartbeat_at
     const limitMs = runtimeLimitSec(job.expected_runtime_sec, this.o.runtimeGraceSec) * 1000;
     const limitTimer = setTimeout(() => controller.abort(new JobAborted('runtime-limit')), limitMs);
     const beat = async () => {
@@ -209,6 +286,7 @@ export class JobRuntime {
         flush = null;
         await beat().catch(() => undefined);
       }
+      computed();
       // The result row and the job's end (settlement, event) commit together; an attempt that
       // lost the job meanwhile (cancel, sweep) rolls back and removes only its own file.
       try {
@@ -218,7 +296,7 @@ export class JobRuntime {
           jobType: job.job_type,
           output,
           finish: async (tx, artifactId) => {
-            const done = await finishJob(tx, this.ports, job.id, { status: 'completed', message: '', chargeable: true, resultArtifactId: artifactId, worker });
+            const done = await finishJob(tx, this.ports, job.id, { status: 'completed', message: '', chargeable: true, resultArtifactId: artifactId, worker }, job.workflow_run_id);
             if (done && output.inFinish) await output.inFinish(tx, artifactId);
             return done;
           },
@@ -252,7 +330,7 @@ export class JobRuntime {
       clearTimeout(limitTimer);
       clearInterval(heartbeat);
       if (flush) clearTimeout(flush);
-      if (outcome) await this.finish(job.id, outcome);
+      if (outcome) await this.finish(job, outcome);
     }
   }
 
@@ -274,8 +352,8 @@ export class JobRuntime {
     });
   }
 
-  private async finish(jobId: string, f: Finish): Promise<JobRow | null> {
-    return this.db.transaction((tx) => finishJob(tx, this.ports, jobId, f));
+  private async finish(job: JobRow, f: Finish): Promise<JobRow | null> {
+    return this.db.transaction((tx) => finishJob(tx, this.ports, job.id, f, job.workflow_run_id));
   }
 
   /** Returns this worker's claim to the queue (shutdown), keeping the attempt count. */

@@ -217,32 +217,37 @@ export class JobService {
     const ids = planned.map((p) => p.id);
     const charged = origin === 'job';
     await this.db.transaction(async (tx) => {
+      for (const p of planned) {
+        // The queue message and the row in one statement (the row written once, with its id); both commit together.
+        const lane = laneOf(p.jobType, p.payload);
+        const message = await this.queue.sendStatement(p.id, lane);
+        await jobsStore.insert(
+          tx,
+          {
+            id: p.id,
+            origin,
+            userId: who.userId,
+            keyId: who.keyId,
+            name: p.name,
+            type: p.jobType,
+            resource: p.resource.name,
+            payload: p.payload,
+            expectedRuntimeSec: p.expectedRuntimeSec,
+            rateMicrosPerSec: charged ? p.resource.rateMicrosPerSec : 0,
+            reservedMicros: charged ? p.costMicros : 0,
+            info: { assumptions: p.assumptions, ...opts.info },
+            lane,
+          },
+          message,
+        );
+      }
+      // The reservation last but for the caller's own rows: its statement locks the account's
+      // wallet until the COMMIT (docs/reliability.md, "One lock order").
       if (charged) {
         await this.ports.wallet.reserveAll(
           tx,
           planned.map((p) => ({ userId: who.userId, keyId: who.keyId, jobId: p.id, amountMicros: p.costMicros, ceilingMicros: who.spendCeilingMicros })),
         );
-      }
-      for (const p of planned) {
-        // The message goes first so that the row is written once, with its id; both commit together.
-        const lane = laneOf(p.jobType, p.payload);
-        const queueJobId = await this.queue.send(tx, p.id, lane);
-        await jobsStore.insert(tx, {
-          id: p.id,
-          origin,
-          userId: who.userId,
-          keyId: who.keyId,
-          name: p.name,
-          type: p.jobType,
-          resource: p.resource.name,
-          payload: p.payload,
-          expectedRuntimeSec: p.expectedRuntimeSec,
-          rateMicrosPerSec: charged ? p.resource.rateMicrosPerSec : 0,
-          reservedMicros: charged ? p.costMicros : 0,
-          info: { assumptions: p.assumptions, ...opts.info },
-          queueJobId,
-          lane,
-        });
       }
       await opts.inTransaction?.(tx, ids);
     });

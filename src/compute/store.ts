@@ -4,6 +4,7 @@
 // Writers that race (a worker finishing, a cancel, a sweep) use conditional UPDATEs that only
 // one caller can win.
 import type { Queryable } from '../db/database.js';
+import { JOBS_CHANNEL, type QueueStatement } from './queue.js';
 
 export type JobStatus = 'queued' | 'dispatched' | 'running' | 'completed' | 'error' | 'cancelled';
 export const JOB_STATUSES: readonly JobStatus[] = ['queued', 'dispatched', 'running', 'completed', 'error', 'cancelled'];
@@ -62,8 +63,6 @@ export interface NewJob {
   rateMicrosPerSec: number;
   reservedMicros: number;
   info: Record<string, unknown>;
-  /** The queue message that announces it (sent in the same transaction). */
-  queueJobId: string;
   /** The lane (queue) it was sent in (src/compute/lanes.ts); '' by default. */
   lane?: string;
   /** A workflow run's step: reservedMicros is its share of the run's hold, not a reservation of its own. */
@@ -95,12 +94,30 @@ export interface ListFilter {
 /** The runtime from start to now, in seconds (0 before the start). */
 const RUNTIME = `CASE WHEN started_at IS NULL THEN 0 ELSE greatest(0, extract(epoch FROM now() - started_at)::float8) END`;
 
+/** A message claimed by claimFetched: its id, the job it announces, and that job's row when this statement claimed it (null: the job had moved on). */
+export interface FetchedMessage {
+  messageId: string;
+  jobId: string;
+  job: JobRow | null;
+}
+
 export const jobsStore = {
-  async insert(tx: Queryable, j: NewJob): Promise<void> {
-    await tx.query(
-      `INSERT INTO jobs (id, user_id, key_id, job_name, job_type, resource, payload, expected_runtime_sec, rate_micros_per_sec, reserved_micros, info, queue_job_id, origin, workflow_run_id, lane)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+  /**
+   * Inserts a queued job and the queue message that announces it, in one statement: the
+   * message (pg-boss's own insert, captured by JobQueue.sendStatement) as a CTE, the row with
+   * its id, and the NOTIFY that wakes idle workers when the transaction commits.
+   */
+  async insert(tx: Queryable, j: NewJob, message: { messageId: string; statement: QueueStatement }): Promise<void> {
+    const n = message.statement.values.length;
+    const p = (i: number) => `$${n + i}`;
+    const { rows } = await tx.query<{ queue_job_id: string }>(
+      `WITH m AS (${message.statement.text})
+       INSERT INTO jobs (id, user_id, key_id, job_name, job_type, resource, payload, expected_runtime_sec, rate_micros_per_sec, reserved_micros, info, queue_job_id, origin, workflow_run_id, lane)
+       SELECT ${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::uuid, ${p(4)}::text, ${p(5)}::text, ${p(6)}::text, ${p(7)}::jsonb, ${p(8)}::float8, ${p(9)}::int8, ${p(10)}::int8, ${p(11)}::jsonb,
+              m.id::text, ${p(12)}::text, ${p(13)}::uuid, ${p(14)}::text FROM m
+       RETURNING queue_job_id, pg_notify(${p(15)}::text, lane)`,
       [
+        ...message.statement.values,
         j.id,
         j.userId,
         j.keyId,
@@ -112,12 +129,13 @@ export const jobsStore = {
         j.rateMicrosPerSec,
         j.reservedMicros,
         JSON.stringify(j.info),
-        j.queueJobId,
         j.origin,
         j.workflowRunId ?? null,
         j.lane ?? '',
+        JOBS_CHANNEL,
       ],
     );
+    if (rows[0]?.queue_job_id !== message.messageId) throw new Error('the queue refused the job');
   },
 
   async get(q: Queryable, userId: string, id: string, origin: JobOrigin, forUpdate = false): Promise<JobRow | null> {
@@ -158,24 +176,27 @@ export const jobsStore = {
     return { rows: items.rows, total: a?.total ?? 0, pids: a?.pids ?? [], names: names.rows.map((r) => r.job_name) };
   },
 
-  /** Claims a queued job for a worker if `messageId` is still its current queue message. */
-  async claim(q: Queryable, jobId: string, messageId: string, workerId: string): Promise<JobRow | null> {
-    const { rows } = await q.query<JobRow>(
-      `UPDATE jobs SET status = 'dispatched', worker_id = $3, attempts = attempts + 1, dispatched_at = now(), heartbeat_at = now()
-        WHERE id = $1 AND queue_job_id = $2 AND status = 'queued'
-        RETURNING *`,
-      [jobId, messageId, workerId],
+  /**
+   * Fetches a worker's messages and claims their jobs in one statement: pg-boss's fetch
+   * (captured by JobQueue.fetchStatement) as a CTE, and each fetched message's job moved from
+   * `queued` to `running` for this worker if the message is still the job's current one
+   * (dispatched and started at the same instant: nothing happens between the two). Returns
+   * every fetched message, with its job's row when it was claimed here.
+   */
+  async claimFetched(q: Queryable, fetch: QueueStatement, workerId: string): Promise<FetchedMessage[]> {
+    const w = `$${fetch.values.length + 1}`;
+    const { rows } = await q.query<JobRow & { fetched_message_id: string; fetched_job_id: string }>(
+      `WITH m AS (${fetch.text}),
+       c AS (
+         UPDATE jobs j SET status = 'running', worker_id = ${w}, attempts = j.attempts + 1, dispatched_at = now(), started_at = now(), heartbeat_at = now()
+           FROM m
+          WHERE j.id = (m.data->>'jobId')::uuid AND j.queue_job_id = m.id::text AND j.status = 'queued'
+         RETURNING j.*
+       )
+       SELECT m.id::text AS fetched_message_id, m.data->>'jobId' AS fetched_job_id, c.* FROM m LEFT JOIN c ON c.queue_job_id = m.id::text`,
+      [...fetch.values, workerId],
     );
-    return rows[0] ?? null;
-  },
-
-  async markRunning(q: Queryable, jobId: string, workerId: string, attempt: number): Promise<JobRow | null> {
-    const { rows } = await q.query<JobRow>(
-      `UPDATE jobs SET status = 'running', started_at = now(), heartbeat_at = now()
-        WHERE id = $1 AND worker_id = $2 AND attempts = $3 AND status = 'dispatched' RETURNING *`,
-      [jobId, workerId, attempt],
-    );
-    return rows[0] ?? null;
+    return rows.map(({ fetched_message_id, fetched_job_id, ...job }) => ({ messageId: fetched_message_id, jobId: fetched_job_id, job: job.id ? (job as JobRow) : null }));
   },
 
   /** Records a heartbeat with the latest progress while the job runs; returns its status (null: no longer running, or not this attempt's: a late heartbeat never touches a finished job). */

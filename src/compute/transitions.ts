@@ -20,15 +20,21 @@ export interface TransitionDeps {
   requests?: JobRequests;
 }
 
-/** Returns the finished row, or null when the job was already terminal or no longer this worker's. */
-export async function finishJob(tx: Queryable, deps: TransitionDeps, jobId: string, f: Finish): Promise<JobRow | null> {
-  await deps.workflows?.lockRunOf(tx, jobId);
+/**
+ * Returns the finished row, or null when the job was already terminal or no longer this worker's.
+ * `workflowRunId`: the job's workflow run as the caller read it from its row (it never changes
+ * after the insert); null spares the run lock of a job that is no workflow step (a round trip),
+ * undefined (not known) takes it when there is one.
+ */
+export async function finishJob(tx: Queryable, deps: TransitionDeps, jobId: string, f: Finish, workflowRunId?: string | null): Promise<JobRow | null> {
+  const locked = workflowRunId !== null ? await deps.workflows?.lockRunOf(tx, jobId) : undefined;
   const job = await jobsStore.finish(tx, jobId, { ...f, resultArtifactId: f.resultArtifactId ?? null });
   if (!job) return null;
   // One lock order on every path that touches the account's rows (docs/reliability.md "One lock
   // order"): run -> job -> wallet -> event counter. A workflow step writes its event before its
-  // run charges it, a standalone job charges before its event: both take the wallet here first.
-  if (job.origin === 'job') await deps.wallet.lock(tx, job.user_id);
+  // run charges it, so it takes the wallet here first; a standalone job's settlement (next) locks
+  // the wallet row with the statement that moves its totals, before its event.
+  if (job.origin === 'job' && job.workflow_run_id) await deps.wallet.lock(tx, job.user_id);
   // Delivered when the transaction commits, to every process listening.
   if (f.status === 'cancelled') await tx.query('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, job.id]);
   // A feature's request (origin utility or inference) reserved nothing and has no event kind;
@@ -41,7 +47,7 @@ export async function finishJob(tx: Queryable, deps: TransitionDeps, jobId: stri
     if (!deps.workflows) throw new Error(`job ${job.id} is a workflow step, and this instance has no workflow engine`);
     // A workflow step: its run charges it against the run's hold and moves on, in this transaction.
     await deps.events.append(tx, { userId: job.user_id, kind: 'job', subjectId: job.id, status: f.status, workflowRunId: job.workflow_run_id });
-    await deps.workflows.stepFinished(tx, job);
+    await deps.workflows.stepFinished(tx, job, locked ?? undefined);
     return job;
   }
   await deps.wallet.settle(tx, {

@@ -2,8 +2,8 @@
 // driver (embedded PGlite or PostgreSQL). An object is a row of storage_objects and its bytes
 // are rows of storage_chunks, each `chunk_size` bytes (the last one shorter); the chunk size is
 // kept per object, so objects written with another chunkBytes stay readable.
-// put() inserts the object incomplete, adds one chunk per INSERT as the source delivers bytes,
-// then marks it complete with size and sha256 in one UPDATE: an object is readable only whole.
+// put() inserts the object incomplete, adds one chunk per INSERT as the source delivers bytes
+// (two INSERTs in flight), then marks it complete with size and sha256 in one UPDATE: an object is readable only whole.
 // get() reads only the chunks of the range, a batch at a time as the consumer pulls, slicing
 // the first and last chunk in SQL. Nothing is held whole in memory in either direction.
 // Bytes travel as base64 text, encoded and decoded by the server: PGlite moves a bytea parameter
@@ -11,13 +11,15 @@
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Database } from '../db/database.js';
-import { asStorageError, StorageError, type ArtifactStorage, type ByteRange, type ObjectInfo, type PutResult } from './storage.js';
+import { asStorageError, StorageError, type ArtifactStorage, type ByteRange, type ObjectInfo, type PutOptions, type PutResult } from './storage.js';
 
 const KEY_RE = /^[0-9a-f]{2}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const DEFAULT_CHUNK_BYTES = 1024 * 1024;
 /** About this many bytes are fetched per query while reading (at least one chunk). */
 const FETCH_BYTES = 1024 * 1024;
 const LIST_PAGE = 1000;
+/** Chunk INSERTs of one write running at once (on PostgreSQL, on as many pooled connections). */
+const INSERTS_IN_FLIGHT = 2;
 
 /** SQLSTATEs that are faults of the store's volume, as the errno codes StorageError classifies. */
 const SQLSTATE_ERRNO: Record<string, string> = {
@@ -72,11 +74,11 @@ export class PostgresStorage implements ArtifactStorage {
     }
   }
 
-  async put(source: Readable): Promise<PutResult> {
+  async put(source: Readable, opts: PutOptions = {}): Promise<PutResult> {
     const id = crypto.randomUUID();
     const key = `${id.slice(0, 2)}/${id}`;
     const chunkBytes = this.chunkBytes;
-    const hash = crypto.createHash('sha256');
+    const hash = opts.sha256 ? null : crypto.createHash('sha256');
     let size = 0;
     let seq = 0;
     let inserted = false;
@@ -88,45 +90,69 @@ export class PostgresStorage implements ArtifactStorage {
       inserted = true;
       // One INSERT per chunk; it also records the bytes stored so far and freshens modified_at
       // (an active write is no old orphan), and inserts nothing when the temp write was removed.
+      // Up to INSERTS_IN_FLIGHT run at once (each chunk carries its seq), while the source goes on.
       let written = 0;
-      const writeChunk = async (data: Buffer) => {
+      const inFlight = new Set<Promise<void>>();
+      let failure: Error | null = null;
+      const insertChunk = async (data: Buffer, chunkSeq: number, upTo: number) => {
         const { rows } = await this.q<{ seq: number }>(
           what,
-          `WITH o AS (UPDATE storage_objects SET modified_at = now(), size = $4 WHERE key = $1 AND NOT complete RETURNING key)
+          `WITH o AS (UPDATE storage_objects SET modified_at = now(), size = greatest(size, $4) WHERE key = $1 AND NOT complete RETURNING key)
            INSERT INTO storage_chunks (key, seq, data) SELECT key, $2, decode($3, 'base64') FROM o RETURNING seq`,
-          [key, seq, data.toString('base64'), written + data.length],
+          [key, chunkSeq, data.toString('base64'), upTo],
         );
         if (rows.length !== 1) throw new StorageError(`${what}: temp object ${key} was removed while being written`, 'ENOENT');
+      };
+      const settled = async () => {
+        await Promise.allSettled([...inFlight]);
+        if (failure) throw failure;
+      };
+      const writeChunk = async (data: Buffer) => {
+        while (inFlight.size >= INSERTS_IN_FLIGHT) await Promise.race(inFlight);
+        if (failure) throw failure;
         written += data.length;
-        seq++;
+        const p: Promise<void> = insertChunk(data, seq++, written).then(
+          () => void inFlight.delete(p),
+          (err: unknown) => {
+            failure ??= err instanceof Error ? err : new Error(String(err));
+            inFlight.delete(p);
+          },
+        );
+        inFlight.add(p);
       };
       // Bytes of the source not yet in a chunk.
       let pending: Buffer[] = [];
       let pendingBytes = 0;
-      for await (const chunk of { [Symbol.asyncIterator]: () => incoming }) {
-        const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-        if (buf.length === 0) continue;
-        hash.update(buf);
-        size += buf.length;
-        pending.push(buf);
-        pendingBytes += buf.length;
-        if (pendingBytes < chunkBytes) continue;
-        // Cut whole chunks of exactly chunkBytes; the rest waits for more bytes.
-        const [only] = pending;
-        const all = pending.length === 1 && only ? only : Buffer.concat(pending, pendingBytes);
-        let off = 0;
-        while (all.length - off >= chunkBytes) {
-          await writeChunk(all.subarray(off, off + chunkBytes));
-          off += chunkBytes;
+      try {
+        for await (const chunk of { [Symbol.asyncIterator]: () => incoming }) {
+          const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+          if (buf.length === 0) continue;
+          hash?.update(buf);
+          size += buf.length;
+          pending.push(buf);
+          pendingBytes += buf.length;
+          if (pendingBytes < chunkBytes) continue;
+          // Cut whole chunks of exactly chunkBytes; the rest waits for more bytes.
+          const [only] = pending;
+          const all = pending.length === 1 && only ? only : Buffer.concat(pending, pendingBytes);
+          let off = 0;
+          while (all.length - off >= chunkBytes) {
+            await writeChunk(all.subarray(off, off + chunkBytes));
+            off += chunkBytes;
+          }
+          pending = off < all.length ? [all.subarray(off)] : [];
+          pendingBytes = all.length - off;
         }
-        pending = off < all.length ? [all.subarray(off)] : [];
-        pendingBytes = all.length - off;
+        if (pendingBytes > 0) {
+          const [only] = pending;
+          await writeChunk(pending.length === 1 && only ? only : Buffer.concat(pending, pendingBytes));
+        }
+      } finally {
+        // No INSERT may still run when the object is completed or deleted.
+        await Promise.allSettled([...inFlight]);
       }
-      if (pendingBytes > 0) {
-        const [only] = pending;
-        await writeChunk(pending.length === 1 && only ? only : Buffer.concat(pending, pendingBytes));
-      }
-      const sha256 = hash.digest('hex');
+      await settled();
+      const sha256 = hash ? hash.digest('hex') : opts.sha256!();
       const done = await this.q(what, 'UPDATE storage_objects SET complete = true, size = $2, sha256 = $3, modified_at = now() WHERE key = $1 AND NOT complete', [
         key,
         size,

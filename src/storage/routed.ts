@@ -4,7 +4,7 @@
 // existed. So rows written under one backend stay readable after a switch, and
 // `crucible storage migrate` can move them one by one (docs/architecture.md, "Artifact storage").
 import type { Readable } from 'node:stream';
-import { StorageError, type ArtifactStorage, type ByteRange, type ObjectInfo, type PutResult } from './storage.js';
+import { StorageError, type ArtifactStorage, type ByteRange, type ObjectInfo, type PutOptions, type PutResult } from './storage.js';
 
 export type BackendName = 'local' | 'postgres' | 's3';
 
@@ -46,11 +46,12 @@ export class RoutedStorage implements ArtifactStorage {
     return { store, inner: backend === 'local' ? key : key.slice(backend.length + 1) };
   }
 
-  /** Writes to the current backend, or to `backend` (storage migration). */
-  async put(source: Readable, backend: BackendName = this.current): Promise<PutResult> {
+  /** Writes to the current backend, or to `opts.backend` (storage migration). */
+  async put(source: Readable, opts: PutOptions & { backend?: BackendName } = {}): Promise<PutResult> {
+    const { backend = this.current, ...rest } = opts;
     const store = this.backends.get(backend);
     if (!store) throw new StorageError(`the ${backend} store is not configured`, 'ENOBACKEND');
-    const r = await store.put(source);
+    const r = await store.put(source, rest);
     return { ...r, key: RoutedStorage.keyFor(backend, r.key) };
   }
 

@@ -20,7 +20,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { S3Config } from '../config.js';
-import { asStorageError, StorageError, type ArtifactStorage, type ByteRange, type ObjectInfo, type PutResult } from './storage.js';
+import { asStorageError, StorageError, type ArtifactStorage, type ByteRange, type ObjectInfo, type PutOptions, type PutResult } from './storage.js';
 
 const KEY_RE = /^[0-9a-f]{2}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const UPLOAD_RE = /^upload:([0-9a-f]{2}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):(.+)$/s;
@@ -129,11 +129,11 @@ export class S3Storage implements ArtifactStorage {
     this.client.destroy();
   }
 
-  async put(source: Readable): Promise<PutResult> {
+  async put(source: Readable, opts: PutOptions = {}): Promise<PutResult> {
     const id = crypto.randomUUID();
     const key = `${id.slice(0, 2)}/${id}`;
     const name = this.base + key;
-    const hash = crypto.createHash('sha256');
+    const hash = opts.sha256 ? null : crypto.createHash('sha256');
     let size = 0;
     let sourceError = null as Error | null; // set by the listener (a plain `= null` would be narrowed to null)
     source.once('error', (err: Error) => {
@@ -141,7 +141,7 @@ export class S3Storage implements ArtifactStorage {
     });
     const hashing = new Transform({
       transform(chunk: Buffer, _enc, done) {
-        hash.update(chunk);
+        hash?.update(chunk);
         size += chunk.length;
         done(null, chunk);
       },
@@ -157,7 +157,7 @@ export class S3Storage implements ArtifactStorage {
     try {
       await upload.done();
       await piping;
-      return { key, size, sha256: hash.digest('hex') };
+      return { key, size, sha256: hash ? hash.digest('hex') : opts.sha256!() };
     } catch (err) {
       if (!source.destroyed) source.destroy();
       if (!hashing.destroyed) hashing.destroy();

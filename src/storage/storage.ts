@@ -16,6 +16,15 @@ export interface PutResult {
   sha256: string;
 }
 
+/** What the producer of a write knows already. */
+export interface PutOptions {
+  /**
+   * The hex SHA-256 of the source's bytes, taken by the producer as they passed (so the store
+   * does not hash them again); called once, after the source has ended.
+   */
+  sha256?: () => string;
+}
+
 export interface ObjectInfo {
   key: string;
   size: number;
@@ -33,7 +42,7 @@ export interface ArtifactStorage {
    * when the source or the write fails nothing is left behind and the error is a StorageError
    * (or the source's own error).
    */
-  put(source: Readable): Promise<PutResult>;
+  put(source: Readable, opts?: PutOptions): Promise<PutResult>;
   /** Streams the object, or the inclusive byte range of it. Throws StorageError code ENOENT when absent. */
   get(key: string, range?: ByteRange): Promise<Readable>;
   stat(key: string): Promise<{ size: number; modifiedAt: Date } | null>;

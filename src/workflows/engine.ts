@@ -111,18 +111,20 @@ export class WorkflowEngine implements JobWorkflows {
     return this.ports;
   }
 
-  lockRunOf(tx: Queryable, jobId: string): Promise<void> {
+  lockRunOf(tx: Queryable, jobId: string): Promise<RunRow | null> {
     return runsStore.lockRunOfJob(tx, jobId);
   }
 
-  async stepFinished(tx: Queryable, job: JobRow): Promise<void> {
-    const run = await runsStore.getRun(tx, null, job.workflow_run_id!);
+  /** `locked`: the run as lockRunOf returned it in this transaction (read again when absent). */
+  async stepFinished(tx: Queryable, job: JobRow, locked?: unknown): Promise<void> {
+    const run = (locked as RunRow | null | undefined) ?? (await runsStore.getRun(tx, null, job.workflow_run_id!));
     if (!run) return; // deleted (only finished runs can be): nothing to move
-    const step = await runsStore.stepOfJob(tx, run.id, job.id);
-    if (!step) return;
     const charged = job.charged_micros ?? 0;
     const state = job.status === 'completed' ? 'completed' : job.status === 'error' ? 'failed' : 'cancelled';
-    await runsStore.endStep(tx, run.id, step.step_id, { state, resultArtifactId: job.result_artifact_id, chargedMicros: charged, message: job.message });
+    // The step's end, its charge on the step and on the run, and the run's steps after it: one statement.
+    const ended = await runsStore.endStepOfJob(tx, run.id, job.id, { state, resultArtifactId: job.result_artifact_id, chargedMicros: charged, message: job.message });
+    if (!ended) return;
+    const { step } = ended;
     if (charged > 0) {
       await this.p.wallet.chargeHold(tx, {
         userId: run.user_id,
@@ -132,7 +134,6 @@ export class WorkflowEngine implements JobWorkflows {
         chargeMicros: charged,
         note: `workflow run step ${step.step_id}`,
       });
-      await runsStore.addCharge(tx, run.id, charged);
     }
     // A run being cancelled or failed ends its own jobs and then itself.
     if (run.status !== 'running') return;
@@ -142,17 +143,17 @@ export class WorkflowEngine implements JobWorkflows {
       await this.stop(tx, run, 'failed', `step ${step.step_id} ${state === 'failed' ? 'failed' : 'was cancelled'}${job.message ? `: ${job.message}` : ''}`);
       return;
     }
-    await this.advance(tx, run);
+    await this.advance(tx, run, ended.steps);
   }
 
   /**
    * Starts every pending step whose inputs are ready, skips those that can no longer run (a
    * step they read from did not complete), and ends the run when no step is left. Call with
-   * the run locked.
+   * the run locked; `steps`: its steps as read under that lock (read here when absent).
    */
-  async advance(tx: Queryable, run: RunRow): Promise<void> {
+  async advance(tx: Queryable, run: RunRow, steps?: StepRow[]): Promise<void> {
     const spec = run.spec as WorkflowSpec;
-    const rows = new Map((await runsStore.steps(tx, run.id)).map((s) => [s.step_id, s]));
+    const rows = new Map((steps ?? (await runsStore.steps(tx, run.id))).map((s) => [s.step_id, s]));
     let moved = true;
     while (moved) {
       moved = false;
@@ -183,24 +184,27 @@ export class WorkflowEngine implements JobWorkflows {
     const resource = RESOURCES[step.resource ?? 'default'] ?? RESOURCES.default;
     const payload = stepPayload(step, run.inputs, artifactOf);
     const lane = laneOf(step.job_type, payload);
-    const queueJobId = await this.queue.send(tx, id, lane);
-    await jobsStore.insert(tx, {
-      id,
-      origin: 'job',
-      userId: run.user_id,
-      keyId: run.key_id,
-      name: `${run.name} / ${step.id}`.slice(0, 200),
-      type: step.job_type,
-      resource: resource.name,
-      payload,
-      expectedRuntimeSec: row.expected_runtime_sec,
-      rateMicrosPerSec: resource.rateMicrosPerSec,
-      reservedMicros: row.planned_micros,
-      info: { workflow_run_id: run.id, step_id: step.id },
-      queueJobId,
-      lane,
-      workflowRunId: run.id,
-    });
+    const message = await this.queue.sendStatement(id, lane);
+    await jobsStore.insert(
+      tx,
+      {
+        id,
+        origin: 'job',
+        userId: run.user_id,
+        keyId: run.key_id,
+        name: `${run.name} / ${step.id}`.slice(0, 200),
+        type: step.job_type,
+        resource: resource.name,
+        payload,
+        expectedRuntimeSec: row.expected_runtime_sec,
+        rateMicrosPerSec: resource.rateMicrosPerSec,
+        reservedMicros: row.planned_micros,
+        info: { workflow_run_id: run.id, step_id: step.id },
+        lane,
+        workflowRunId: run.id,
+      },
+      message,
+    );
     await runsStore.startStep(tx, run.id, step.id, id);
     return id;
   }

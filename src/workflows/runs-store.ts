@@ -98,9 +98,10 @@ export const runsStore = {
     );
   },
 
-  /** Locks the run of a step job (no-op for other jobs). */
-  async lockRunOfJob(tx: Queryable, jobId: string): Promise<void> {
-    await tx.query(`SELECT 1 FROM workflow_runs WHERE id = (SELECT workflow_run_id FROM jobs WHERE id = $1) FOR UPDATE`, [jobId]);
+  /** Locks the run of a step job and returns it (null for other jobs). */
+  async lockRunOfJob(tx: Queryable, jobId: string): Promise<RunRow | null> {
+    const { rows } = await tx.query<RunRow>(`SELECT * FROM workflow_runs WHERE id = (SELECT workflow_run_id FROM jobs WHERE id = $1) FOR UPDATE`, [jobId]);
+    return rows[0] ?? null;
   },
 
   async getRun(q: Queryable, userId: string | null, id: string, forUpdate = false): Promise<(RunRow & { presented_status: string }) | null> {
@@ -128,11 +129,6 @@ export const runsStore = {
     return rows;
   },
 
-  async stepOfJob(tx: Queryable, runId: string, jobId: string): Promise<StepRow | null> {
-    const { rows } = await tx.query<StepRow>(`SELECT * FROM workflow_run_steps WHERE run_id = $1 AND job_id = $2 AND state <> 'reused'`, [runId, jobId]);
-    return rows[0] ?? null;
-  },
-
   async startStep(tx: Queryable, runId: string, stepId: string, jobId: string): Promise<void> {
     await tx.query(`UPDATE workflow_run_steps SET state = 'started', job_id = $3 WHERE run_id = $1 AND step_id = $2 AND state = 'pending'`, [runId, stepId, jobId]);
   },
@@ -150,8 +146,33 @@ export const runsStore = {
     );
   },
 
-  async addCharge(tx: Queryable, runId: string, micros: number): Promise<void> {
-    if (micros > 0) await tx.query('UPDATE workflow_runs SET charged_micros = charged_micros + $2 WHERE id = $1', [runId, micros]);
+  /**
+   * Ends the step a job ran (not a reused one) and adds its charge to the step and the run, in
+   * one statement; returns every step of the run as it is after that (null: no step ran this job).
+   */
+  async endStepOfJob(
+    tx: Queryable,
+    runId: string,
+    jobId: string,
+    e: { state: StepRowState; resultArtifactId: string | null; chargedMicros: number; message: string },
+  ): Promise<{ step: StepRow; steps: StepRow[] } | null> {
+    const { rows } = await tx.query<StepRow & { ended: boolean }>(
+      `WITH s AS (
+         UPDATE workflow_run_steps SET state = $3, result_artifact_id = coalesce($4, result_artifact_id), charged_micros = charged_micros + $5, message = $6
+          WHERE run_id = $1 AND job_id = $2 AND state <> 'reused'
+         RETURNING *
+       ), r AS (
+         UPDATE workflow_runs SET charged_micros = charged_micros + $5 WHERE id = $1 AND $5 > 0 AND EXISTS (SELECT 1 FROM s) RETURNING id
+       )
+       SELECT s.*, true AS ended FROM s
+       UNION ALL
+       SELECT t.*, false AS ended FROM workflow_run_steps t WHERE t.run_id = $1 AND EXISTS (SELECT 1 FROM s) AND NOT EXISTS (SELECT 1 FROM s WHERE s.step_id = t.step_id)
+       ORDER BY position`,
+      [runId, jobId, e.state, e.resultArtifactId, e.chargedMicros, e.message],
+    );
+    const steps = rows.map(({ ended: _, ...row }) => row as StepRow);
+    const i = rows.findIndex((r) => r.ended);
+    return i < 0 ? null : { step: steps[i]!, steps };
   },
 
   /** Moves a running run to a terminal status (false: it already ended). */

@@ -40,10 +40,16 @@ const CODE = CODE_DIRS.flatMap((d) => files(path.join(ROOT, d), /\.(ts|tsx|mts|m
   .filter((f) => f.rel !== SELF && !temporarilyExcluded(f.rel));
 const DOCS = [...files(path.join(ROOT, 'docs'), /\.md$/), path.join(ROOT, 'README.md')].map(read);
 
-/** A doc's headings (`#` to `####`), and for each its short name: the title before its parenthesis or colon. */
+/**
+ * A doc's headings (`#` to `####`), and for each its short name: the title before its parenthesis
+ * or colon. A doc split into a folder of the same name (docs/performance.md, the index, and
+ * docs/performance/*.md) has the headings of its parts too.
+ */
 function headings(doc: string): Set<string> {
   const out = new Set<string>();
-  for (const line of fs.readFileSync(path.join(ROOT, doc), 'utf8').split('\n')) {
+  const parts = path.join(ROOT, doc.replace(/\.md$/, ''));
+  const texts = [path.join(ROOT, doc), ...(fs.existsSync(parts) ? files(parts, /\.md$/) : [])].map((f) => fs.readFileSync(f, 'utf8'));
+  for (const line of texts.join('\n').split('\n')) {
     const m = /^#{1,4} (.+)$/.exec(line);
     if (!m?.[1]) continue;
     const title = m[1].replace(/`/g, '').trim();

@@ -5,26 +5,12 @@ import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { BACKENDS } from '../helpers/backends.js';
 import { startHarness, TEST_STORAGE, type Harness } from '../helpers/harness.js';
+import { rssSampler } from '../helpers/rss.js';
 import { multipartChunks, postStream, randomChunks } from './helpers.js';
 
 const SIZE = 200 * 1024 * 1024;
 /** Peak growth of resident memory allowed while moving SIZE bytes: far below the file. */
 const MAX_RSS_GROWTH = 96 * 1024 * 1024;
-
-function sampler() {
-  const base = process.memoryUsage().rss;
-  let peak = base;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 10);
-  return {
-    stop() {
-      clearInterval(timer);
-      peak = Math.max(peak, process.memoryUsage().rss);
-      return { base, peak, growth: peak - base };
-    },
-  };
-}
 
 // With the artifacts in the database, the database must be another process (PostgreSQL) for
 // this process's memory to bound the transfer: an in-process PGlite holds the 200 MB itself.
@@ -48,7 +34,7 @@ describe(
 
     it('uploads 200 MB as a stream with bounded memory', async (t) => {
       const mp = multipartChunks({ mode: 'file' }, { name: 'big.bin', type: 'application/octet-stream', chunks: data.stream });
-      const s = sampler();
+      const s = rssSampler(200);
       const started = Date.now();
       const r = await postStream(`${h.base}/api/v1/artifacts`, { 'content-type': mp.contentType, authorization: `Bearer ${token}` }, mp.chunks);
       const body = r.body as { id: string; size_bytes: number; manifest: any };
@@ -65,7 +51,7 @@ describe(
       assert.ok(artifactId, 'the upload test ran');
       const expected = data.sha256();
       for (const q of ['?record=big.bin', '']) {
-        const s = sampler();
+        const s = rssSampler(200);
         const started = Date.now();
         const r = await fetch(`${h.base}/api/v1/artifacts/${artifactId}/download${q}`, { headers: { authorization: `Bearer ${token}` } });
         assert.equal(r.status, 200);

@@ -108,6 +108,24 @@ for (const backend of BACKENDS) {
     it('an upload cut off mid-way leaves no scratch file, no object and no row', async () => {
       const u = await h.user({ tier: 'pro' });
       const objects = await storedObjects(h);
+      // A `file` upload with its mode first is written into the store as it is read (a temp
+      // object there), any other is spooled (a scratch file): either shows it under way.
+      // (A store may show nothing while it gathers a first part, as S3's does: its write is counted.)
+      const svc = h.services.artifacts;
+      const real = svc.storage;
+      let writing = 0;
+      svc.storage = new Proxy(real, {
+        get(target, prop) {
+          if (prop === 'put')
+            return (...args: Parameters<typeof real.put>) => {
+              writing++;
+              return target.put(...args).finally(() => writing--);
+            };
+          const v: unknown = Reflect.get(target, prop);
+          return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+        },
+      });
+      const underWay = async () => writing > 0 || scratchFiles().length > 0 || (await storedObjects(h)).some((o) => o.temporary);
       let sawScratch = false;
       const mp = multipartChunks(
         { mode: 'file' },
@@ -134,13 +152,14 @@ for (const backend of BACKENDS) {
           for await (const c of mp.chunks()) if (i++ < 3) req.write(c);
           // Wait until the server is spooling the file, then cut the connection.
           const deadline = Date.now() + 15_000;
-          while (!(sawScratch = scratchFiles().length > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+          while (!(sawScratch = await underWay()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
           req.destroy();
         })().catch(reject);
       });
       const until = Date.now() + 5000;
-      while (scratchFiles().length && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-      assert.ok(sawScratch, 'the partial upload was being spooled');
+      while ((await underWay()) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      svc.storage = real;
+      assert.ok(sawScratch, 'the partial upload was being spooled or streamed into the store');
       assert.deepEqual(scratchFiles(), []);
       assert.equal(await countRows(h, u.userId), 0);
       assert.deepEqual(await storedObjects(h), objects);

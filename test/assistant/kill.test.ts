@@ -165,7 +165,7 @@ describe('assistant turns across instances and through SIGKILL', { skip: postgre
     );
   });
 
-  it('a stop asked on one instance ends a turn running on another within 1 s (NOTIFY reaches its runner)', async () => {
+  it("a stop asked on one instance aborts a turn running on another within 0.75 s (NOTIFY reaches its runner), settled within the stop's 2 s", async () => {
     chat.script([{ text: ['Thinking ', 'about it'], hang: true }]);
     const closedBefore = chat.closedByClient;
     const { sessionId, turnId } = await serveTurn('think about it for a long while');
@@ -173,14 +173,21 @@ describe('assistant turns across instances and through SIGKILL', { skip: postgre
     // Right after a heartbeat of the serve process: its next one (which would also see the stop) is ~1 s away.
     const beat0 = (await turnRow(turnId)).heartbeat_at.getTime();
     await until('a heartbeat', async () => (await turnRow(turnId)).heartbeat_at.getTime() > beat0, 5_000, 10);
+    // The bound is on the runner's abort (the stand-in sees its client go away): 50 ms through the
+    // NOTIFY at load 10, where the next heartbeat would take about 950 ms; so 750 ms proves the
+    // NOTIFY. The settlement after it (events, the charge, the endpoint's 25 ms polls) has the
+    // endpoint's own 2 s: under CI's load it once took the whole to 1,005 ms.
     const t0 = performance.now();
-    const r = await h.req('POST', `/api/v1/assistant/sessions/${sessionId}/turns/${turnId}/stop`, { token: user.token });
+    const stopping = h.req('POST', `/api/v1/assistant/sessions/${sessionId}/turns/${turnId}/stop`, { token: user.token });
+    await until('the stand-in to see the client go away', async () => chat.closedByClient > closedBefore, 3_000, 5);
+    const abortedMs = performance.now() - t0;
+    const r = await stopping;
     const ms = performance.now() - t0;
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.status, 'stopped', JSON.stringify(r.body));
-    assert.ok(ms < 1_000, `stopped in ${ms.toFixed(0)} ms`);
-    console.log(`# cross-instance stop settled in ${ms.toFixed(0)} ms`);
-    await until('the stand-in to see the client go away', async () => chat.closedByClient > closedBefore, 2_000);
+    assert.ok(abortedMs < 750, `the runner on the other instance aborted after ${abortedMs.toFixed(0)} ms`);
+    assert.ok(ms < 2_500, `settled in ${ms.toFixed(0)} ms`);
+    console.log(`# cross-instance stop: the runner aborted after ${abortedMs.toFixed(0)} ms, settled in ${ms.toFixed(0)} ms`);
     const s = await readStream(h, user.token, sessionId, turnId, { lastEventId: 0 });
     assertWellFormed(s.events, 'done', 'stopped turn');
     assert.equal(s.events.at(-1)!.data.status, 'stopped');

@@ -45,6 +45,14 @@ for (const backend of onlyOn('postgres')) {
       return (await h.req('GET', `/api/v1/jobs/result?process_id=${r.body.process_id}`, { token })).body as { energies: string; calibrated: boolean; items: Item[] };
     };
 
+    it("the estimate counts methanol's work: one conformer, its tight optimisation, two radicals at the fitted share; a Hessian each", async () => {
+      // docs/questions.md, "Estimates": (conformers + 1) + RADICAL_SHARE x bonds x (1 + conformers).
+      const r = await h.req('POST', '/api/v1/jobs/estimate', { token, body: { job_type: 'bde', payload: { molecules: ['CO'], energies: 'gfn2' } } });
+      assert.equal(r.status, 200, r.text);
+      const a = r.body.assumptions as { radical_share: number; gfn2_optimisations: number; gfn2_hessians: number };
+      assert.deepEqual([a.radical_share, a.gfn2_hessians, a.gfn2_optimisations], [1.25, 3, 7]);
+    });
+
     it("methanol with GFN2 energies: the C-H (3 equivalent) below the O-H, the calibration line applied; ethane's C-C; a radical's item error", async () => {
       const res = await result({ molecules: ['CO', 'CC', '[CH3]'], energies: 'gfn2' });
       assert.equal(await resultSchemaErrors(h, 'BdeResult', res), null);

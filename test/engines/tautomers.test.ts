@@ -1,7 +1,8 @@
 // The `tautomers` job type through the API (docs/questions.md, "Tautomers"): in water
 // 2-hydroxypyridine is mainly 2-pyridone and acetamide is the amide, not its imidic acid; the
 // populations sum to one, lowest first; more tautomers than max_tautomers is a 422 at submit
-// naming the limit (RDKit counts them there), and max_tautomers above 200 a 422 too.
+// naming the limit (RDKit counts them there), and max_tautomers above 200 a 422 too; the input's
+// stereocentres stay in the forms that keep them.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { onlyOn } from '../helpers/backends.js';
@@ -68,6 +69,23 @@ for (const backend of onlyOn('pglite')) {
       assert.ok(amide.tautomers[0]!.fraction > 0.99);
       const imidic = amide.tautomers.find((t) => t.smiles === 'CC(=N)O')!;
       assert.ok(imidic.relative_kcal > 5, `the imidic acid ${imidic.relative_kcal} kcal/mol above`);
+    });
+
+    it("keeps the input's stereocentres in the forms that still have them (L-alanine)", async () => {
+      const r = await submit({ molecules: ['N[C@@H](C)C(=O)O'] });
+      assert.equal(r.status, 200, r.text);
+      const done = await h.waitForJob(token, r.body.process_id, undefined, 300_000);
+      assert.equal(done.status, 'completed', done.message ?? '');
+      const it = ((await h.req('GET', `/api/v1/jobs/result?process_id=${r.body.process_id}`, { token })).body as { items: Item[] }).items[0]!;
+      assert.equal(it.error, null, it.detail ?? '');
+      assert.equal(it.count, 4);
+      // The acid keeps its configuration; the enol and imine forms, where the centre is sp2 or gone, have none.
+      assert.equal(it.smiles, 'C[C@H](N)C(=O)O');
+      assert.deepEqual(
+        it.tautomers.map((t) => t.smiles).filter((s) => s.includes('@')),
+        ['C[C@H](N)C(=O)O'],
+      );
+      assert.match(it.tautomers[0]!.molblock, /V2000/);
     });
 
     it('more tautomers than max_tautomers, and max_tautomers above 200, are 422s naming the limit', async () => {

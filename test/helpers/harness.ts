@@ -98,7 +98,7 @@ let counter = 0;
 interface HarnessOptions extends BuildOptions {
   /** Start a job runtime with this many slots (0: none). */
   workers?: number;
-  runtime?: { staleAfterMs?: number; sweepMs?: number; heartbeatMs?: number };
+  runtime?: { staleAfterMs?: number; sweepMs?: number; heartbeatMs?: number; pollMs?: number };
 }
 
 export async function startHarness(backend: Backend, givenEnv: Record<string, string> = {}, opts: HarnessOptions = {}): Promise<Harness> {

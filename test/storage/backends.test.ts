@@ -19,6 +19,7 @@ import { S3Storage } from '../../src/storage/s3.js';
 import { StorageError, type ArtifactStorage, type ObjectInfo } from '../../src/storage/storage.js';
 import { randomChunks } from '../artifacts/helpers.js';
 import { BACKENDS } from '../helpers/backends.js';
+import { rssSampler } from '../helpers/rss.js';
 import { startS3StandIn, startS3StandInProcess } from '../helpers/s3-stand-in.js';
 
 const KEY_RE = /^([0-9a-f]{2})\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
@@ -74,20 +75,6 @@ async function rejectsWithCode(p: Promise<unknown>, code: string): Promise<void>
   });
 }
 
-function sampler() {
-  const base = process.memoryUsage().rss;
-  let peak = base;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 5);
-  return {
-    stop() {
-      clearInterval(timer);
-      peak = Math.max(peak, process.memoryUsage().rss);
-      return peak - base;
-    },
-  };
-}
 const mb = (n: number) => `${(n / MiB).toFixed(1)} MiB`;
 
 interface Opened {
@@ -272,14 +259,14 @@ function contract(subject: Subject, extra?: (opened: () => Opened) => void): voi
 async function moveWithBoundedMemory(s: ArtifactStorage, size: number, maxGrowth: number, diag: (m: string) => void): Promise<void> {
   const data = randomChunks(size, `memory-${s.description}`, 256 * 1024);
   const expected = data.sha256();
-  let m = sampler();
+  let m = rssSampler(50);
   let started = Date.now();
   const r = await s.put(Readable.from(data.stream()));
-  const inGrowth = m.stop();
+  const inGrowth = m.stop().growth;
   diag(`put ${mb(size)}: ${Date.now() - started} ms, rss +${mb(inGrowth)}`);
   assert.equal(r.size, size);
   assert.equal(r.sha256, expected);
-  m = sampler();
+  m = rssSampler(50);
   started = Date.now();
   const hash = crypto.createHash('sha256');
   let n = 0;
@@ -287,7 +274,7 @@ async function moveWithBoundedMemory(s: ArtifactStorage, size: number, maxGrowth
     hash.update(c as Buffer);
     n += (c as Buffer).length;
   }
-  const outGrowth = m.stop();
+  const outGrowth = m.stop().growth;
   diag(`get ${mb(size)}: ${Date.now() - started} ms, rss +${mb(outGrowth)}`);
   assert.equal(n, size);
   assert.equal(hash.digest('hex'), expected);
@@ -297,11 +284,11 @@ async function moveWithBoundedMemory(s: ArtifactStorage, size: number, maxGrowth
 }
 
 /**
- * The object moved through each store while resident memory is sampled. 100 MiB, not 50: a
- * transfer leaves garbage that V8 collects late (up to some 32 MiB seen on a PostgreSQL read),
- * and lib-storage's Upload holds about four 8 MiB parts (two in flight, one being filled, the
- * rest of the previous one): at 50 MiB that is too close to the object to tell streaming from
- * buffering; at 100 MiB a store that held the object would pass the limit by far.
+ * The object moved through each store while resident memory is sampled (after a collection:
+ * test/helpers/rss.ts). 100 MiB, not 50: lib-storage's Upload holds about four 8 MiB parts (two
+ * in flight, one being filled, the rest of the previous one) and the allocator keeps some of what
+ * was freed: at 50 MiB that is too close to the object to tell streaming from buffering; at 100
+ * MiB a store that held the object would pass the limit by far.
  */
 const MEMORY_OBJECT = 100 * MiB;
 const MEMORY_LIMIT = 56 * MiB;

@@ -50,7 +50,9 @@ describe(`utilities against native RDKit ${FX.rdkit_version} (${FX.records.lengt
   const run = <T extends ToolName>(tool: T, input: ToolInput<T>) => runTool(ctx, tool, input) as Promise<Record<string, any>>;
 
   before(async () => {
-    pool = new ChemPool({ threads: 2, cacheEntries: 0 });
+    // Values, not speed: an item may take a minute (the largest R-group group passed the default
+    // 10 s under CI's load; bench:utilities measures the time).
+    pool = new ChemPool({ threads: 2, cacheEntries: 0, itemTimeoutMs: 60_000 });
     await pool.start();
     ctx = { pool, readMolecules: () => (async function* () {})() };
   });

@@ -70,11 +70,11 @@ export function convert(rdkit: RDKitModule, input: string, o: ConvertOptions): C
 
 /** The packed fingerprint of a molecule (a copy that owns its memory: the view may point into the WASM heap). */
 function fingerprintBytes(mol: Mol, p: FingerprintParams): Uint8Array {
-  const bits = JSON.stringify({ nBits: p.nBits });
+  const bits = `{"nBits":${p.nBits | 0}}`;
   let raw: Uint8Array;
   switch (p.type) {
     case 'morgan':
-      raw = mol.get_morgan_fp_as_uint8array(JSON.stringify({ radius: p.radius, nBits: p.nBits })) as Uint8Array;
+      raw = mol.get_morgan_fp_as_uint8array(`{"radius":${p.radius | 0},"nBits":${p.nBits | 0}}`) as Uint8Array;
       break;
     case 'rdkit':
       raw = mol.get_rdkit_fp_as_uint8array(JSON.stringify({ minPath: 1, maxPath: 7, nBits: p.nBits })) as Uint8Array;
@@ -92,7 +92,7 @@ function fingerprintBytes(mol: Mol, p: FingerprintParams): Uint8Array {
       raw = mol.get_maccs_fp_as_uint8array() as Uint8Array;
       break;
   }
-  return Uint8Array.from(raw);
+  return raw.slice();
 }
 
 export function fingerprint(rdkit: RDKitModule, input: string, p: FingerprintParams): FingerprintOutcome {

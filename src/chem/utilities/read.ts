@@ -4,7 +4,7 @@
 // but RDKit MinimalLib has no InChI parser, so it is a per-item `unsupported_format`
 // (docs/utilities.md). Runs in a chemistry worker thread; the caller deletes the molecule.
 import type { Mol } from '@rdkit/rdkit';
-import { parseSmiles, tooManyAtomsOf } from '../depict.js';
+import { parseSizedSmiles, tooManyAtomsOf } from '../depict.js';
 import type { RDKitModule } from '../rdkit.js';
 import { explainSmiles } from '../explain.js';
 import { tooLargeToParse } from '../limits.js';
@@ -40,7 +40,7 @@ export function readInput(rdkit: RDKitModule, input: string, format: InputFormat
   } else {
     const large = tooLargeToParse(input);
     if (large) return fail('too_large', large);
-    mol = parseSmiles(rdkit, input);
+    mol = parseSizedSmiles(rdkit, input);
     if (!mol) return fail('unparseable', explainSmiles(rdkit, input) || 'RDKit could not read the SMILES');
   }
   const many = tooManyAtomsOf(mol);

@@ -100,11 +100,25 @@ function fingerprintParams(i: { type?: string; radius?: number; n_bits?: number;
   return { type, radius: i.radius ?? 2, nBits: type === 'maccs' ? 167 : (i.n_bits ?? 2048), inputFormat: i.input_format ?? 'auto' };
 }
 
-function encodeFp(fp: Uint8Array, nBits: number, format: 'bits' | 'hex' | 'base64'): number[] | string {
-  if (format === 'hex') return Buffer.from(fp).toString('hex');
-  if (format === 'base64') return Buffer.from(fp).toString('base64');
+/** The on-bit indices of a packed fingerprint (bit i is bit i & 7 of byte i >> 3), ascending; zero bytes are skipped. */
+export function onBits(fp: Uint8Array, nBits: number): number[] {
   const on: number[] = [];
-  for (let i = 0; i < nBits; i++) if (((fp[i >> 3] ?? 0) >> (i & 7)) & 1) on.push(i);
+  const bytes = Math.min(fp.length, (nBits + 7) >> 3);
+  for (let b = 0; b < bytes; b++) {
+    let v = fp[b]!;
+    while (v !== 0) {
+      const low = v & -v;
+      const i = (b << 3) + 31 - Math.clz32(low);
+      if (i < nBits) on.push(i);
+      v ^= low;
+    }
+  }
+  return on;
+}
+
+function encodeFp(fp: Uint8Array, format: 'bits' | 'hex' | 'base64', on: number[]): number[] | string {
+  if (format === 'hex') return Buffer.from(fp.buffer, fp.byteOffset, fp.byteLength).toString('hex');
+  if (format === 'base64') return Buffer.from(fp.buffer, fp.byteOffset, fp.byteLength).toString('base64');
   return on;
 }
 
@@ -135,11 +149,12 @@ async function fingerprintsTool(ctx: ToolContext, input: ToolInput<'fingerprints
     const r = unwrap(o);
     const failure = r.failure ?? r.value?.failure ?? null;
     const fp = r.value?.fp ?? null;
+    const on = fp ? onBits(fp, params.nBits) : null;
     return {
       index,
       ...labelOf(labels, index),
-      fingerprint: fp ? encodeFp(fp, params.nBits, format) : null,
-      on_bits: fp ? encodeFp(fp, params.nBits, 'bits').length : null,
+      fingerprint: fp && on ? encodeFp(fp, format, on) : null,
+      on_bits: on ? on.length : null,
       ...errorFields(failure),
     };
   });

@@ -44,8 +44,13 @@ type Payload = Static<typeof Payload>;
 
 const ENERGIES: Record<BdeMethod, string> = { gfn2: 'GFN2-xTB alone (no DFT single points)', b3lyp: 'B3LYP/def2-SVP single points (Psi4) on GFN2 geometries' };
 const energiesOf = (p: Payload): BdeMethod => p.energies ?? 'b3lyp';
-/** A radical's GFN2 optimisation, as a share of the parent's. */
-const RADICAL_SHARE = 0.7;
+/**
+ * A radical's tight GFN2 optimisation, in optimisations of the model fitted on closed shells
+ * (docs/questions.md, "Estimates"): fitted by scripts/questions/fit-costs.ts to the runtimes of
+ * ten drugs' bde jobs on an idle machine (bench/data/questions-idle-2026-11-30-1347.json), with the
+ * closed-shell model fixed; the estimate records it as `radical_share` for the next refit.
+ */
+const RADICAL_SHARE = 1.25;
 /** An open-shell SCF costs about this many closed-shell ones. */
 const UKS_FACTOR = 1.7;
 /** Bonds assumed when they cannot be counted at submit. */
@@ -73,12 +78,13 @@ const job = engineJob<Payload>('bde', { structures: 'molecules', table: 'table' 
         throw invalid(['molecules', i], `${found.bonds.length} bonds to break: a bde job takes at most ${MAX_BONDS} per molecule`, p.molecules![i], 'too_many_bonds');
       counts.push(found?.bonds.length ?? p.bonds?.length ?? ASSUMED_BONDS);
     }
-    // The parent's conformers and its tight optimisation; each radical from the parent and from its own conformers (smaller, and
-    // the parent's start near its minimum: 0.7 of an optimisation each, measured on four drugs); a Hessian per species.
+    // The parent's conformers and its tight optimisation; each radical from the parent and from its own conformers (RADICAL_SHARE
+    // of an optimisation each); a Hessian per species.
     const est = questionEstimate('bde', infos, (i) => {
       const conformers = expectedConformers(infos[i]?.rotatable ?? 3, BDE_KEEP);
       return { rdkitRuns: 3, optimisations: conformers + 1 + RADICAL_SHARE * counts[i]! * (1 + conformers), hessians: 1 + counts[i]! };
     });
+    est.assumptions.radical_share = RADICAL_SHARE;
     if (method === 'gfn2') return est;
     // The DFT single points: the parent and one radical per bond (the H atom once), def2-SVP functions from the atoms.
     const dft = infos.reduce((t, info, i) => {

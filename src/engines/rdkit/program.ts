@@ -146,20 +146,38 @@ def cmd_forms(req):
     return out
 
 
+def with_stereo(mol, t):
+    """The tautomer t of mol with mol's sp3 stereocentres back where t still has them (the same
+    hydrogens, single bonds only): RDKit's enumerator clears every centre that takes part in a
+    shift, in every form (docs/questions.md, "Tautomers"). Atoms keep their indices in t."""
+    t = Chem.Mol(t)
+    for a in mol.GetAtoms():
+        b = t.GetAtomWithIdx(a.GetIdx())
+        if (
+            a.GetChiralTag() != Chem.ChiralType.CHI_UNSPECIFIED
+            and b.GetChiralTag() == Chem.ChiralType.CHI_UNSPECIFIED
+            and b.GetTotalNumHs() == a.GetTotalNumHs()
+            and all(x.GetBondType() == Chem.BondType.SINGLE for x in b.GetBonds())
+        ):
+            b.SetChiralTag(a.GetChiralTag())
+    Chem.AssignStereochemistry(t, cleanIt=True, force=True)
+    return t
+
+
 def cmd_tautomers(req):
     mol = read(req["smiles"])
     enum = rdMolStandardize.TautomerEnumerator()
     enum.SetMaxTautomers(req["max"] + 1)
     enum.SetMaxTransforms(10000)
     result = enum.Enumerate(mol)
-    tautomers = list(result)
+    tautomers = [with_stereo(mol, t) for t in result]
     if len(tautomers) > req["max"]:
         return {"count": len(tautomers), "over": True, "tautomers": []}
     out = []
     for t in tautomers:
         _, blocks = conformers(t, req.get("conformers", 0), req.get("seed", 42))
         out.append({"smiles": Chem.MolToSmiles(t), "charge": Chem.GetFormalCharge(t), "molblocks": blocks})
-    canon = Chem.MolToSmiles(enum.Canonicalize(mol))
+    canon = Chem.MolToSmiles(with_stereo(mol, enum.Canonicalize(mol)))
     return {"count": len(out), "over": False, "canonical": canon, "tautomers": out}
 
 

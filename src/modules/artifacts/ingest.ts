@@ -1,26 +1,19 @@
 // Upload ingestion (POST /artifacts): the modes file, molecules and archive, each turning the
 // spooled upload into a zip in the store and its manifest; the service then inserts the row.
+// A `file` upload streamed into the store while it was read (file-upload.ts) is only finished here.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { AppError, type Issue, invalid } from '../../errors.js';
 import type { ArtifactStorage, PutResult } from '../../storage/storage.js';
-import {
-  extensionOf,
-  guessMediaType,
-  MANIFEST_NAME,
-  MANIFEST_VERSION,
-  MAX_MANIFEST_BYTES,
-  safeMemberName,
-  validateManifest,
-  worthCompressing,
-  type Manifest,
-  type ManifestRecord,
-} from './manifest.js';
+import { MANIFEST_NAME, MANIFEST_VERSION, MAX_MANIFEST_BYTES, safeMemberName, validateManifest, worthCompressing, type Manifest, type ManifestRecord } from './manifest.js';
 import { formatFor, MoleculeFileError, parseMolecules, type ParseWarning } from '../../chem/formats/molecules.js';
 import { BUNDLE_MEMBER, bundleLines, jsonLines, jsonLinesOf } from './bundle.js';
+import { fileManifest, fileMember } from './file-upload.js';
+import { STREAMED_ZIP_LIMIT, zipMemberThenManifest } from './file-zip.js';
 import { writeArchive } from './records.js';
 import type { UploadInput } from './types.js';
 import { ZipReader, type ZipEntry } from './zip.js';
@@ -54,32 +47,38 @@ export interface IngestDeps {
 
 /** The upload as a stored zip and its manifest, per its mode (the row is the caller's). */
 export function ingestUpload(deps: IngestDeps, u: UploadInput): Promise<{ put: PutResult; manifest: Manifest }> {
-  if (u.mode === 'file') return buildFileArtifact(deps, u);
+  if (u.mode === 'file') return u.streamed ? u.streamed.finish(u) : buildFileArtifact(deps, u);
   if (u.mode === 'molecules') return buildMoleculeArtifact(deps, u);
   return acceptArchive(deps, u);
 }
 
 async function buildFileArtifact(deps: IngestDeps, u: UploadInput) {
-  const name = safeMemberName(u.filename, 'file');
-  const member = `file/${name}`;
-  const generic = !u.mimetype || /^application\/octet-stream\b/i.test(u.mimetype);
-  const mediaType = generic ? guessMediaType(name) : u.mimetype;
-  const kind = u.dataKind ?? 'file';
-  const format = (u.dataFormat ?? extensionOf(name)) || 'bin';
-  const manifest: Manifest = {
-    job_type: 'upload',
-    manifest_version: MANIFEST_VERSION,
-    ports: { file: { format, kind, record_count: 1, records: [{ id: name, files: { primary: member }, content_types: { primary: mediaType } }] } },
-    warnings: [],
-  };
+  const spoolPath = spooled(u);
+  const { name, member, mediaType } = fileMember(u.filename, u.mimetype);
+  const manifest = fileManifest(u.filename, u.mimetype, u.dataKind, u.dataFormat);
+  const compress = worthCompressing(name, u.size, mediaType);
+  if (u.size <= STREAMED_ZIP_LIMIT - 64 * 1024 * 1024) {
+    // One read of the spooled file, CRC-32 on the way (file-zip.ts); the manifest after it.
+    const data = fs.createReadStream(spoolPath, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer> & fs.ReadStream;
+    const archive = zipMemberThenManifest({ member, data, compress, manifest: () => manifest });
+    const put = await deps.storage.put(Readable.from(archive, { highWaterMark: 16 }) /* object mode: chunks read as yielded, never joined (a copy) */);
+    return { put, manifest };
+  }
+  // Past 4 GiB (a cap raised that far): yazl, which writes zip64.
   return writeArchive(
     deps.storage,
     async (zip) => {
-      await zip.addFile(member, u.spoolPath, worthCompressing(name, u.size, mediaType));
+      await zip.addFile(member, spoolPath, compress);
       return null;
     },
     manifest,
   );
+}
+
+/** The spooled file of an upload that is not streamed. */
+function spooled(u: UploadInput): string {
+  if (u.spoolPath === null) throw new Error(`a ${u.mode} upload needs its spooled file`);
+  return u.spoolPath;
 }
 
 /**
@@ -104,7 +103,7 @@ async function buildMoleculeArtifact(deps: IngestDeps, u: UploadInput) {
     const records: ManifestRecord[] = [];
     const ext = format === 'sdf' ? 'sdf' : 'smi';
     try {
-      for await (const mol of parseMolecules(fs.createReadStream(u.spoolPath), format, { warn: (w) => warnings.add(w) })) {
+      for await (const mol of parseMolecules(fs.createReadStream(spooled(u)), format, { warn: (w) => warnings.add(w) })) {
         const member = `${MOLECULE_PORT}/${records.length + 1}/${safeMemberName(mol.id, 'molecule').slice(0, 80)}.${ext}`;
         const rec: ManifestRecord = { id: mol.id, files: { primary: member } };
         if (mol.name) rec.name = mol.name;
@@ -164,7 +163,7 @@ async function acceptArchive(deps: IngestDeps, u: UploadInput): Promise<{ put: P
   }
   let reader: ZipReader;
   try {
-    reader = await ZipReader.openFile(u.spoolPath, u.size);
+    reader = await ZipReader.openFile(spooled(u), u.size);
   } catch (err) {
     throw invalid(['file'], `"${u.filename}" is not a zip archive (${(err as Error).message}); mode=archive takes a zip with a manifest.json at its root`, u.filename);
   }
@@ -211,7 +210,7 @@ async function acceptArchive(deps: IngestDeps, u: UploadInput): Promise<{ put: P
   if (unfit) throw manifestProblem([unfit]);
   const { manifest, issues } = validateManifest(manifestRaw, (n) => names.has(n), ['file', MANIFEST_NAME]);
   if (!manifest) throw manifestProblem(issues);
-  const put = await deps.storage.put(fs.createReadStream(u.spoolPath));
+  const put = await deps.storage.put(fs.createReadStream(spooled(u)));
   return { put, manifest };
 }
 

@@ -86,9 +86,17 @@ export function guessMediaType(name: string): string {
   return MEDIA_TYPES[extensionOf(name)] ?? 'application/octet-stream';
 }
 
+/**
+ * Members smaller than this are stored, not deflated: each deflated member costs a zlib stream
+ * (its set-up, a thread-pool task and a callback on the main thread), about 0.25 ms of the main
+ * thread each under load, for a few kilobytes saved; a small job's result has four such members
+ * (docs/performance.md, "Compute jobs").
+ */
+export const MIN_DEFLATE_BYTES = 4096;
+
 /** Whether deflating a member is worth it: text-like content of some size. */
 export function worthCompressing(name: string, size: number, mediaType?: string): boolean {
-  if (size < 512) return false;
+  if (size < MIN_DEFLATE_BYTES) return false;
   if (mediaType && /^(text\/|application\/(json|x-ndjson|xml)|image\/svg|chemical\/)/.test(mediaType)) return true;
   return TEXTUAL_EXT.has(extensionOf(name));
 }

@@ -15,7 +15,8 @@ import path from 'node:path';
 import { PassThrough, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { StorageError } from '../../storage/storage.js';
-import { MANIFEST_NAME, type Manifest } from './manifest.js';
+import type { Manifest } from './manifest.js';
+import { addManifest } from './records.js';
 import type { Download } from './types.js';
 import { ZipBuilder, type ZipReader } from './zip.js';
 
@@ -87,7 +88,7 @@ export async function portArchive(o: { reader: ZipReader; artifactId: string; cr
   );
   try {
     const manifest: Manifest = { ...o.manifest, ports: { [o.port]: port } };
-    await zip.addBuffer(MANIFEST_NAME, Buffer.from(JSON.stringify(manifest)), true);
+    await addManifest(zip, manifest);
     for (const m of members) {
       const entry = entries.get(m)!;
       await zip.addLazyStream(

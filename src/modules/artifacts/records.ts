@@ -5,6 +5,7 @@ import {
   guessMediaType,
   MANIFEST_NAME,
   MANIFEST_VERSION,
+  MIN_DEFLATE_BYTES,
   PORT_NAME_RE,
   safeMemberName,
   worthCompressing,
@@ -59,10 +60,10 @@ export async function writeArchive(
   });
   let manifest: Manifest;
   try {
-    if (first) await zip.addBuffer(MANIFEST_NAME, Buffer.from(JSON.stringify(first)), true);
+    if (first) await addManifest(zip, first);
     const built = await build(zip);
     manifest = first ?? built!;
-    if (!first) await zip.addBuffer(MANIFEST_NAME, Buffer.from(JSON.stringify(manifest)), true);
+    if (!first) await addManifest(zip, manifest);
     zip.end();
   } catch (err) {
     zip.fail(err);
@@ -71,6 +72,12 @@ export async function writeArchive(
   }
   const put = await putting;
   return { put, manifest };
+}
+
+/** Adds manifest.json, deflated when it is large enough to be worth it (MIN_DEFLATE_BYTES). */
+export async function addManifest(zip: ZipBuilder, manifest: Manifest): Promise<void> {
+  const bytes = Buffer.from(JSON.stringify(manifest));
+  await zip.addBuffer(MANIFEST_NAME, bytes, bytes.length >= MIN_DEFLATE_BYTES);
 }
 
 type RecordFile = ArtifactRecordInput['files'][string];

@@ -12,11 +12,18 @@ import { contentDisposition, parseRange } from './range.js';
 import { artifactNameIssue } from './names.js';
 import { ARTIFACT_SCHEMAS, ArtifactIdParams, ArtifactListQuery, DownloadQuery, UploadBodyDoc } from './schemas.js';
 import type { UploadMode } from './types.js';
+import { uploadHashPrefix, type StreamedFileUpload } from './file-upload.js';
 import { spoolUpload, uploadFingerprint, type SpooledUpload } from './upload.js';
 
 const MODES: UploadMode[] = ['file', 'molecules', 'archive'];
 
-type UploadRequest = FastifyRequest & { artifactUpload?: SpooledUpload; idempotencyBodyHash?: string };
+type UploadRequest = FastifyRequest & { artifactUpload?: SpooledUpload<StreamedFileUpload>; idempotencyBodyHash?: string };
+
+/** What is left of an upload once its request is over: the scratch file, or a streamed write not finished (removed). */
+async function discardUpload(f: SpooledUpload<StreamedFileUpload>['file'] | undefined): Promise<void> {
+  if (f?.path) await fsp.unlink(f.path).catch(() => undefined);
+  await f?.sink?.abort();
+}
 
 /** Store faults become 503 (disk full, I/O error: retry later); anything else stays a 500. */
 function storageFault(err: unknown): unknown {
@@ -77,7 +84,14 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       // The multipart body is read and checked by the preValidation hook below, not by Ajv.
       validatorCompiler: () => (value: unknown) => ({ value }),
       preValidation: async (request: UploadRequest) => {
-        const up = await spoolUpload(request, services.artifacts.scratchDir, config.uploadLimitBytes);
+        // A `file` upload whose mode came before the file is written into the store as it is
+        // read (file-upload.ts); the handler finishes it, and onResponse removes it otherwise.
+        const up = await spoolUpload(request, services.artifacts.scratchDir, config.uploadLimitBytes, {
+          openSink: (file, fields) => (fields.mode === 'file' ? services.artifacts.openStreamedFile(file, config.uploadLimitBytes) : null),
+          hashPrefix: uploadHashPrefix,
+        }).catch((err: unknown) => {
+          throw storageFault(err);
+        });
         request.artifactUpload = up;
         const issues: Issue[] = [];
         const mode = up.fields.mode;
@@ -93,14 +107,20 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
         const name = fieldValue(up.fields.name);
         const nameIssue = name === null || unstorable.some((i) => i.loc[0] === 'name') ? null : artifactNameIssue(name, ['name']);
         if (nameIssue) issues.push(nameIssue);
-        if (issues.length) throw invalidInput(issues);
+        if (issues.length) {
+          await discardUpload(up.file); // before the answer: a refused upload leaves nothing in the store
+          throw invalidInput(issues);
+        }
         // The idempotency fingerprint covers the uploaded bytes, not just the (absent) JSON body.
         request.idempotencyBodyHash = uploadFingerprint(up);
       },
-      onResponse: async (request: UploadRequest) => {
-        const f = request.artifactUpload?.file;
-        if (f) await fsp.unlink(f.path).catch(() => undefined);
+      // An answer the handler did not give (a replayed idempotent response, a refused key) leaves
+      // nothing behind either; onResponse catches whatever is left (a failed send).
+      onSend: async (request: UploadRequest, _reply, payload) => {
+        await discardUpload(request.artifactUpload?.file);
+        return payload;
       },
+      onResponse: async (request: UploadRequest) => discardUpload(request.artifactUpload?.file),
     },
     async (request: UploadRequest, reply) => {
       const up = request.artifactUpload!;
@@ -112,6 +132,7 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
           userId: p.userId,
           mode: up.fields.mode as UploadMode,
           spoolPath: file.path,
+          streamed: file.sink,
           size: file.size,
           filename: file.filename,
           mimetype: file.mimetype,
@@ -125,7 +146,7 @@ export const artifactRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       } catch (err) {
         throw storageFault(err);
       } finally {
-        await fsp.unlink(file.path).catch(() => undefined);
+        await discardUpload(file);
       }
     },
   );

@@ -27,6 +27,7 @@ type ArtifactSummary = Omit<ArtifactRow, 'manifest'>;
 import { ZipReader } from './zip.js';
 import type { PeriodicTask } from '../../scheduler.js';
 import { ingestUpload } from './ingest.js';
+import { StreamedFileUpload } from './file-upload.js';
 import { isSdfPort, portArchive, portSdf } from './port-archive.js';
 import { chooseMoleculePort, readMoleculeSet } from './molecule-sets.js';
 import { resultName, uploadName } from './names.js';
@@ -257,16 +258,30 @@ export class ArtifactService {
     return { artifactId: row.id, sizeBytes: row.size_bytes };
   }
 
-  /** POST /artifacts: turns a spooled upload into an artifact per its mode. */
-  async storeUpload(u: UploadInput): Promise<ArtifactResponse> {
-    // Cheap refusal before any work: already at the quota, or (archive: stored as sent) too big.
-    const tier = (await artifactsStore.userTier(this.db, u.userId)) ?? 0;
-    const quota = this.quotaFor(tier);
-    const used = (await artifactsStore.usage(this.db, u.userId)).bytes;
-    const incoming = u.mode === 'archive' ? u.size : 1;
-    if (used + incoming > quota) throw quotaProblem(used, incoming, quota, u.mode !== 'archive');
+  /**
+   * POST /artifacts, mode `file`: the archive of this file written into the store while the body
+   * is read, or null when the file must be spooled first (file-upload.ts). storeUpload finishes it.
+   */
+  openStreamedFile(file: { filename: string; mimetype: string }, maxFileBytes: number): StreamedFileUpload | null {
+    return StreamedFileUpload.open(this.storage, file, maxFileBytes);
+  }
 
-    const result = await ingestUpload(this, u);
+  /** POST /artifacts: turns a spooled (or streamed) upload into an artifact per its mode. */
+  async storeUpload(u: UploadInput): Promise<ArtifactResponse> {
+    // Cheap refusal before any more work: already at the quota, or (archive: stored as sent) too
+    // big. A streamed file is in the store already, unfinished: refused, it is removed.
+    let result: Awaited<ReturnType<typeof ingestUpload>>;
+    try {
+      const tier = (await artifactsStore.userTier(this.db, u.userId)) ?? 0;
+      const quota = this.quotaFor(tier);
+      const used = (await artifactsStore.usage(this.db, u.userId)).bytes;
+      const incoming = u.mode === 'archive' ? u.size : 1;
+      if (used + incoming > quota) throw quotaProblem(used, incoming, quota, u.mode !== 'archive');
+      result = await ingestUpload(this, u);
+    } catch (err) {
+      await u.streamed?.abort(err);
+      throw err;
+    }
     const row = await this.commit(result.put, result.manifest, {
       userId: u.userId,
       jobId: null,

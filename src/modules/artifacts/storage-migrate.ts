@@ -34,7 +34,7 @@ export async function migrateStorage(db: Database, store: ArtifactStorage, to: B
       after = row.id;
       let copyKey: string | null = null;
       try {
-        const put = await storage.put(await storage.get(row.storage_key), to);
+        const put = await storage.put(await storage.get(row.storage_key), { backend: to });
         copyKey = put.key;
         if (put.sha256 !== row.sha256 || put.size !== row.size_bytes) {
           throw new Error(`the copy does not match the artifact (${put.size} bytes, sha256 ${put.sha256}; expected ${row.size_bytes} bytes, sha256 ${row.sha256})`);

@@ -5,6 +5,7 @@ import type { Config } from '../../config.js';
 import type { OutputRecord } from '../../compute/job-output.js';
 import type { Database, Queryable } from '../../db/database.js';
 import type { ArtifactStorage, ByteRange } from '../../storage/storage.js';
+import type { StreamedFileUpload } from './file-upload.js';
 import type { Manifest } from './manifest.js';
 
 /**
@@ -100,8 +101,10 @@ export type UploadMode = 'file' | 'molecules' | 'archive';
 export interface UploadInput {
   userId: string;
   mode: UploadMode;
-  /** The uploaded file, already on local disk (see upload.ts). */
-  spoolPath: string;
+  /** The uploaded file, already on local disk (see upload.ts); null when it was streamed into the store instead. */
+  spoolPath: string | null;
+  /** A `file` upload written into the store while it was read (file-upload.ts), waiting for its manifest. */
+  streamed?: StreamedFileUpload | null;
   size: number;
   filename: string;
   mimetype: string;

@@ -41,7 +41,7 @@ export const assistantModule: Module = {
       provider,
       config: s.config.assistant,
       tools: s,
-      wake: (id) => waiters.wake(id),
+      wake: (id, events) => waiters.wake(id, events),
     });
     return { assistant: new AssistantService(s.db, { config: s.config.assistant, wallet: s.wallet, runs: s.workflowRuns, runner, waiters }) };
   },

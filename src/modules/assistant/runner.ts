@@ -15,7 +15,7 @@ import { usd } from '../../api/schemas.js';
 import type { WalletService } from '../wallet/service.js';
 import type { Principal } from '../../api/principal.js';
 import { EventWriter } from './event-writer.js';
-import { assistantStore, type TurnStatus } from './store.js';
+import { assistantStore, type EventRow, type TurnStatus } from './store.js';
 import { runTool, type ToolContext } from './tools.js';
 
 /** The most model steps in one turn (each tool round is a step). */
@@ -23,6 +23,11 @@ export const MAX_STEPS = 8;
 /** The most output tokens one step may write. */
 const MAX_STEP_OUTPUT = 4_096;
 const HEARTBEAT_MS = 1_000;
+/**
+ * The longest a running turn's later work (its tools, its next steps) waits for the turns being
+ * started in this process to store their first event (docs/performance.md, "Assistant").
+ */
+export const FIRST_EVENTS_FIRST_MS = 300;
 
 export const SYSTEM_PROMPT = [
   "You are Crucible's chemistry assistant. You help chemists describe, draw and look up molecules, read their own jobs, workflow runs and artifacts, and plan workflow runs and quantum-chemistry jobs.",
@@ -37,13 +42,21 @@ export interface TurnStart {
   sessionId: string;
   who: Principal;
   requestId: string;
-  /** The conversation so far, with this turn's user message last. */
-  messages: ChatMessage[];
+  /** The conversation so far, with this turn's user message last (read after the turn's start committed). */
+  messages: Promise<ChatMessage[]>;
   proposePlan: ToolContext['proposePlan'];
+  /** From `admit`: marks the turn's first event stored (or the turn over). */
+  started: () => void;
 }
 
 export class TurnRunner {
   private readonly active = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  /** Turns being started in this process whose first event is not stored yet. */
+  private starting = 0;
+  /** Later work waiting for `starting` to reach 0. */
+  private readonly yielding = new Set<() => void>();
+  /** The longest such a wait lasts (a field so that a test can hold it). */
+  firstEventsFirstMs = FIRST_EVENTS_FIRST_MS;
 
   constructor(
     private readonly d: {
@@ -53,7 +66,7 @@ export class TurnRunner {
       provider: Provider;
       config: AssistantConfig;
       tools: Parameters<typeof runTool>[0];
-      wake: (turnId: string) => void;
+      wake: (turnId: string, events: EventRow[]) => void;
     },
   ) {}
 
@@ -67,12 +80,53 @@ export class TurnRunner {
     return this.d.provider.promptTokens(messages, TOOL_SPECS);
   }
 
+  /**
+   * Counts a turn as starting, from before its start transaction until its first event is stored:
+   * meanwhile the running turns' later work waits (at most FIRST_EVENTS_FIRST_MS), so that under
+   * load the first events are not queued behind other turns' tools and answers. Returns the
+   * function that ends the count (it may be called more than once).
+   */
+  admit(): () => void {
+    this.starting++;
+    let open = true;
+    return () => {
+      if (!open) return;
+      open = false;
+      if (--this.starting === 0) for (const f of [...this.yielding]) f();
+    };
+  }
+
+  /** Whether a turn is being started in this process (its first event not yet stored). */
+  get startingTurns(): number {
+    return this.starting;
+  }
+
+  /** Waits while turns are being started (at most FIRST_EVENTS_FIRST_MS, or until the signal aborts). */
+  private async yieldToStarts(signal: AbortSignal): Promise<void> {
+    if (this.starting === 0 || signal.aborted) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.yielding.delete(done);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, this.firstEventsFirstMs);
+      this.yielding.add(done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
   /** Starts a turn in the background; its end is settled whatever happens. */
   start(t: TurnStart): void {
+    t.messages.catch(() => undefined); // awaited (and its failure settled) in run
     const abort = new AbortController();
     const done = this.run(t, abort.signal)
       .catch((err: unknown) => this.d.log.error({ err, turn_id: t.turnId }, 'assistant turn failed to settle'))
-      .finally(() => this.active.delete(t.turnId));
+      .finally(() => {
+        t.started();
+        this.active.delete(t.turnId);
+      });
     this.active.set(t.turnId, { abort, done });
   }
 
@@ -98,9 +152,9 @@ export class TurnRunner {
   private async run(t: TurnStart, signal: AbortSignal): Promise<void> {
     const { provider, config } = this.d;
     await loadTokenizer();
-    const w = new EventWriter(this.d.db, t.turnId, this.d.wake);
+    const w = new EventWriter(this.d.db, t.turnId, this.d.wake, t.started);
     const used: Usage = { input_tokens: 0, output_tokens: 0 };
-    const messages = [...t.messages];
+    const messages: ChatMessage[] = [];
     const added: ChatMessage[] = [];
     // The step in progress, counted into each heartbeat: a turn whose process dies mid-step is
     // charged for that step's prompt and what it had written, as a stopped step is.
@@ -118,7 +172,9 @@ export class TurnRunner {
     let end: { status: TurnStatus; error: string | null } = { status: 'error', error: `the turn used its ${MAX_STEPS} model steps without finishing` };
     const ctx: ToolContext = { who: t.who, requestId: t.requestId, proposePlan: t.proposePlan };
     try {
+      messages.push(...(await t.messages));
       for (let step = 0; step < MAX_STEPS; step++) {
+        if (step > 0) await this.yieldToStarts(signal);
         const prompt = provider.promptTokens(messages, TOOL_SPECS);
         const room = Math.min(MAX_STEP_OUTPUT, config.maxTokens - used.input_tokens - used.output_tokens - prompt);
         if (room <= 0) {
@@ -159,6 +215,7 @@ export class TurnRunner {
           end = { status: 'completed', error: null };
           break;
         }
+        await this.yieldToStarts(signal);
         for (const c of calls) {
           // A stop does not wait for a slow tool (a lookup): its answer is dropped, and every call
           // still gets a tool message, so the conversation stays one a model accepts next turn.
@@ -206,15 +263,21 @@ export class TurnRunner {
     const writer = w ?? new EventWriter(this.d.db, turnId, this.d.wake);
     await writer.drain().catch(() => undefined);
     const settled = await this.d.db.transaction(async (tx) => {
-      const turn = await assistantStore.turn(tx, null, null, turnId, true);
-      if (!turn || turn.status !== 'running') return false;
-      const charge = Math.min(turn.hold_micros, this.costMicros(used));
-      await this.d.wallet.settle(tx, { userId: turn.user_id, jobId: turn.id, keyId: null, reservedMicros: turn.hold_micros, chargeMicros: charge, note: 'assistant turn' });
-      await assistantStore.finishTurn(tx, turn.id, { status: end.status, inputTokens: used.input_tokens, outputTokens: used.output_tokens, costMicros: charge, error: end.error });
+      // The UPDATE locks the turn: whoever finds it still running settles it, once.
+      const turn = await assistantStore.finishTurn(tx, turnId, {
+        status: end.status,
+        inputTokens: used.input_tokens,
+        outputTokens: used.output_tokens,
+        costMicros: this.costMicros(used),
+        error: end.error,
+      });
+      if (!turn) return false;
+      const charge = turn.cost_micros;
+      await this.d.wallet.settle(tx, { userId: turn.user_id, jobId: turnId, keyId: null, reservedMicros: turn.hold_micros, chargeMicros: charge, note: 'assistant turn' });
       await assistantStore.appendMessages(
         tx,
         turn.session_id,
-        turn.id,
+        turnId,
         added.map((m) => ({
           role: m.role as 'assistant' | 'tool',
           content: m.content,
@@ -226,8 +289,8 @@ export class TurnRunner {
       await writer.final(tx, [
         { type: 'usage', data: usage },
         end.status === 'error'
-          ? { type: 'error', data: { turn_id: turn.id, status: 'error', message: end.error } }
-          : { type: 'done', data: { turn_id: turn.id, status: end.status } },
+          ? { type: 'error', data: { turn_id: turnId, status: 'error', message: end.error } }
+          : { type: 'done', data: { turn_id: turnId, status: end.status } },
       ]);
       return true;
     });

@@ -164,19 +164,24 @@ export class AssistantService {
     return message;
   }
 
-  /** The session's conversation for the model, oldest turns dropped while it fills more than half the token limit. */
-  private async history(sessionId: string, q: Queryable = this.db): Promise<ChatMessage[]> {
+  /**
+   * The session's conversation for the model, oldest turns dropped while it fills more than half
+   * the token limit; without the messages of `exceptTurn` (the turn being started).
+   */
+  private async history(sessionId: string, exceptTurn: string | null = null): Promise<ChatMessage[]> {
     await loadTokenizer();
-    const rows = await assistantStore.messages(q, sessionId);
-    let msgs: ChatMessage[] = rows.map((m) =>
-      m.role === 'tool'
-        ? { role: 'tool', tool_call_id: m.tool_call_id ?? '', content: m.content }
-        : m.role === 'assistant'
-          ? m.tool_calls?.length
-            ? { role: 'assistant', content: m.content, tool_calls: m.tool_calls }
-            : { role: 'assistant', content: m.content }
-          : { role: 'user', content: m.content },
-    );
+    const rows = await assistantStore.messages(this.db, sessionId);
+    let msgs: ChatMessage[] = rows
+      .filter((m) => m.turn_id !== exceptTurn)
+      .map((m) =>
+        m.role === 'tool'
+          ? { role: 'tool', tool_call_id: m.tool_call_id ?? '', content: m.content }
+          : m.role === 'assistant'
+            ? m.tool_calls?.length
+              ? { role: 'assistant', content: m.content, tool_calls: m.tool_calls }
+              : { role: 'assistant', content: m.content }
+            : { role: 'user', content: m.content },
+      );
     while (msgs.length && countPromptTokens(msgs) > this.d.config.maxTokens / 2) {
       const next = msgs.findIndex((m, i) => i > 0 && m.role === 'user');
       msgs = next < 0 ? [] : msgs.slice(next);
@@ -203,32 +208,41 @@ export class AssistantService {
     };
   }
 
+  /**
+   * Starts a turn (docs/performance.md, "Assistant"): one transaction of four statements (the
+   * session touched and locked with the turn inserted, the wallet locked, the hold reserved, the
+   * user message appended) and nothing else before the 202. The conversation so far is read by
+   * the runner after COMMIT, and not at all when this message is the session's first.
+   */
   async startTurn(who: Principal, sessionId: string, message: string, requestId: string) {
     this.checkMessage(message);
+    if (!isUuid(sessionId)) throw notFound(`assistant session ${sessionId}`);
     const turnId = crypto.randomUUID();
     const hold = this.holdMicros;
-    const history = await this.db.transaction(async (tx) => {
-      await this.lockSession(tx, who.userId, sessionId);
-      const running = await assistantStore.runningTurn(tx, sessionId);
-      if (running) throw busy(running);
-      await this.d.wallet.reserveAll(tx, [{ userId: who.userId, keyId: null, jobId: turnId, amountMicros: hold, ceilingMicros: null, note: 'assistant turn hold' }]);
-      const h = await this.history(sessionId, tx);
-      try {
-        await assistantStore.insertTurn(tx, { id: turnId, sessionId, userId: who.userId, message, model: this.d.config.model, holdMicros: hold });
-      } catch (err) {
-        if (isUniqueViolation(err)) throw busy('another');
-        throw err;
-      }
-      await assistantStore.appendMessages(tx, sessionId, turnId, [{ role: 'user', content: message }]);
-      return h;
-    });
+    let first: number | null;
+    const started = this.runner.admit();
+    try {
+      first = await this.db.transaction(async (tx) => {
+        const started = await assistantStore.insertTurn(tx, { id: turnId, sessionId, userId: who.userId, message, model: this.d.config.model, holdMicros: hold });
+        if (!started) throw notFound(`assistant session ${sessionId}`);
+        await this.d.wallet.reserveAll(tx, [{ userId: who.userId, keyId: null, jobId: turnId, amountMicros: hold, ceilingMicros: null, note: 'assistant turn hold' }]);
+        return assistantStore.appendMessages(tx, sessionId, turnId, [{ role: 'user', content: message }]);
+      });
+    } catch (err) {
+      started();
+      // The one unique index a new turn can meet: the session's running turn.
+      if (isUniqueViolation(err)) throw busy((await assistantStore.runningTurn(this.db, sessionId)) ?? 'another');
+      throw err;
+    }
+    const history = first === 1 ? Promise.resolve([]) : this.history(sessionId, turnId);
     this.runner.start({
       turnId,
       sessionId,
       who,
       requestId,
-      messages: [{ role: 'system', content: SYSTEM_PROMPT }, ...history, { role: 'user', content: message }],
+      messages: history.then((h): ChatMessage[] => [{ role: 'system', content: SYSTEM_PROMPT }, ...h, { role: 'user', content: message }]),
       proposePlan: (title, request, estimate) => this.propose(who.userId, sessionId, turnId, title, request, estimate),
+      started,
     });
     return { turn_id: turnId, session_id: sessionId, status: 'running' as const, hold_usd: usd(hold)!, stream: `/api/v1/assistant/sessions/${sessionId}/turns/${turnId}/stream` };
   }

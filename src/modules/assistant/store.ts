@@ -107,13 +107,20 @@ export const assistantStore = {
     await q.query('DELETE FROM assistant_sessions WHERE id = $1 AND user_id = $2', [id, userId]);
   },
 
-  async insertTurn(q: Queryable, t: { id: string; sessionId: string; userId: string; message: string; model: string; holdMicros: number }): Promise<TurnRow> {
-    const { rows } = await q.query<TurnRow>(
-      `INSERT INTO assistant_turns (id, session_id, user_id, status, message, model, hold_micros) VALUES ($1, $2, $3, 'running', $4, $5, $6) RETURNING ${TURN_COLS}`,
+  /**
+   * Starts a turn in one statement: touches the user's session (the UPDATE locks it: turn starts
+   * and deletes serialise on it) and inserts the running turn. False when the user has no such
+   * session; a unique violation when the session already has a running turn (the partial unique
+   * index assistant_turns_one_running is the check).
+   */
+  async insertTurn(q: Queryable, t: { id: string; sessionId: string; userId: string; message: string; model: string; holdMicros: number }): Promise<boolean> {
+    const { rows } = await q.query(
+      `WITH s AS (UPDATE assistant_sessions SET updated_at = now() WHERE id = $2 AND user_id = $3 RETURNING id)
+       INSERT INTO assistant_turns (id, session_id, user_id, status, message, model, hold_micros)
+       SELECT $1, s.id, $3, 'running', $4, $5, $6 FROM s RETURNING id`,
       [t.id, t.sessionId, t.userId, t.message, t.model, t.holdMicros],
     );
-    await q.query('UPDATE assistant_sessions SET updated_at = now() WHERE id = $1', [t.sessionId]);
-    return firstRow(rows, 'turn insert');
+    return rows.length > 0;
   },
 
   async turn(q: Queryable, userId: string | null, sessionId: string | null, id: string, forUpdate = false): Promise<TurnRow | null> {
@@ -153,15 +160,21 @@ export const assistantStore = {
     await q.query('SELECT pg_notify($1, $2)', [TURN_CHANNEL, `s:${id}`]);
   },
 
-  async finishTurn(q: Queryable, id: string, f: { status: TurnStatus; inputTokens: number; outputTokens: number; costMicros: number; error: string | null }): Promise<void> {
-    await q.query('UPDATE assistant_turns SET status = $2, input_tokens = $3, output_tokens = $4, cost_micros = $5, error = $6, finished_at = now() WHERE id = $1', [
-      id,
-      f.status,
-      f.inputTokens,
-      f.outputTokens,
-      f.costMicros,
-      f.error,
-    ]);
+  /**
+   * Ends a running turn, charging the tokens' cost capped at its hold; the UPDATE locks the row,
+   * so of two callers only the first finds it running. Null when it had already ended.
+   */
+  async finishTurn(
+    q: Queryable,
+    id: string,
+    f: { status: TurnStatus; inputTokens: number; outputTokens: number; costMicros: number; error: string | null },
+  ): Promise<{ user_id: string; session_id: string; hold_micros: number; cost_micros: number } | null> {
+    const { rows } = await q.query<{ user_id: string; session_id: string; hold_micros: number; cost_micros: number }>(
+      `UPDATE assistant_turns SET status = $2, input_tokens = $3, output_tokens = $4, cost_micros = LEAST(hold_micros, $5::int8), error = $6, finished_at = now()
+        WHERE id = $1 AND status = 'running' RETURNING user_id, session_id, hold_micros, cost_micros`,
+      [id, f.status, f.inputTokens, f.outputTokens, f.costMicros, f.error],
+    );
+    return rows[0] ?? null;
   },
 
   /** Running turns whose process has not beaten its heartbeat for `staleSec`. */
@@ -173,15 +186,15 @@ export const assistantStore = {
     return rows.map((r) => r.id);
   },
 
-  /** Appends events numbered from `firstSeq` and wakes every instance's streams. */
+  /** Appends events numbered from `firstSeq` and wakes every instance's streams (the NOTIFY, sent at commit, is part of the same statement). */
   async appendEvents(q: Queryable, turnId: string, firstSeq: number, events: { type: string; data: unknown }[]): Promise<void> {
     if (!events.length) return;
     await q.query(
-      `INSERT INTO assistant_turn_events (turn_id, seq, type, data)
-       SELECT $1, $2::int + e.ord, e.type, e.data FROM json_to_recordset($3::json) AS e(ord int, type text, data json)`,
-      [turnId, firstSeq, JSON.stringify(events.map((e, ord) => ({ ord, type: e.type, data: e.data })))],
+      `WITH e AS (INSERT INTO assistant_turn_events (turn_id, seq, type, data)
+                  SELECT $1, $2::int + e.ord, e.type, e.data FROM json_to_recordset($3::json) AS e(ord int, type text, data json))
+       SELECT pg_notify($4, $5)`,
+      [turnId, firstSeq, JSON.stringify(events.map((e, ord) => ({ ord, type: e.type, data: e.data }))), TURN_CHANNEL, `e:${turnId}`],
     );
-    await q.query('SELECT pg_notify($1, $2)', [TURN_CHANNEL, `e:${turnId}`]);
   },
 
   async lastSeq(q: Queryable, turnId: string): Promise<number> {
@@ -199,18 +212,20 @@ export const assistantStore = {
     sessionId: string,
     turnId: string,
     msgs: { role: MessageRow['role']; content: string; tool_calls?: ToolCall[] | null; tool_call_id?: string | null }[],
-  ): Promise<void> {
-    if (!msgs.length) return;
-    await q.query(
+  ): Promise<number | null> {
+    if (!msgs.length) return null;
+    const { rows } = await q.query<{ seq: number }>(
       `INSERT INTO assistant_messages (session_id, seq, turn_id, role, content, tool_calls, tool_call_id)
        SELECT $1, COALESCE((SELECT max(seq) FROM assistant_messages WHERE session_id = $1), 0) + m.ord, $2, m.role, m.content, m.tool_calls, m.tool_call_id
-         FROM jsonb_to_recordset($3::jsonb) AS m(ord int, role text, content text, tool_calls jsonb, tool_call_id text)`,
+         FROM jsonb_to_recordset($3::jsonb) AS m(ord int, role text, content text, tool_calls jsonb, tool_call_id text)
+       RETURNING seq`,
       [
         sessionId,
         turnId,
         JSON.stringify(msgs.map((m, i) => ({ ord: i + 1, role: m.role, content: m.content, tool_calls: m.tool_calls ?? null, tool_call_id: m.tool_call_id ?? null }))),
       ],
     );
+    return Math.min(...rows.map((r) => r.seq));
   },
 
   async messages(q: Queryable, sessionId: string): Promise<MessageRow[]> {

@@ -10,7 +10,7 @@ import { keysStore } from '../keys/store.js';
 import { parseKeySecret } from '../keys/secrets.js';
 import { AUTH_CHANNEL } from './auth-events.js';
 import type { Principal } from '../../api/principal.js';
-import { sha256hex, type TokenSigner } from './tokens.js';
+import { sha256hex, type AccessClaims, type TokenSigner } from './tokens.js';
 
 interface KeyEntry {
   principal: Principal;
@@ -33,6 +33,11 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 export class Authenticator {
   private readonly keys = new LRUCache<string, KeyEntry>({ max: 50_000, ttl: CACHE_TTL_MS });
   private readonly sessions = new LRUCache<string, SessionEntry>({ max: 50_000, ttl: CACHE_TTL_MS });
+  /**
+   * Access tokens whose signature and claims were verified, by the token itself: a token seen
+   * again costs no HMAC (its expiry is still checked on every use, as jose does).
+   */
+  private readonly tokens = new LRUCache<string, AccessClaims>({ max: 50_000, ttl: CACHE_TTL_MS });
   private readonly lastUsedWritten = new Map<string, number>();
   private unlisten: (() => Promise<void>) | null = null;
 
@@ -53,6 +58,7 @@ export class Authenticator {
   invalidate(): void {
     this.keys.clear();
     this.sessions.clear();
+    this.tokens.clear();
   }
 
   /**
@@ -116,13 +122,30 @@ export class Authenticator {
     keysStore.touch(this.db, keyId).catch(() => this.lastUsedWritten.delete(keyId));
   }
 
-  private async byAccessToken(token: string): Promise<Principal> {
-    const v = await this.signer.verify(token);
-    if (!v.ok) {
-      if (v.reason === 'expired') throw new AppError('token-expired', 'the access token has expired; refresh it with POST /api/v1/auth/refresh');
-      throw new AppError('unauthenticated', 'the access token is not valid');
+  /** A token and session both in the cache are answered synchronously (no promise on the hot path). */
+  private byAccessToken(token: string): Principal | Promise<Principal> {
+    const claims = this.tokens.get(token);
+    if (claims) {
+      // jose's check: expired once `exp` is not after the current second.
+      if (claims.exp <= Math.floor(Date.now() / 1000)) throw expiredToken();
+      const s = this.sessions.get(claims.sessionId);
+      if (s) return tokenPrincipal(claims, s);
     }
-    const { userId, sessionId } = v.claims;
+    return this.verifyAccessToken(token, claims);
+  }
+
+  private async verifyAccessToken(token: string, known: AccessClaims | undefined): Promise<Principal> {
+    let claims = known;
+    if (!claims) {
+      const v = await this.signer.verify(token);
+      if (!v.ok) {
+        if (v.reason === 'expired') throw expiredToken();
+        throw new AppError('unauthenticated', 'the access token is not valid');
+      }
+      claims = v.claims;
+      this.tokens.set(token, claims);
+    }
+    const { userId, sessionId } = claims;
     let s = this.sessions.get(sessionId);
     if (!s) {
       const { rows } = await this.db.query<{ revoked_at: Date | null; email: string; tier: number }>(
@@ -133,17 +156,23 @@ export class Authenticator {
       s = { revoked: rows[0].revoked_at !== null, email: rows[0].email, tier: rows[0].tier };
       this.sessions.set(sessionId, s);
     }
-    if (s.revoked) throw new AppError('token-revoked', 'the session of this access token has ended (logged out or revoked)');
-    return {
-      userId,
-      email: s.email,
-      tier: s.tier,
-      via: 'token',
-      scopes: ALL_SCOPES,
-      keyId: null,
-      sessionId,
-      allowStructureSearch: false,
-      spendCeilingMicros: null,
-    };
+    return tokenPrincipal(claims, s);
   }
+}
+
+const expiredToken = () => new AppError('token-expired', 'the access token has expired; refresh it with POST /api/v1/auth/refresh');
+
+function tokenPrincipal({ userId, sessionId }: AccessClaims, s: SessionEntry): Principal {
+  if (s.revoked) throw new AppError('token-revoked', 'the session of this access token has ended (logged out or revoked)');
+  return {
+    userId,
+    email: s.email,
+    tier: s.tier,
+    via: 'token',
+    scopes: ALL_SCOPES,
+    keyId: null,
+    sessionId,
+    allowStructureSearch: false,
+    spendCeilingMicros: null,
+  };
 }

@@ -10,6 +10,7 @@ import type { Database, Queryable } from '../../db/database.js';
 import { AppError } from '../../errors.js';
 import type { ArtifactService } from '../artifacts/service.js';
 import type { KeyService } from '../keys/service.js';
+import { CallCounter, type CounterStats } from './counter.js';
 import { usageStore, type CallKind, type MonthCounts, type SubjectActivity } from './store.js';
 
 export interface Period {
@@ -49,11 +50,15 @@ const usd = (micros: number) => Math.round(micros) / 1_000_000;
 const paid = (a: SubjectActivity) => ({ count: a.count, charged_usd: usd(a.charged_micros) });
 
 export class UsageService {
+  private readonly counter: CallCounter;
+
   constructor(
     private readonly db: Database,
     private readonly config: Config,
     private readonly deps: { keys: KeyService; artifacts: ArtifactService },
-  ) {}
+  ) {
+    this.counter = new CallCounter(db);
+  }
 
   /** Calls a month for the tier; null is unlimited. */
   allowanceFor(tier: number): number | null {
@@ -71,6 +76,25 @@ export class UsageService {
     const counts = await usageStore.add(tx, userId, period.key, kind, units, allowance);
     if (counts) return counts;
     throw this.exceeded(await usageStore.month(tx, userId, period.key), allowance, units, period, now);
+  }
+
+  /**
+   * As consume, for a call that writes nothing else with its count (no transaction of its own):
+   * one statement, shared with the account's calls of the same kind that arrive while its
+   * previous count is being written (counter.ts). Counted before it returns, exactly as consume.
+   */
+  async count(userId: string, tier: number, kind: CallKind, units: number, now: Date = new Date()): Promise<MonthCounts> {
+    if (!Number.isSafeInteger(units) || units < 1) throw new RangeError(`units must be a positive integer, not ${units}`);
+    const allowance = this.allowanceFor(tier);
+    const period = periodOf(now);
+    const counts = await this.counter.add(userId, period.key, kind, units, allowance);
+    if (counts) return counts;
+    throw this.exceeded(await usageStore.month(this.db, userId, period.key), allowance, units, period, now);
+  }
+
+  /** Statements count() has written and the calls they counted. */
+  counterStats(): CounterStats {
+    return this.counter.stats();
   }
 
   /**

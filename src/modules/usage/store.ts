@@ -35,6 +35,16 @@ export const usageStore = {
    */
   async add(q: Queryable, userId: string, month: string, kind: CallKind, units: number, allowance: number | null): Promise<MonthCounts | null> {
     const col = COLUMN[kind];
+    // The month's row exists after its first call: a plain UPDATE (a third cheaper than the
+    // upsert on PGlite, where every statement runs on the main thread). No row back means no
+    // row yet or not within the allowance: the upsert then decides (and creates the row).
+    const existing = await q.query<MonthCounts>(
+      `UPDATE usage_months AS u SET ${col} = u.${col} + $3::int
+         WHERE u.user_id = $1::uuid AND u.month = $2::date AND ($4::int8 IS NULL OR u.utilities::int8 + u.inference + $3::int8 <= $4::int8)
+       RETURNING utilities, inference`,
+      [userId, month, units, allowance],
+    );
+    if (existing.rows[0]) return existing.rows[0];
     const { rows } = await q.query<MonthCounts>(
       `INSERT INTO usage_months AS u (user_id, month, ${col})
          SELECT $1::uuid, $2::date, $3::int WHERE $4::int8 IS NULL OR $3::int8 <= $4::int8

@@ -35,7 +35,8 @@ export const utilityRoutes = routeSequence(
     summary: 'Run a utility now (up to 100 molecules; counts 1 call against the monthly allowance)',
     body: Type.Ref(UtilityRunRequest),
     response: ok(UtilityRunResponse),
-    handler: async ({ utilities }, request) => utilities.run(principalOf(request), request.body as ToolRequest, pinReply(request, 200)),
+    // Without an Idempotency-Key there is nothing to pin: the call is counted on its own (UsageService.count).
+    handler: async ({ utilities }, request) => utilities.run(principalOf(request), request.body as ToolRequest, request.idempotency ? pinReply(request, 200) : undefined),
   }),
   route.idempotent('POST /utilities/submit', 'submitUtilityRequest', {
     bodyLimit: REQUEST_BODY_LIMIT,

@@ -67,7 +67,8 @@ export class UtilityService {
 
   /**
    * A synchronous call. `record(tx, response)` runs in the transaction that counts the call (an
-   * idempotent response is pinned there), so a replay counts nothing and a refused count keeps nothing.
+   * idempotent response is pinned there), so a replay counts nothing and a refused count keeps
+   * nothing; without it the call is counted by UsageService.count (no transaction of its own).
    */
   async run(who: Caller, req: ToolRequest, record?: (tx: Queryable, response: unknown) => Promise<void>) {
     await precheckTool(this.context(who.userId), req.tool, req.input);
@@ -81,7 +82,9 @@ export class UtilityService {
     };
     if (Buffer.byteLength(json) <= INLINE_RESULT_BYTES) {
       const response = { tool: req.tool, result, result_artifact_id: null, counted: 1 };
-      await this.db.transaction((tx) => count(tx, response));
+      // With nothing to pin beside it, the count is one statement shared with the caller's concurrent calls.
+      if (record) await this.db.transaction((tx) => count(tx, response));
+      else await this.deps.usage.count(who.userId, who.tier, 'utilities', 1);
       return response;
     }
     let response: unknown = null;

@@ -102,26 +102,37 @@ export class WalletService implements KeySpendSource {
   }
 
   /**
-   * Locks the wallet and reserves a set of amounts (one submit or an all-or-nothing batch).
-   * Throws 402 insufficient-funds or 403 spend-ceiling-exceeded; writes nothing then.
+   * Reserves a set of amounts (one submit or an all-or-nothing batch), locking the wallet row
+   * with the statement that moves it: call it last in the transaction but for what must follow
+   * it, so the account's lock is held for that statement and the COMMIT (docs/reliability.md,
+   * "One lock order"). Throws 402 insufficient-funds or 403 spend-ceiling-exceeded; the caller's
+   * transaction then rolls back whatever it wrote.
    */
   async reserveAll(tx: Queryable, items: Reservation[]): Promise<void> {
     const [first] = items;
     if (!first) return;
     const userId = first.userId;
-    const w = await walletStore.lock(tx, userId);
     const total = items.reduce((s, r) => s + r.amountMicros, 0);
-    const available = w.balance_micros - w.reserved_micros;
-    if (total > available) {
-      throw new AppError(
-        'insufficient-funds',
-        `this work needs $${fmt(total)} reserved but the wallet has $${fmt(available)} available ($${fmt(w.balance_micros)} balance, $${fmt(w.reserved_micros)} reserved)`,
-      );
+    const entries = items.map((r) => ({ amountMicros: r.amountMicros, jobId: r.jobId, keyId: r.keyId, note: r.note ?? 'job submit' }));
+    if (!(await walletStore.reserveIfAvailable(tx, userId, entries))) {
+      const w = await walletStore.lock(tx, userId); // creates a missing wallet; the figures of the refusal
+      const available = w.balance_micros - w.reserved_micros;
+      if (total > available) {
+        throw new AppError(
+          'insufficient-funds',
+          `this work needs $${fmt(total)} reserved but the wallet has $${fmt(available)} available ($${fmt(w.balance_micros)} balance, $${fmt(w.reserved_micros)} reserved)`,
+        );
+      }
+      // The wallet did not exist, or funds came in since: reserve under the lock now held.
+      if (!(await walletStore.reserveIfAvailable(tx, userId, entries))) throw new Error('the reservation failed under the wallet lock');
     }
+    // The key's monthly ceiling, counted with the wallet locked (one submit of the account at a
+    // time), so two submits cannot pass it together; the sum includes the rows just written.
     const keyId = first.keyId;
     const ceiling = first.ceilingMicros;
     if (keyId && ceiling !== null) {
-      const spent = (await walletStore.reservedThisMonthByKey(tx, [keyId])).get(keyId) ?? 0;
+      // The month's sum includes this submit's rows (all under this key): take them out.
+      const spent = ((await walletStore.reservedThisMonthByKey(tx, [keyId])).get(keyId) ?? 0) - total;
       if (spent + total > ceiling) {
         throw new AppError(
           'spend-ceiling-exceeded',
@@ -129,11 +140,6 @@ export class WalletService implements KeySpendSource {
         );
       }
     }
-    await walletStore.append(
-      tx,
-      userId,
-      items.map((r) => ({ kind: 'reserve', amountMicros: 0, reservedDeltaMicros: r.amountMicros, jobId: r.jobId, keyId: r.keyId, note: r.note ?? 'job submit' })),
-    );
   }
 
   /**

@@ -100,6 +100,33 @@ export const walletStore = {
     );
   },
 
+  /**
+   * Reserves `entries` (kind 'reserve') when the account has their sum available, in one
+   * statement: the conditional UPDATE of the wallet row (which locks it until the transaction
+   * ends) and the ledger rows, written only when it moved. Returns false, writing nothing, when
+   * the wallet is missing or has less available. One statement holding the lock, where a
+   * `SELECT ... FOR UPDATE` first held it over the rest of the transaction's round trips
+   * (docs/performance.md, "Compute jobs").
+   */
+  async reserveIfAvailable(tx: Queryable, userId: string, entries: { amountMicros: number; jobId: string | null; keyId: string | null; note: string }[]): Promise<boolean> {
+    const total = entries.reduce((n, e) => n + e.amountMicros, 0);
+    const { rows } = await tx.query<{ moved: number }>(
+      `WITH w AS (
+         UPDATE wallets SET reserved_micros = reserved_micros + $2::int8, updated_at = now()
+          WHERE user_id = $1 AND balance_micros - reserved_micros >= $2::int8
+         RETURNING user_id
+       ), l AS (
+         INSERT INTO ledger (user_id, kind, amount_micros, reserved_delta_micros, job_id, key_id, note)
+         SELECT w.user_id, 'reserve', 0, t.reserved, t.job_id, t.key_id, t.note
+           FROM w, unnest($3::int8[], $4::uuid[], $5::uuid[], $6::text[]) WITH ORDINALITY AS t(reserved, job_id, key_id, note, n)
+          ORDER BY t.n
+       )
+       SELECT count(*)::int AS moved FROM w`,
+      [userId, total, entries.map((e) => e.amountMicros), entries.map((e) => e.jobId), entries.map((e) => e.keyId), entries.map((e) => e.note)],
+    );
+    return firstRow(rows, 'the reservation').moved === 1;
+  },
+
   /** Micro-dollars reserved with each key since the start of the current calendar month (UTC). */
   async reservedThisMonthByKey(q: Queryable, keyIds: string[]): Promise<Map<string, number>> {
     if (keyIds.length === 0) return new Map();

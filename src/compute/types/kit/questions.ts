@@ -23,16 +23,18 @@ export function checkQuestion(s: Structure, question: string, o: { closedShell: 
     throw new ItemFailure('radical', `${question} is computed for closed-shell molecules: this one has an odd number of electrons (a radical)`);
 }
 
-/** CPU seconds of one RDKit program run (Python and RDKit's import, the embedding). */
-export const RDKIT_RUN_SEC = 0.6;
-
 /**
- * CPU seconds of one GFN2 optimisation from an RDKit conformer (in ALPB water for pka and
- * tautomers), by atoms: measured on ten drugs of 20 to 68 atoms (docs/questions.md, "Estimates"):
- * 0.6 to 0.9 s at 20 atoms, 1.3 to 2.7 s at 41, 4.6 to 6.3 s at 63 to 68.
+ * The CPU model of the questions' work (docs/questions.md, "Estimates"), fitted to the jobs'
+ * runtimes of two idle runs on ten drugs of 20 to 68 atoms by scripts/questions/fit-costs.ts: seconds per RDKit
+ * program run (Python, RDKit's import, the embedding), a GFN2 optimisation from an RDKit conformer
+ * (base + perAtom x atoms^power, ALPB water included) and the scale of the `frequencies` cost row
+ * for each GFN2 Hessian.
  */
-export function optimisationSec(atoms: number): number {
-  return 0.25 + 0.0011 * atoms ** 2;
+export const QUESTION_COSTS = { rdkitRun: 0.233, optimisationBase: 0.372, optimisationPerAtom: 1.85e-5, atomsPower: 3, hessianScale: 1.13 };
+
+/** CPU seconds of one GFN2 optimisation of a structure of `atoms` atoms. */
+export function optimisationSec(atoms: number, c = QUESTION_COSTS): number {
+  return c.optimisationBase + c.optimisationPerAtom * atoms ** c.atomsPower;
 }
 
 /** An estimate of structures each needing `rdkitRuns` RDKit runs and `optimisations` GFN2 optimisations of its size. */
@@ -44,21 +46,32 @@ export function questionEstimate(
   let total = 0;
   let optimisations = 0;
   let hessians = 0;
+  // The model's terms, for its refit (scripts/questions/fit-costs.ts): RDKit runs, atoms, Hessian seconds.
+  let runs = 0;
+  let atomsTotal = 0;
+  let hessianSec = 0;
   infos.forEach((info, i) => {
     const { rdkitRuns, optimisations: k, hessians: hk = 0 } = per(i);
     optimisations += k;
     hessians += hk;
+    runs += rdkitRuns;
     const atoms = info?.atoms ?? ASSUMED_ATOMS;
-    total += rdkitRuns * RDKIT_RUN_SEC + k * optimisationSec(atoms) + hk * costSec(ENGINE_COSTS.gfn2!.frequencies, atoms);
+    atomsTotal += atoms;
+    const hessian = hk * costSec(ENGINE_COSTS.gfn2!.frequencies, atoms);
+    hessianSec += hessian;
+    total += rdkitRuns * QUESTION_COSTS.rdkitRun + k * optimisationSec(atoms) + QUESTION_COSTS.hessianScale * hessian;
   });
   return {
     expectedRuntimeSec: Math.round((OVERHEAD_SEC + SAFETY * total) * 1000) / 1000,
     assumptions: {
       structures: infos.length,
       question,
-      gfn2_optimisations: optimisations,
+      gfn2_optimisations: Math.round(optimisations * 10) / 10,
       gfn2_hessians: hessians,
-      model: `overhead + ${SAFETY} x (RDKit runs x ${RDKIT_RUN_SEC} s + GFN2 optimisations x (0.25 + 0.0011 x atoms^2) s + GFN2 Hessians as frequencies jobs) (docs/questions.md, "Estimates")`,
+      rdkit_runs: runs,
+      atoms_total: atomsTotal,
+      hessian_sec: Math.round(hessianSec * 1000) / 1000,
+      model: `overhead + ${SAFETY} x (RDKit runs x ${QUESTION_COSTS.rdkitRun} s + GFN2 optimisations x (${QUESTION_COSTS.optimisationBase} + ${QUESTION_COSTS.optimisationPerAtom} x atoms^${QUESTION_COSTS.atomsPower}) s + ${QUESTION_COSTS.hessianScale} x GFN2 Hessians as frequencies jobs) (docs/questions.md, "Estimates")`,
     },
   };
 }
