@@ -137,6 +137,12 @@ export interface StorageConfig {
   shared: boolean;
   /** Set when CRUCIBLE_S3_BUCKET is (required with CRUCIBLE_STORAGE=s3; lets other backends read s3 objects). */
   s3: S3Config | null;
+  /**
+   * CRUCIBLE_INLINE_RESULT_BYTES (default 64 KiB, at most 1 MiB, 0: never): a job result archive
+   * up to this size is kept in the database with its artifact row, in the transaction that ends
+   * the job, whatever the backend (docs/architecture.md, "Artifact storage").
+   */
+  inlineResultBytes: number;
 }
 
 function storageConfig(env: NodeJS.ProcessEnv): StorageConfig {
@@ -147,8 +153,11 @@ function storageConfig(env: NodeJS.ProcessEnv): StorageConfig {
     throw new ConfigError('CRUCIBLE_STORAGE=s3 needs CRUCIBLE_S3_BUCKET (and CRUCIBLE_S3_REGION, credentials, and CRUCIBLE_S3_ENDPOINT for a store other than AWS)');
   const endpoint = env.CRUCIBLE_S3_ENDPOINT ? url(env, 'CRUCIBLE_S3_ENDPOINT', '') : undefined;
   const prefix = (env.CRUCIBLE_S3_PREFIX ?? '').replace(/^\/+/, '');
+  const inlineResultBytes = int(env, 'CRUCIBLE_INLINE_RESULT_BYTES', 64 * 1024);
+  if (inlineResultBytes > 1024 * 1024) throw new ConfigError(`CRUCIBLE_INLINE_RESULT_BYTES must be at most 1048576 (1 MiB), got "${env.CRUCIBLE_INLINE_RESULT_BYTES}"`);
   return {
     backend,
+    inlineResultBytes,
     shared: flag(env, 'CRUCIBLE_STORAGE_SHARED'),
     s3: bucket
       ? {

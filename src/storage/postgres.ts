@@ -10,7 +10,7 @@
 // or column about ten times slower than text, and on PostgreSQL base64 is smaller than bytea's hex.
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { Database } from '../db/database.js';
+import type { Database, Queryable } from '../db/database.js';
 import { asStorageError, StorageError, type ArtifactStorage, type ByteRange, type ObjectInfo, type PutOptions, type PutResult } from './storage.js';
 
 const KEY_RE = /^[0-9a-f]{2}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -74,9 +74,32 @@ export class PostgresStorage implements ArtifactStorage {
     }
   }
 
-  async put(source: Readable, opts: PutOptions = {}): Promise<PutResult> {
+  /** A new object key (the shard, then a random UUID). */
+  static newKey(): string {
     const id = crypto.randomUUID();
-    const key = `${id.slice(0, 2)}/${id}`;
+    return `${id.slice(0, 2)}/${id}`;
+  }
+
+  /**
+   * Writes a whole small object as one statement in the caller's transaction (a job's result,
+   * with its artifact row and the job's end): it exists exactly when that transaction commits.
+   * One chunk of the object's own size.
+   */
+  async putInTransaction(tx: Queryable, key: string, bytes: Buffer, sha256: string): Promise<void> {
+    checkKey(key);
+    try {
+      await tx.query(
+        `WITH o AS (INSERT INTO storage_objects (key, size, sha256, chunk_size, complete) VALUES ($1, $2, $3, $4, true) RETURNING key)
+         INSERT INTO storage_chunks (key, seq, data) SELECT key, 0, decode($5, 'base64') FROM o WHERE $2 > 0`,
+        [key, bytes.length, sha256, Math.max(bytes.length, 1), bytes.toString('base64')],
+      );
+    } catch (err) {
+      throw dbError(err, 'artifact storage write failed');
+    }
+  }
+
+  async put(source: Readable, opts: PutOptions = {}): Promise<PutResult> {
+    const key = PostgresStorage.newKey();
     const chunkBytes = this.chunkBytes;
     const hash = opts.sha256 ? null : crypto.createHash('sha256');
     let size = 0;

@@ -3,7 +3,10 @@
 // ("postgres:ab/…", "s3:ab/…"); local keys carry no prefix, as they did before other backends
 // existed. So rows written under one backend stay readable after a switch, and
 // `crucible storage migrate` can move them one by one (docs/architecture.md, "Artifact storage").
-import type { Readable } from 'node:stream';
+import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { Queryable } from '../db/database.js';
+import { PostgresStorage } from './postgres.js';
 import { StorageError, type ArtifactStorage, type ByteRange, type ObjectInfo, type PutOptions, type PutResult } from './storage.js';
 
 export type BackendName = 'local' | 'postgres' | 's3';
@@ -46,13 +49,34 @@ export class RoutedStorage implements ArtifactStorage {
     return { store, inner: backend === 'local' ? key : key.slice(backend.length + 1) };
   }
 
-  /** Writes to the current backend, or to `opts.backend` (storage migration). */
+  /**
+   * Writes to the current backend, or to `opts.backend` (storage migration). With `inlineUpTo`,
+   * a source that ends within that many bytes is written nowhere: its bytes come back as
+   * `inline` under a key of the database's store, for storeInline() in the caller's transaction.
+   */
   async put(source: Readable, opts: PutOptions & { backend?: BackendName } = {}): Promise<PutResult> {
-    const { backend = this.current, ...rest } = opts;
+    const { backend = this.current, inlineUpTo, ...rest } = opts;
     const store = this.backends.get(backend);
     if (!store) throw new StorageError(`the ${backend} store is not configured`, 'ENOBACKEND');
-    const r = await store.put(source, rest);
+    let from: Readable = source;
+    if (inlineUpTo !== undefined && inlineUpTo > 0 && this.backends.has('postgres')) {
+      const head = await readHead(source, inlineUpTo);
+      if (head.ended) {
+        const inline = Buffer.concat(head.chunks);
+        const sha256 = rest.sha256 ? rest.sha256() : crypto.createHash('sha256').update(inline).digest('hex');
+        return { key: RoutedStorage.keyFor('postgres', PostgresStorage.newKey()), size: inline.length, sha256, inline };
+      }
+      from = head.rest;
+    }
+    const r = await store.put(from, rest);
     return { ...r, key: RoutedStorage.keyFor(backend, r.key) };
+  }
+
+  /** Stores what put() returned as `inline`, in the caller's transaction (the object exists when it commits). */
+  async storeInline(tx: Queryable, put: PutResult): Promise<void> {
+    const pg = this.backends.get('postgres');
+    if (!put.inline || !(pg instanceof PostgresStorage) || RoutedStorage.backendOf(put.key) !== 'postgres') throw new Error(`storeInline: ${put.key} is no inline object`);
+    await pg.putInTransaction(tx, put.key.slice('postgres:'.length), put.inline, put.sha256);
   }
 
   get(key: string, range?: ByteRange): Promise<Readable> {
@@ -85,4 +109,37 @@ export class RoutedStorage implements ArtifactStorage {
   async close(): Promise<void> {
     for (const store of this.backends.values()) await store.close?.();
   }
+}
+
+/**
+ * Reads a source until it ends or passes `limit` bytes. Ended: its chunks. Otherwise `rest`, a
+ * stream of everything the source gives (what was read first, then the remainder): no byte is
+ * lost, and an error of the source reaches whoever reads `rest`.
+ */
+async function readHead(source: Readable, limit: number): Promise<{ ended: true; chunks: Buffer[] } | { ended: false; rest: Readable }> {
+  const it = source[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (;;) {
+    const next = await it.next();
+    if (next.done) return { ended: true, chunks };
+    const buf = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+    chunks.push(buf);
+    size += buf.length;
+    if (size > limit) break;
+  }
+  async function* replay(): AsyncGenerator<Buffer> {
+    yield* chunks.splice(0);
+    for (;;) {
+      const next = await it.next();
+      if (next.done) return;
+      yield typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+    }
+  }
+  const rest = Readable.from(replay(), { objectMode: false });
+  // Destroying `rest` (a store that fails) ends the source too.
+  rest.once('close', () => {
+    if (!source.destroyed) source.destroy();
+  });
+  return { ended: false, rest };
 }

@@ -14,6 +14,8 @@ export interface PutResult {
   size: number;
   /** Hex SHA-256 of the stored bytes. */
   sha256: string;
+  /** The whole object, not yet stored: set only for a put with `inlineUpTo` whose source was that small. */
+  inline?: Buffer;
 }
 
 /** What the producer of a write knows already. */
@@ -23,6 +25,12 @@ export interface PutOptions {
    * does not hash them again); called once, after the source has ended.
    */
   sha256?: () => string;
+  /**
+   * A source that ends within this many bytes is not written anywhere: put() returns its bytes
+   * as `inline`, and the caller stores them in its own transaction (RoutedStorage.storeInline).
+   * Only the routed store honours it (docs/architecture.md, "Artifact storage": small results).
+   */
+  inlineUpTo?: number;
 }
 
 export interface ObjectInfo {

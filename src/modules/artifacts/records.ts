@@ -18,42 +18,49 @@ import type { ArtifactRecordInput, CreateFromRecordsInput } from './types.js';
 import { ZipBuilder } from './zip.js';
 
 /** createFromRecords' archive: the records of each port streamed into a zip in the store, the manifest last. */
-export async function writeRecordsArchive(storage: ArtifactStorage, input: CreateFromRecordsInput): Promise<{ put: PutResult; manifest: Manifest }> {
+export async function writeRecordsArchive(storage: ArtifactStorage, input: CreateFromRecordsInput, inlineUpTo?: number): Promise<{ put: PutResult; manifest: Manifest }> {
   const names = Object.keys(input.ports);
   if (names.length === 0) throw new Error('createFromRecords: an artifact needs at least one port');
   for (const n of names) if (!PORT_NAME_RE.test(n)) throw new Error(`createFromRecords: invalid port name "${n}"`);
-  return writeArchive(storage, async (zip) => {
-    const ports: Record<string, ManifestPort> = {};
-    for (const [name, p] of Object.entries(input.ports)) {
-      const records: ManifestRecord[] = [];
-      const ids = new Set<string>();
-      let i = 0;
-      for await (const rec of p.records as AsyncIterable<ArtifactRecordInput>) {
-        i++;
-        const idProblem = recordIdProblem(rec.id);
-        if (idProblem !== null) throw new Error(`createFromRecords: port ${name} record ${i}: ${idProblem}`);
-        if (ids.has(rec.id)) throw new Error(`createFromRecords: port ${name}: record id "${rec.id}" repeats`);
-        ids.add(rec.id);
-        records.push(await addRecord(zip, name, i, rec));
+  return writeArchive(
+    storage,
+    async (zip) => {
+      const ports: Record<string, ManifestPort> = {};
+      for (const [name, p] of Object.entries(input.ports)) {
+        const records: ManifestRecord[] = [];
+        const ids = new Set<string>();
+        let i = 0;
+        for await (const rec of p.records as AsyncIterable<ArtifactRecordInput>) {
+          i++;
+          const idProblem = recordIdProblem(rec.id);
+          if (idProblem !== null) throw new Error(`createFromRecords: port ${name} record ${i}: ${idProblem}`);
+          if (ids.has(rec.id)) throw new Error(`createFromRecords: port ${name}: record id "${rec.id}" repeats`);
+          ids.add(rec.id);
+          records.push(await addRecord(zip, name, i, rec));
+        }
+        ports[name] = { format: p.format, kind: p.kind, record_count: records.length, records };
       }
-      ports[name] = { format: p.format, kind: p.kind, record_count: records.length, records };
-    }
-    return { job_type: input.jobType, manifest_version: MANIFEST_VERSION, ports, warnings: input.warnings ?? [] };
-  });
+      return { job_type: input.jobType, manifest_version: MANIFEST_VERSION, ports, warnings: input.warnings ?? [] };
+    },
+    undefined,
+    inlineUpTo,
+  );
 }
 
 /**
  * Streams a zip into the store. `build` adds the members and returns the manifest (added
  * last), or `first` is the manifest, added before anything else (and build returns null).
+ * `inlineUpTo`: a zip that small comes back as the put's `inline` bytes (PutOptions), stored later.
  */
 export async function writeArchive(
   storage: ArtifactStorage,
   build: (zip: ZipBuilder) => Promise<Manifest | null>,
   first?: Manifest,
+  inlineUpTo?: number,
 ): Promise<{ put: PutResult; manifest: Manifest }> {
   const zip = new ZipBuilder();
   let putError: unknown = null;
-  const putting = storage.put(zip.output);
+  const putting = storage.put(zip.output, inlineUpTo ? { inlineUpTo } : {});
   putting.catch((err) => {
     putError = err;
     zip.fail(err);

@@ -19,6 +19,7 @@ import { TIER_NAMES, type Config } from '../../config.js';
 import type { Database, Queryable } from '../../db/database.js';
 import { AppError, invalid, listFew, notFound } from '../../errors.js';
 import { iso } from '../../api/schemas.js';
+import type { RoutedStorage } from '../../storage/routed.js';
 import { StorageError, type ArtifactStorage, type PutResult } from '../../storage/storage.js';
 import { memberMediaType, referencedMembers, type Manifest, type ManifestRecord } from './manifest.js';
 import { artifactsStore, type ArtifactRow, type ListFilter, type ListItemRow } from './store.js';
@@ -244,7 +245,8 @@ export class ArtifactService {
    * store faults) leaving no row and no file.
    */
   async createFromRecords(input: CreateFromRecordsInput): Promise<{ artifactId: string; sizeBytes: number }> {
-    const { put, manifest } = await writeRecordsArchive(this.storage, input);
+    // A small archive is kept in the database, written with its row (commit, storeInline).
+    const { put, manifest } = await writeRecordsArchive(this.storage, input, this.config.storage.inlineResultBytes);
     const row = await this.commit(put, manifest, {
       userId: input.userId,
       jobId: input.jobId,
@@ -319,6 +321,7 @@ export class ArtifactService {
           const used = (await artifactsStore.usage(tx, meta.userId)).bytes;
           if (used + put.size > quota) throw quotaProblem(used, put.size, quota, false);
         }
+        if (put.inline) await storeInline(this.storage, tx, put);
         const row = await artifactsStore.insert(tx, {
           userId: meta.userId,
           jobId: meta.jobId,
@@ -335,7 +338,9 @@ export class ArtifactService {
         return row;
       });
     } catch (err) {
-      await this.storage.delete(put.key).catch((e: unknown) => this.log.warn({ err: e, key: put.key }, 'could not delete an uncommitted artifact object; the sweep will'));
+      // An inline object went with the transaction; any other was written before it.
+      if (!put.inline)
+        await this.storage.delete(put.key).catch((e: unknown) => this.log.warn({ err: e, key: put.key }, 'could not delete an uncommitted artifact object; the sweep will'));
       throw err;
     }
   }
@@ -479,4 +484,11 @@ function quotaProblem(used: number, incoming: number, quota: number, sizeUnknown
     ? `the artifact storage quota of ${quota} bytes is used up (${used} bytes stored); delete artifacts or upgrade the plan`
     : `storing ${incoming} more bytes would pass the artifact storage quota of ${quota} bytes (${used} bytes stored); delete artifacts or upgrade the plan`;
   return new AppError('storage-quota-exceeded', detail, { extra: { quota_bytes: quota, used_bytes: used } });
+}
+
+/** Writes the `inline` bytes of a put in `tx` (the routed store's storeInline: src/storage/routed.ts). */
+async function storeInline(storage: ArtifactStorage, tx: Queryable, put: PutResult): Promise<void> {
+  const store = storage as Partial<Pick<RoutedStorage, 'storeInline'>>;
+  if (typeof store.storeInline !== 'function') throw new Error(`the artifact store ${storage.description} returned inline bytes but cannot store them`);
+  await store.storeInline(tx, put);
 }
