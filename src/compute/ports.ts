@@ -113,8 +113,13 @@ export interface JobWorkflows {
    * transaction (the run's row; null when the job is no step).
    */
   lockRunOf(tx: Queryable, jobId: string): Promise<unknown>;
-  /** Records a step job's end, charges it against the run's hold and starts what became ready (or ends the run); `locked`: what lockRunOf gave in this transaction. */
-  stepFinished(tx: Queryable, job: JobRow, locked?: unknown): Promise<void>;
+  /**
+   * Records a step job's end, charges it against the run's hold and starts what became ready (or
+   * ends the run); `locked`: what lockRunOf gave in this transaction. Calls `announce` (the job's
+   * own terminal event) exactly once, with the account's wallet locked and before any event of
+   * the run: after the hold charge, whose statement locks the wallet (else after wallet.lock).
+   */
+  stepFinished(tx: Queryable, job: JobRow, locked: unknown, announce: () => Promise<void>): Promise<void>;
 }
 
 /** A model a job can predict with: its identity and a reader of its weights. */

@@ -31,10 +31,9 @@ export async function finishJob(tx: Queryable, deps: TransitionDeps, jobId: stri
   const job = await jobsStore.finish(tx, jobId, { ...f, resultArtifactId: f.resultArtifactId ?? null });
   if (!job) return null;
   // One lock order on every path that touches the account's rows (docs/reliability.md "One lock
-  // order"): run -> job -> wallet -> event counter. A workflow step writes its event before its
-  // run charges it, so it takes the wallet here first; a standalone job's settlement (next) locks
-  // the wallet row with the statement that moves its totals, before its event.
-  if (job.origin === 'job' && job.workflow_run_id) await deps.wallet.lock(tx, job.user_id);
+  // order"): run -> job -> wallet -> event counter. The statement that moves the wallet's totals
+  // locks it before the event: a standalone job's settlement, a workflow step's hold charge (the
+  // run engine announces the step's event after it).
   // Delivered when the transaction commits, to every process listening.
   if (f.status === 'cancelled') await tx.query('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, job.id]);
   // A feature's request (origin utility or inference) reserved nothing and has no event kind;
@@ -46,8 +45,10 @@ export async function finishJob(tx: Queryable, deps: TransitionDeps, jobId: stri
   if (job.workflow_run_id) {
     if (!deps.workflows) throw new Error(`job ${job.id} is a workflow step, and this instance has no workflow engine`);
     // A workflow step: its run charges it against the run's hold and moves on, in this transaction.
-    await deps.events.append(tx, { userId: job.user_id, kind: 'job', subjectId: job.id, status: f.status, workflowRunId: job.workflow_run_id });
-    await deps.workflows.stepFinished(tx, job, locked ?? undefined);
+    const runId = job.workflow_run_id;
+    await deps.workflows.stepFinished(tx, job, locked ?? undefined, async () => {
+      await deps.events.append(tx, { userId: job.user_id, kind: 'job', subjectId: job.id, status: f.status, workflowRunId: runId });
+    });
     return job;
   }
   await deps.wallet.settle(tx, {

@@ -10,7 +10,7 @@
 // or column about ten times slower than text, and on PostgreSQL base64 is smaller than bytea's hex.
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { Database, Queryable } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import { asStorageError, StorageError, type ArtifactStorage, type ByteRange, type ObjectInfo, type PutOptions, type PutResult } from './storage.js';
 
 const KEY_RE = /^[0-9a-f]{2}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -81,21 +81,19 @@ export class PostgresStorage implements ArtifactStorage {
   }
 
   /**
-   * Writes a whole small object as one statement in the caller's transaction (a job's result,
-   * with its artifact row and the job's end): it exists exactly when that transaction commits.
-   * One chunk of the object's own size.
+   * Common table expressions that write a whole small object (one chunk of its own size) as part
+   * of a statement of the caller's transaction (a job's result, with its artifact row and the
+   * job's end): the object exists exactly when that transaction commits. Their parameters are
+   * numbered from `first`; the caller puts `params` at that place of its own.
    */
-  async putInTransaction(tx: Queryable, key: string, bytes: Buffer, sha256: string): Promise<void> {
+  static inlineWrite(key: string, bytes: Buffer, sha256: string, first: number): { ctes: string; params: unknown[] } {
     checkKey(key);
-    try {
-      await tx.query(
-        `WITH o AS (INSERT INTO storage_objects (key, size, sha256, chunk_size, complete) VALUES ($1, $2, $3, $4, true) RETURNING key)
-         INSERT INTO storage_chunks (key, seq, data) SELECT key, 0, decode($5, 'base64') FROM o WHERE $2 > 0`,
-        [key, bytes.length, sha256, Math.max(bytes.length, 1), bytes.toString('base64')],
-      );
-    } catch (err) {
-      throw dbError(err, 'artifact storage write failed');
-    }
+    const [k, size, hash, chunk, data] = [0, 1, 2, 3, 4].map((i) => `$${first + i}`);
+    return {
+      ctes: `inline_object AS (INSERT INTO storage_objects (key, size, sha256, chunk_size, complete) VALUES (${k}::text, ${size}::int8, ${hash}::text, ${chunk}::int4, true) RETURNING key),
+       inline_chunk AS (INSERT INTO storage_chunks (key, seq, data) SELECT key, 0, decode(${data}::text, 'base64') FROM inline_object WHERE ${size}::int8 > 0)`,
+      params: [key, bytes.length, sha256, Math.max(bytes.length, 1), bytes.toString('base64')],
+    };
   }
 
   async put(source: Readable, opts: PutOptions = {}): Promise<PutResult> {

@@ -5,7 +5,6 @@
 // `crucible storage migrate` can move them one by one (docs/architecture.md, "Artifact storage").
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { Queryable } from '../db/database.js';
 import { PostgresStorage } from './postgres.js';
 import { StorageError, type ArtifactStorage, type ByteRange, type ObjectInfo, type PutOptions, type PutResult } from './storage.js';
 
@@ -52,7 +51,7 @@ export class RoutedStorage implements ArtifactStorage {
   /**
    * Writes to the current backend, or to `opts.backend` (storage migration). With `inlineUpTo`,
    * a source that ends within that many bytes is written nowhere: its bytes come back as
-   * `inline` under a key of the database's store, for storeInline() in the caller's transaction.
+   * `inline` under a key of the database's store, for inlineWrite() in a statement of the caller's transaction.
    */
   async put(source: Readable, opts: PutOptions & { backend?: BackendName } = {}): Promise<PutResult> {
     const { backend = this.current, inlineUpTo, ...rest } = opts;
@@ -72,11 +71,13 @@ export class RoutedStorage implements ArtifactStorage {
     return { ...r, key: RoutedStorage.keyFor(backend, r.key) };
   }
 
-  /** Stores what put() returned as `inline`, in the caller's transaction (the object exists when it commits). */
-  async storeInline(tx: Queryable, put: PutResult): Promise<void> {
-    const pg = this.backends.get('postgres');
-    if (!put.inline || !(pg instanceof PostgresStorage) || RoutedStorage.backendOf(put.key) !== 'postgres') throw new Error(`storeInline: ${put.key} is no inline object`);
-    await pg.putInTransaction(tx, put.key.slice('postgres:'.length), put.inline, put.sha256);
+  /**
+   * What put() returned as `inline`, as common table expressions for a statement of the caller's
+   * transaction (PostgresStorage.inlineWrite; parameters numbered from `first`).
+   */
+  inlineWrite(put: PutResult, first: number): { ctes: string; params: unknown[] } {
+    if (!put.inline || !this.backends.has('postgres') || RoutedStorage.backendOf(put.key) !== 'postgres') throw new Error(`inlineWrite: ${put.key} is no inline object`);
+    return PostgresStorage.inlineWrite(put.key.slice('postgres:'.length), put.inline, put.sha256, first);
   }
 
   get(key: string, range?: ByteRange): Promise<Readable> {

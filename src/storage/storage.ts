@@ -27,7 +27,7 @@ export interface PutOptions {
   sha256?: () => string;
   /**
    * A source that ends within this many bytes is not written anywhere: put() returns its bytes
-   * as `inline`, and the caller stores them in its own transaction (RoutedStorage.storeInline).
+   * as `inline`, and the caller stores them in its own transaction (RoutedStorage.inlineWrite).
    * Only the routed store honours it (docs/architecture.md, "Artifact storage": small results).
    */
   inlineUpTo?: number;

@@ -116,14 +116,20 @@ export class WorkflowEngine implements JobWorkflows {
   }
 
   /** `locked`: the run as lockRunOf returned it in this transaction (read again when absent). */
-  async stepFinished(tx: Queryable, job: JobRow, locked?: unknown): Promise<void> {
+  async stepFinished(tx: Queryable, job: JobRow, locked: unknown, announce: () => Promise<void>): Promise<void> {
+    // The job's event needs the wallet locked first (run -> job -> wallet -> events): the hold
+    // charge's statement locks it; without a charge, an explicit lock (docs/reliability.md).
+    const announceLocked = async () => {
+      await this.p.wallet.lock(tx, job.user_id);
+      await announce();
+    };
     const run = (locked as RunRow | null | undefined) ?? (await runsStore.getRun(tx, null, job.workflow_run_id!));
-    if (!run) return; // deleted (only finished runs can be): nothing to move
+    if (!run) return announceLocked(); // deleted (only finished runs can be): nothing to move
     const charged = job.charged_micros ?? 0;
     const state = job.status === 'completed' ? 'completed' : job.status === 'error' ? 'failed' : 'cancelled';
     // The step's end, its charge on the step and on the run, and the run's steps after it: one statement.
     const ended = await runsStore.endStepOfJob(tx, run.id, job.id, { state, resultArtifactId: job.result_artifact_id, chargedMicros: charged, message: job.message });
-    if (!ended) return;
+    if (!ended) return announceLocked();
     const { step } = ended;
     if (charged > 0) {
       await this.p.wallet.chargeHold(tx, {
@@ -134,6 +140,9 @@ export class WorkflowEngine implements JobWorkflows {
         chargeMicros: charged,
         note: `workflow run step ${step.step_id}`,
       });
+      await announce();
+    } else {
+      await announceLocked();
     }
     // A run being cancelled or failed ends its own jobs and then itself.
     if (run.status !== 'running') return;

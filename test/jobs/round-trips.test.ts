@@ -82,7 +82,7 @@ for (const backend of BACKENDS) {
     });
     after(async () => h?.close());
 
-    it('a standalone job: submit in 2 statements, claimed and started by its fetch, ended in 5 (its result with them); its message completed afterwards', async () => {
+    it('a standalone job: submit in 2 statements, claimed and started by its fetch, ended in 4 (its result with its row); its message completed afterwards', async () => {
       const u = await h.user();
       await h.credit(u.userId, 5);
       log.transactions.length = 0;
@@ -103,10 +103,10 @@ for (const backend of BACKENDS) {
 
       const finishTx = log.transactions.find((t) => has(t, /^UPDATE jobs SET status = \$2/));
       assert.ok(finishTx, 'a transaction ended the job');
-      // The small result itself (kept in the database: docs/architecture.md, "Artifact storage"),
-      // its artifact's row, the job's end (with its charge), the settlement, the event.
-      assert.equal(finishTx.length, 5, finishTx.map(oneLine).join('\n'));
-      assert.ok(/^WITH o AS \( ?INSERT INTO storage_objects/.test(oneLine(finishTx[0]!)), 'the result is written in the transaction that ends the job');
+      // The small result itself (kept in the database: docs/architecture.md, "Artifact storage")
+      // with its artifact's row, the job's end (with its charge), the settlement, the event.
+      assert.equal(finishTx.length, 4, finishTx.map(oneLine).join('\n'));
+      assert.ok(/^WITH inline_object AS \( ?INSERT INTO storage_objects .* INSERT INTO artifacts/.test(oneLine(finishTx[0]!)), 'the result is written with its row');
       assert.ok(!has(finishTx, /FROM workflow_runs/), 'no run lock for a job that is no workflow step');
       assert.ok(!has(finishTx, /FROM wallets .*FOR UPDATE/), 'the settlement locks the wallet itself');
 
@@ -126,7 +126,7 @@ for (const backend of BACKENDS) {
       assert.equal(state, 'completed');
     });
 
-    it('a workflow step that starts the next one ends in 10 statements (its result with them), and the run is charged what its steps were', async () => {
+    it('a workflow step that starts the next one ends in 8 statements (its result with its row), and the run is charged what its steps were', async () => {
       const u = await h.user();
       await h.credit(u.userId, 5);
       const step = (id: string, from: string) => ({ id, job_type: 'filter', inputs: { molecules: from }, params: { expression: 'mw < 1000' } });
@@ -141,8 +141,12 @@ for (const backend of BACKENDS) {
       });
       const transition = log.transactions.find((t) => has(t, /^UPDATE jobs SET status = \$2/) && has(t, /INSERT INTO jobs/));
       assert.ok(transition, 'the transaction that ended step a and started step b');
-      // The result, artifact row, run lock (its row), job end, wallet lock, event, step end (+ run charge, steps), hold charge, next job (+ message, NOTIFY), step started.
-      assert.equal(transition.length, 10, transition.map(oneLine).join('\n'));
+      // The result with its artifact row, run lock (its row), job end, step end (+ run charge,
+      // steps), hold charge (it locks the wallet), event, next job (+ message, NOTIFY), step started.
+      assert.equal(transition.length, 8, transition.map(oneLine).join('\n'));
+      assert.ok(!has(transition, /FROM wallets .*FOR UPDATE/), 'the hold charge locks the wallet itself');
+      const at = (re: RegExp) => transition.findIndex((q) => re.test(oneLine(q)));
+      assert.ok(at(/^WITH l AS \( INSERT INTO ledger/) < at(/INSERT INTO events/), 'the wallet moves (and is locked) before the event');
       const { rows } = await h.services.db.query<{ run: number; steps: number; jobs: number; n: number }>(
         `SELECT r.charged_micros::int8 AS run, (SELECT sum(s.charged_micros)::int8 FROM workflow_run_steps s WHERE s.run_id = r.id) AS steps,
                 (SELECT sum(j.charged_micros)::int8 FROM jobs j WHERE j.workflow_run_id = r.id) AS jobs,

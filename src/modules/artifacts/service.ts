@@ -245,7 +245,7 @@ export class ArtifactService {
    * store faults) leaving no row and no file.
    */
   async createFromRecords(input: CreateFromRecordsInput): Promise<{ artifactId: string; sizeBytes: number }> {
-    // A small archive is kept in the database, written with its row (commit, storeInline).
+    // A small archive is kept in the database, written with its row (commit, inlineWrite).
     const { put, manifest } = await writeRecordsArchive(this.storage, input, this.config.storage.inlineResultBytes);
     const row = await this.commit(put, manifest, {
       userId: input.userId,
@@ -321,7 +321,7 @@ export class ArtifactService {
           const used = (await artifactsStore.usage(tx, meta.userId)).bytes;
           if (used + put.size > quota) throw quotaProblem(used, put.size, quota, false);
         }
-        if (put.inline) await storeInline(this.storage, tx, put);
+        const inline = put.inline ? (first: number) => inlineWrite(this.storage, put, first) : undefined;
         const row = await artifactsStore.insert(tx, {
           userId: meta.userId,
           jobId: meta.jobId,
@@ -333,6 +333,7 @@ export class ArtifactService {
           sha256: put.sha256,
           manifest,
           expiresAt: meta.expiresAt,
+          also: inline,
         });
         await meta.onCommit?.(tx, toResponse(row));
         return row;
@@ -486,9 +487,9 @@ function quotaProblem(used: number, incoming: number, quota: number, sizeUnknown
   return new AppError('storage-quota-exceeded', detail, { extra: { quota_bytes: quota, used_bytes: used } });
 }
 
-/** Writes the `inline` bytes of a put in `tx` (the routed store's storeInline: src/storage/routed.ts). */
-async function storeInline(storage: ArtifactStorage, tx: Queryable, put: PutResult): Promise<void> {
-  const store = storage as Partial<Pick<RoutedStorage, 'storeInline'>>;
-  if (typeof store.storeInline !== 'function') throw new Error(`the artifact store ${storage.description} returned inline bytes but cannot store them`);
-  await store.storeInline(tx, put);
+/** The statement parts that write the `inline` bytes of a put (the routed store's inlineWrite: src/storage/routed.ts). */
+function inlineWrite(storage: ArtifactStorage, put: PutResult, first: number): { ctes: string; params: unknown[] } {
+  const store = storage as Partial<Pick<RoutedStorage, 'inlineWrite'>>;
+  if (typeof store.inlineWrite !== 'function') throw new Error(`the artifact store ${storage.description} returned inline bytes but cannot store them`);
+  return store.inlineWrite(put, first);
 }

@@ -97,11 +97,17 @@ export const artifactsStore = {
   },
 
   /** The artifact row and its port rows, in one statement; a workflow step job's result carries its run and step (docs/workflows.md). */
-  async insert(tx: Queryable, a: NewArtifact): Promise<ArtifactRow> {
+  /**
+   * The artifact row and its ports. `also`: more common table expressions run by the same
+   * statement (an inline object's write: ArtifactService.commit), their parameters numbered from
+   * the one it is given.
+   */
+  async insert(tx: Queryable, a: NewArtifact & { also?: (firstParam: number) => { ctes: string; params: unknown[] } }): Promise<ArtifactRow> {
     const ports = Object.entries(a.manifest.ports);
     const total = ports.reduce((n, [, p]) => n + p.record_count, 0);
+    const also = a.also?.(17);
     const { rows } = await tx.query<ArtifactRow>(
-      `WITH a AS (
+      `WITH ${also ? `${also.ctes},` : ''} a AS (
          INSERT INTO artifacts (user_id, job_id, origin, upload_mode, storage_key, size_bytes, sha256, job_type, manifest, record_count, expires_at, name, run_id, step_id)
          SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $16, j.workflow_run_id::text, CASE WHEN j.workflow_run_id IS NULL THEN NULL ELSE j.info->>'step_id' END
            FROM (SELECT 1) one LEFT JOIN jobs j ON j.id = $2::uuid
@@ -128,6 +134,7 @@ export const artifactsStore = {
         ports.map(([, p]) => p.format),
         ports.map(([, p]) => p.record_count),
         a.name,
+        ...(also?.params ?? []),
       ],
     );
     return firstRow(rows, 'the artifact insert');
