@@ -107,11 +107,18 @@ export const jobsStore = {
    * message (pg-boss's own insert, captured by JobQueue.sendStatement) as a CTE, the row with
    * its id, and the NOTIFY that wakes idle workers when the transaction commits.
    */
-  async insert(tx: Queryable, j: NewJob, message: { messageId: string; statement: QueueStatement }): Promise<void> {
+  async insert(
+    tx: Queryable,
+    j: NewJob,
+    message: { messageId: string; statement: QueueStatement },
+    also?: (firstParam: number) => { ctes: string; params: unknown[] },
+  ): Promise<void> {
     const n = message.statement.values.length;
     const p = (i: number) => `$${n + i}`;
+    // `also`: more common table expressions of the same statement (a workflow step marked started).
+    const more = also?.(n + 16);
     const { rows } = await tx.query<{ queue_job_id: string }>(
-      `WITH m AS (${message.statement.text})
+      `WITH m AS (${message.statement.text})${more ? `, ${more.ctes}` : ''}
        INSERT INTO jobs (id, user_id, key_id, job_name, job_type, resource, payload, expected_runtime_sec, rate_micros_per_sec, reserved_micros, info, queue_job_id, origin, workflow_run_id, lane)
        SELECT ${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::uuid, ${p(4)}::text, ${p(5)}::text, ${p(6)}::text, ${p(7)}::jsonb, ${p(8)}::float8, ${p(9)}::int8, ${p(10)}::int8, ${p(11)}::jsonb,
               m.id::text, ${p(12)}::text, ${p(13)}::uuid, ${p(14)}::text FROM m
@@ -133,6 +140,7 @@ export const jobsStore = {
         j.workflowRunId ?? null,
         j.lane ?? '',
         JOBS_CHANNEL,
+        ...(more?.params ?? []),
       ],
     );
     if (rows[0]?.queue_job_id !== message.messageId) throw new Error('the queue refused the job');

@@ -213,8 +213,8 @@ export class WorkflowEngine implements JobWorkflows {
         workflowRunId: run.id,
       },
       message,
+      (first) => runsStore.startStepWrite(run.id, step.id, id, first),
     );
-    await runsStore.startStep(tx, run.id, step.id, id);
     return id;
   }
 

@@ -129,8 +129,12 @@ export const runsStore = {
     return rows;
   },
 
-  async startStep(tx: Queryable, runId: string, stepId: string, jobId: string): Promise<void> {
-    await tx.query(`UPDATE workflow_run_steps SET state = 'started', job_id = $3 WHERE run_id = $1 AND step_id = $2 AND state = 'pending'`, [runId, stepId, jobId]);
+  /** A pending step marked started with its job, as a common table expression of the job's insert (parameters from `first`). */
+  startStepWrite(runId: string, stepId: string, jobId: string, first: number): { ctes: string; params: unknown[] } {
+    return {
+      ctes: `step_started AS (UPDATE workflow_run_steps SET state = 'started', job_id = $${first + 2}::uuid WHERE run_id = $${first}::uuid AND step_id = $${first + 1}::text AND state = 'pending')`,
+      params: [runId, stepId, jobId],
+    };
   },
 
   async endStep(

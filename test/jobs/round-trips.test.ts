@@ -126,7 +126,7 @@ for (const backend of BACKENDS) {
       assert.equal(state, 'completed');
     });
 
-    it('a workflow step that starts the next one ends in 8 statements (its result with its row), and the run is charged what its steps were', async () => {
+    it('a workflow step that starts the next one ends in 7 statements (its result with its row, the next step started with its job), and the run is charged what its steps were', async () => {
       const u = await h.user();
       await h.credit(u.userId, 5);
       const step = (id: string, from: string) => ({ id, job_type: 'filter', inputs: { molecules: from }, params: { expression: 'mw < 1000' } });
@@ -142,8 +142,12 @@ for (const backend of BACKENDS) {
       const transition = log.transactions.find((t) => has(t, /^UPDATE jobs SET status = \$2/) && has(t, /INSERT INTO jobs/));
       assert.ok(transition, 'the transaction that ended step a and started step b');
       // The result with its artifact row, run lock (its row), job end, step end (+ run charge,
-      // steps), hold charge (it locks the wallet), event, next job (+ message, NOTIFY), step started.
-      assert.equal(transition.length, 8, transition.map(oneLine).join('\n'));
+      // steps), hold charge (it locks the wallet), event, next job (+ message, NOTIFY, step started).
+      assert.equal(transition.length, 7, transition.map(oneLine).join('\n'));
+      assert.ok(
+        has(transition, /^WITH m AS .*step_started AS \( ?UPDATE workflow_run_steps SET state = 'started'.*INSERT INTO jobs/),
+        'the next step is marked started by its job insert',
+      );
       assert.ok(!has(transition, /FROM wallets .*FOR UPDATE/), 'the hold charge locks the wallet itself');
       const at = (re: RegExp) => transition.findIndex((q) => re.test(oneLine(q)));
       assert.ok(at(/^WITH l AS \( INSERT INTO ledger/) < at(/INSERT INTO events/), 'the wallet moves (and is locked) before the event');
