@@ -1,7 +1,7 @@
 // The workflow_runs and workflow_run_steps tables (migration 014; docs/workflows.md): every
 // statement that reads or writes them. Writers lock the run row first (FOR UPDATE), so a
 // run's steps change under one lock at a time.
-import type { Queryable } from '../db/database.js';
+import { firstRow, type Queryable } from '../db/database.js';
 
 export type RunStatus = 'running' | 'completed' | 'failed' | 'cancelled';
 export const RUN_TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
@@ -71,17 +71,19 @@ export interface RunListFilter {
 }
 
 export const runsStore = {
-  async insertRun(tx: Queryable, r: NewRun, steps: NewStep[]): Promise<void> {
-    await tx.query(
+  /** The run and its steps as inserted (the new rows are this transaction's alone until it commits: no lock to take). */
+  async insertRun(tx: Queryable, r: NewRun, steps: NewStep[]): Promise<{ run: RunRow; steps: StepRow[] }> {
+    const run = await tx.query<RunRow>(
       `INSERT INTO workflow_runs (id, user_id, key_id, workflow_id, version, template_id, name, spec, inputs, status, reserved_micros, rerun_of, share_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'running', $10, $11, $12)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'running', $10, $11, $12) RETURNING *`,
       [r.id, r.user_id, r.key_id, r.workflow_id, r.version, r.template_id, r.name, JSON.stringify(r.spec), JSON.stringify(r.inputs), r.reserved_micros, r.rerun_of, r.share_id],
     );
-    await tx.query(
+    const inserted = await tx.query<StepRow>(
       `INSERT INTO workflow_run_steps (run_id, step_id, position, job_type, state, job_id, signature, planned_micros, expected_runtime_sec, result_artifact_id, message)
        SELECT $1, t.step_id, t.position, t.job_type, t.state, t.job_id, t.signature, t.planned, t.expected, t.artifact, t.message
          FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::uuid[], $7::text[], $8::int8[], $9::float8[], $10::uuid[], $11::text[])
-           AS t(step_id, position, job_type, state, job_id, signature, planned, expected, artifact, message)`,
+           AS t(step_id, position, job_type, state, job_id, signature, planned, expected, artifact, message)
+       RETURNING *`,
       [
         r.id,
         steps.map((s) => s.step_id),
@@ -96,6 +98,7 @@ export const runsStore = {
         steps.map((s) => s.message ?? ''),
       ],
     );
+    return { run: firstRow(run.rows, 'the run insert'), steps: inserted.rows.sort((a, b) => a.position - b.position) };
   },
 
   /** Locks the run of a step job and returns it (null for other jobs). */

@@ -139,6 +139,12 @@ for (const backend of BACKENDS) {
         const r = await h.services.db.query<{ status: string }>('SELECT status FROM workflow_runs WHERE id = $1', [runId]);
         return r.rows[0]?.status === 'completed';
       });
+      // The start: the hold, the run and its steps (as inserted: neither read again), the first
+      // step's job (+ message, NOTIFY, step started), the run's view for the answer.
+      const startTx = log.transactions.find((t) => has(t, /^INSERT INTO workflow_runs/));
+      assert.ok(startTx, 'the transaction that started the run');
+      assert.equal(startTx.length, 6, startTx.map(oneLine).join('\n'));
+      assert.ok(!has(startTx, /^SELECT \* FROM workflow_run_steps/) && !has(startTx, /FOR UPDATE OF r/), 'the inserted rows are not read again');
       const transition = log.transactions.find((t) => has(t, /^UPDATE jobs SET status = \$2/) && has(t, /INSERT INTO jobs/));
       assert.ok(transition, 'the transaction that ended step a and started step b');
       // The result with its artifact row, run lock (its row), job end, step end (+ run charge,

@@ -214,7 +214,7 @@ export class RunService {
     return this.db.transaction(async (tx) => {
       await o.recheck?.(tx);
       if (total > 0) await this.deps.jobs.reserveHold(tx, who, id, total, 'workflow run start');
-      await runsStore.insertRun(
+      const inserted = await runsStore.insertRun(
         tx,
         {
           id,
@@ -232,7 +232,8 @@ export class RunService {
         },
         steps,
       );
-      await this.deps.engine.advance(tx, (await runsStore.getRun(tx, null, id, true))!);
+      // The rows as inserted: advance reads neither again.
+      await this.deps.engine.advance(tx, inserted.run, inserted.steps);
       const view = await this.view(tx, who.userId, id);
       await pin?.(tx, view);
       return view;
