@@ -96,9 +96,9 @@ export const artifactsStore = {
     return { count: usage.n, bytes: Number(usage.bytes) };
   },
 
-  /** The artifact row and its port rows, in one statement; a workflow step job's result carries its run and step (docs/workflows.md). */
   /**
-   * The artifact row and its ports. `also`: more common table expressions run by the same
+   * The artifact row and its port rows, in one statement; a workflow step job's result carries
+   * its run and step (docs/workflows.md). `also`: more common table expressions run by the same
    * statement (an inline object's write: ArtifactService.commit), their parameters numbered from
    * the one it is given.
    */
