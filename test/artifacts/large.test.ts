@@ -9,8 +9,12 @@ import { memorySampler } from '../helpers/memory.js';
 import { multipartChunks, postStream, randomChunks } from './helpers.js';
 
 const SIZE = 200 * 1024 * 1024;
-/** Peak growth of live memory (test/helpers/memory.ts) allowed while moving SIZE bytes: far below the file. */
-const MAX_GROWTH = 96 * 1024 * 1024;
+/**
+ * Peak growth of live memory (test/helpers/memory.ts) allowed while moving SIZE bytes: well below
+ * the file. Client and server together, with two other test files running, measured: local +39,
+ * postgres +43, S3 +72 MiB (lib-storage's parts in flight and being filled, their requests).
+ */
+const MAX_GROWTH = 128 * 1024 * 1024;
 
 // With the artifacts in the database, the database must be another process (PostgreSQL) for
 // this process's memory to bound the transfer: an in-process PGlite holds the 200 MB itself.
