@@ -138,9 +138,9 @@ export interface StorageConfig {
   /** Set when CRUCIBLE_S3_BUCKET is (required with CRUCIBLE_STORAGE=s3; lets other backends read s3 objects). */
   s3: S3Config | null;
   /**
-   * CRUCIBLE_INLINE_RESULT_BYTES (default 64 KiB, at most 1 MiB, 0: never): a job result archive
-   * up to this size is kept in the database with its artifact row, in the transaction that ends
-   * the job, whatever the backend (docs/architecture.md, "Artifact storage").
+   * CRUCIBLE_INLINE_RESULT_BYTES (default 64 KiB with local or postgres storage, 0 with s3; at
+   * most 1 MiB; 0: never): a job result archive up to this size is kept in the database with its
+   * artifact row, in the transaction that ends the job (docs/architecture.md, "Artifact storage").
    */
   inlineResultBytes: number;
 }
@@ -153,7 +153,8 @@ function storageConfig(env: NodeJS.ProcessEnv): StorageConfig {
     throw new ConfigError('CRUCIBLE_STORAGE=s3 needs CRUCIBLE_S3_BUCKET (and CRUCIBLE_S3_REGION, credentials, and CRUCIBLE_S3_ENDPOINT for a store other than AWS)');
   const endpoint = env.CRUCIBLE_S3_ENDPOINT ? url(env, 'CRUCIBLE_S3_ENDPOINT', '') : undefined;
   const prefix = (env.CRUCIBLE_S3_PREFIX ?? '').replace(/^\/+/, '');
-  const inlineResultBytes = int(env, 'CRUCIBLE_INLINE_RESULT_BYTES', 64 * 1024);
+  // On S3 the operator chose to keep bytes out of the database: there, only when asked for.
+  const inlineResultBytes = int(env, 'CRUCIBLE_INLINE_RESULT_BYTES', backend === 's3' ? 0 : 64 * 1024);
   if (inlineResultBytes > 1024 * 1024) throw new ConfigError(`CRUCIBLE_INLINE_RESULT_BYTES must be at most 1048576 (1 MiB), got "${env.CRUCIBLE_INLINE_RESULT_BYTES}"`);
   return {
     backend,

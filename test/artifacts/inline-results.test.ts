@@ -120,9 +120,13 @@ describe('CRUCIBLE_INLINE_RESULT_BYTES=0: every result in the configured store',
     assert.equal(localFiles(h), 1);
   });
 
-  it('a limit over 1 MiB is refused at start; the default is 64 KiB', () => {
+  it('a limit over 1 MiB is refused at start; the default is 64 KiB, and off on S3', () => {
     assert.throws(() => loadConfig({ CRUCIBLE_INLINE_RESULT_BYTES: String(2 * 1024 * 1024) }), /CRUCIBLE_INLINE_RESULT_BYTES must be at most 1048576/);
     assert.throws(() => loadConfig({ CRUCIBLE_INLINE_RESULT_BYTES: '-1' }), /CRUCIBLE_INLINE_RESULT_BYTES must be an integer >= 0/);
     assert.equal(loadConfig({}).storage.inlineResultBytes, 65536);
+    assert.equal(loadConfig({ CRUCIBLE_STORAGE: 'postgres' }).storage.inlineResultBytes, 65536);
+    // On S3 only when asked for: the operator keeps bytes out of the database.
+    assert.equal(loadConfig({ CRUCIBLE_STORAGE: 's3', CRUCIBLE_S3_BUCKET: 'b' }).storage.inlineResultBytes, 0);
+    assert.equal(loadConfig({ CRUCIBLE_STORAGE: 's3', CRUCIBLE_S3_BUCKET: 'b', CRUCIBLE_INLINE_RESULT_BYTES: '4096' }).storage.inlineResultBytes, 4096);
   });
 });
