@@ -115,33 +115,33 @@ export const jobsStore = {
   ): Promise<void> {
     const n = message.statement.values.length;
     const p = (i: number) => `$${n + i}`;
+    const params = [
+      ...message.statement.values,
+      j.id,
+      j.userId,
+      j.keyId,
+      j.name,
+      j.type,
+      j.resource,
+      JSON.stringify(j.payload),
+      j.expectedRuntimeSec,
+      j.rateMicrosPerSec,
+      j.reservedMicros,
+      JSON.stringify(j.info),
+      j.origin,
+      j.workflowRunId ?? null,
+      j.lane ?? '',
+      JOBS_CHANNEL,
+    ];
     // `also`: more common table expressions of the same statement (a workflow step marked started).
-    const more = also?.(n + 16);
+    const more = also?.(params.length + 1);
     const { rows } = await tx.query<{ queue_job_id: string }>(
       `WITH m AS (${message.statement.text})${more ? `, ${more.ctes}` : ''}
        INSERT INTO jobs (id, user_id, key_id, job_name, job_type, resource, payload, expected_runtime_sec, rate_micros_per_sec, reserved_micros, info, queue_job_id, origin, workflow_run_id, lane)
        SELECT ${p(1)}::uuid, ${p(2)}::uuid, ${p(3)}::uuid, ${p(4)}::text, ${p(5)}::text, ${p(6)}::text, ${p(7)}::jsonb, ${p(8)}::float8, ${p(9)}::int8, ${p(10)}::int8, ${p(11)}::jsonb,
               m.id::text, ${p(12)}::text, ${p(13)}::uuid, ${p(14)}::text FROM m
        RETURNING queue_job_id, pg_notify(${p(15)}::text, lane)`,
-      [
-        ...message.statement.values,
-        j.id,
-        j.userId,
-        j.keyId,
-        j.name,
-        j.type,
-        j.resource,
-        JSON.stringify(j.payload),
-        j.expectedRuntimeSec,
-        j.rateMicrosPerSec,
-        j.reservedMicros,
-        JSON.stringify(j.info),
-        j.origin,
-        j.workflowRunId ?? null,
-        j.lane ?? '',
-        JOBS_CHANNEL,
-        ...(more?.params ?? []),
-      ],
+      [...params, ...(more?.params ?? [])],
     );
     if (rows[0]?.queue_job_id !== message.messageId) throw new Error('the queue refused the job');
   },

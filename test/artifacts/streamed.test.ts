@@ -111,35 +111,41 @@ for (const backend of BACKENDS) {
 
     it('mode after the file (spooled) and a text file (deflated): the same archive shape', async () => {
       const bin = crypto.randomBytes(5000);
-      const late = await post(h, token, [
-        { file: 'late.bin', type: 'application/octet-stream', content: bin },
-        { field: 'mode', value: 'file' },
-      ]);
-      assert.equal(late.status, 201, JSON.stringify(late.body));
-      const lm = await members((await download(h, { token }, late.body.id)).body);
-      assert.deepEqual(
-        lm.map((x) => [x.name, x.method]),
+      // Posts the parts; the stored archive's members (name, method) must be `expected`, the file's bytes `content`.
+      const stored = async (parts: Parameters<typeof post>[2], expected: [string, number][], content: Buffer) => {
+        const r = await post(h, token, parts);
+        assert.equal(r.status, 201, JSON.stringify(r.body));
+        const m = await members((await download(h, { token }, r.body.id)).body);
+        assert.deepEqual(
+          m.map((x) => [x.name, x.method]),
+          expected,
+        );
+        assert.ok(m[0]!.content.equals(content));
+        return r;
+      };
+      await stored(
+        [
+          { file: 'late.bin', type: 'application/octet-stream', content: bin },
+          { field: 'mode', value: 'file' },
+        ],
         [
           ['file/late.bin', 0],
           ['manifest.json', 8],
         ],
+        bin,
       );
-      assert.ok(lm[0]!.content.equals(bin));
       const text = Buffer.from('id,smiles\n' + Array.from({ length: 500 }, (_, i) => `m${i},CCO`).join('\n'));
-      const csv = await post(h, token, [
-        { field: 'mode', value: 'file' },
-        { file: 'table.csv', type: 'text/csv', content: text },
-      ]);
-      assert.equal(csv.status, 201, JSON.stringify(csv.body));
-      const cm = await members((await download(h, { token }, csv.body.id)).body);
-      assert.deepEqual(
-        cm.map((x) => [x.name, x.method]),
+      const csv = await stored(
+        [
+          { field: 'mode', value: 'file' },
+          { file: 'table.csv', type: 'text/csv', content: text },
+        ],
         [
           ['file/table.csv', 8],
           ['manifest.json', 8],
         ],
+        text,
       );
-      assert.ok(cm[0]!.content.equals(text));
       assert.ok(csv.body.size_bytes < text.length);
     });
 

@@ -105,7 +105,25 @@ export const artifactsStore = {
   async insert(tx: Queryable, a: NewArtifact & { also?: (firstParam: number) => { ctes: string; params: unknown[] } }): Promise<ArtifactRow> {
     const ports = Object.entries(a.manifest.ports);
     const total = ports.reduce((n, [, p]) => n + p.record_count, 0);
-    const also = a.also?.(17);
+    const params = [
+      a.userId,
+      a.jobId,
+      a.origin,
+      a.uploadMode,
+      a.storageKey,
+      a.sizeBytes,
+      a.sha256,
+      a.manifest.job_type,
+      JSON.stringify(a.manifest),
+      total,
+      a.expiresAt,
+      ports.map(([name]) => name),
+      ports.map(([, p]) => p.kind),
+      ports.map(([, p]) => p.format),
+      ports.map(([, p]) => p.record_count),
+      a.name,
+    ];
+    const also = a.also?.(params.length + 1);
     const { rows } = await tx.query<ArtifactRow>(
       `WITH ${also ? `${also.ctes},` : ''} a AS (
          INSERT INTO artifacts (user_id, job_id, origin, upload_mode, storage_key, size_bytes, sha256, job_type, manifest, record_count, expires_at, name, run_id, step_id)
@@ -117,25 +135,7 @@ export const artifactsStore = {
          SELECT a.id, t.port, t.kind, t.format, t.records FROM a, unnest($12::text[], $13::text[], $14::text[], $15::int8[]) AS t(port, kind, format, records)
        )
        SELECT * FROM a`,
-      [
-        a.userId,
-        a.jobId,
-        a.origin,
-        a.uploadMode,
-        a.storageKey,
-        a.sizeBytes,
-        a.sha256,
-        a.manifest.job_type,
-        JSON.stringify(a.manifest),
-        total,
-        a.expiresAt,
-        ports.map(([name]) => name),
-        ports.map(([, p]) => p.kind),
-        ports.map(([, p]) => p.format),
-        ports.map(([, p]) => p.record_count),
-        a.name,
-        ...(also?.params ?? []),
-      ],
+      [...params, ...(also?.params ?? [])],
     );
     return firstRow(rows, 'the artifact insert');
   },
