@@ -23,15 +23,12 @@
 // BENCH_BACKENDS=pglite,postgres; `--profile`: a V8 CPU profile of the concurrent phase (server
 // and clients: one process), written to a temporary directory and summarised (busy time by area
 // and the top functions).
-import fs from 'node:fs';
-import { Session } from 'node:inspector/promises';
 import os from 'node:os';
-import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { benchUser as newUser, PG_ADMIN, startInstance, type BenchInstance as Instance, type BenchUser as User } from './lib/instance.js';
 import { pgReachable } from './lib/pg.js';
 import { parseSse, type SseEvent } from '../test/helpers/sse.js';
-import { summariseProfile } from './lib/profile.js';
+import { profiledIf } from './lib/profile.js';
 
 const N_TTFE = Number(process.env.BENCH_TTFE_TURNS ?? 200);
 const WARMUP = Number(process.env.BENCH_TTFE_WARMUP ?? 20);
@@ -40,27 +37,7 @@ const MESSAGE = 'describe aspirin and caffeine';
 const TTFE_P99_TARGET_MS = 150;
 const PROFILE = process.argv.includes('--profile');
 
-/** Runs `fn` under the V8 sampling profiler; prints where the busy time went and the profile's file. */
-async function profiled<T>(label: string, fn: () => Promise<T>): Promise<T> {
-  if (!PROFILE) return fn();
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  await session.post('Profiler.start');
-  try {
-    return await fn();
-  } finally {
-    const { profile } = await session.post('Profiler.stop');
-    session.disconnect();
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'crucible-prof-')), `${label}.cpuprofile`);
-    fs.writeFileSync(file, JSON.stringify(profile));
-    const sum = summariseProfile(file, N_CONC, 25);
-    console.log(`[${label}] profile ${file}: ${sum.totalMs} ms sampled, ${sum.busyMs} ms busy (${round(sum.busyUsPerRequest / 1000)} ms per turn)`);
-    for (const a of sum.byArea.slice(0, 15)) console.log(`    ${a.pct}%  ${a.ms} ms  ${a.area}`);
-    for (const f of sum.topFunctions) console.log(`    ${f.pct}%  ${f.ms} ms  ${f.fn}`);
-  }
-}
+const profiled = <T>(label: string, fn: () => Promise<T>) => profiledIf(PROFILE, label, N_CONC, fn);
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -15,10 +15,11 @@
 // in-process runtime with 4 worker slots.
 //
 // Options (env): BENCH_OVERHEAD_RUNS (30 per shape, after 3 warm-up runs), BENCH_VALIDATE_N (300, after 200),
-// BENCH_CONCURRENT_RUNS (50), BENCH_BACKENDS=pglite,postgres
+// BENCH_CONCURRENT_RUNS (50), BENCH_BACKENDS=pglite,postgres; `--profile`: where the chain series' CPU went.
 import os from 'node:os';
 import { PG_ADMIN, startInstance, type BenchInstance as Instance } from './lib/instance.js';
 import { pgReachable } from './lib/pg.js';
+import { profiledIf } from './lib/profile.js';
 import { validateFor } from '../src/modules/workflows/check.js';
 import type { WorkflowSpec } from '../src/workflows/spec.js';
 
@@ -26,6 +27,8 @@ const N_OVER = Number(process.env.BENCH_OVERHEAD_RUNS ?? 30);
 const N_VAL = Number(process.env.BENCH_VALIDATE_N ?? 300);
 const N_CONC = Number(process.env.BENCH_CONCURRENT_RUNS ?? 50);
 const WARMUP = 3;
+/** `--profile`: a V8 CPU profile of the chain series (server, worker slots and the bench's client: one process). */
+const PROFILE = process.argv.includes('--profile');
 /** validate warm-up calls: V8 is still tiering the validator up for the first ~150 calls of a 50-step spec. */
 const VAL_WARMUP = 200;
 const SLOTS = 4;
@@ -166,7 +169,7 @@ async function overheads(inst: Instance) {
     for (let i = 0; i < N_OVER; i++) out.push(await f());
     return out;
   };
-  const chain = await series(() => runOverhead(inst, chainSpec));
+  const chain = await profiledIf(PROFILE, 'chain', WARMUP + N_OVER, () => series(() => runOverhead(inst, chainSpec)));
   const fan = await series(() => runOverhead(inst, fanSpec));
   const job = await series(() => jobOverhead(inst));
   const stats = (xs: number[]) => ({ p50: round(pct(xs, 50)), p99: round(pct(xs, 99)) });

@@ -1,6 +1,7 @@
 // Every environment variable Crucible reads, parsed and typed in one place.
 import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_PREPARED_STATEMENTS } from './db/prepared.js';
 import { PACKAGE_ROOT } from './paths.js';
 
 export type TierName = 'free' | 'pro' | 'team' | 'enterprise';
@@ -35,6 +36,8 @@ export interface Config {
   /** Where the local artifact store keeps its files (CRUCIBLE_ARTIFACTS_DIR, default <dataDir>/artifacts). */
   artifactsDir: string;
   databaseUrl: string | null;
+  /** Statement texts run as prepared statements on PostgreSQL, at most (CRUCIBLE_DB_PREPARED, default 256; 0 = none). */
+  databasePrepared: number;
   /** Where artifact objects are written (docs/architecture.md, "Artifact storage"). */
   storage: StorageConfig;
   admin: { email: string; password: string | null; tier: TierName; creditUsd: number };
@@ -275,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     artifactsDir: path.resolve(env.CRUCIBLE_ARTIFACTS_DIR || path.join(dataDir, 'artifacts')),
     databaseUrl: env.DATABASE_URL || null,
+    databasePrepared: int(env, 'CRUCIBLE_DB_PREPARED', DEFAULT_PREPARED_STATEMENTS),
     storage: storageConfig(env),
     admin: {
       email: (env.CRUCIBLE_ADMIN_EMAIL || 'admin@crucible.local').trim(),

@@ -1,14 +1,34 @@
 import pg from 'pg';
+import { DEFAULT_PREPARED_STATEMENTS, isStalePlan, StatementNames } from './prepared.js';
 import { isRetryableConflict, TRANSACTION_ATTEMPTS, retryDelayMs, type Database, type Queryable, type QueryResult } from './database.js';
 
 // int8 as a JavaScript number (our integers — micro-dollars, counts, ids — stay far below 2^53),
 // matching what PGlite returns.
 pg.types.setTypeParser(20, (v: string) => Number(v));
 
-function wrap(client: pg.Pool | pg.PoolClient): Queryable {
+/**
+ * A Queryable over the pool (each statement on any connection) or one connection (a
+ * transaction). `names` picks the statements that run prepared (prepared.ts); a stale plan
+ * outside a transaction runs again unnamed at once; inside one it has aborted the transaction:
+ * `onStaleInTransaction` tells `transaction`, which runs it again (even if fn caught the error).
+ */
+function wrap(client: pg.Pool | pg.PoolClient, names: StatementNames, onStaleInTransaction?: () => void): Queryable {
   return {
     async query<T>(sql: string, params?: unknown[]): Promise<QueryResult<T>> {
-      const r = await client.query(sql, params as unknown[]);
+      const values = params as unknown[] | undefined;
+      const name = values && values.length > 0 ? names.nameOf(sql) : undefined;
+      let r: pg.QueryResult;
+      try {
+        r = name === undefined ? await client.query(sql, values) : await client.query({ name, text: sql, values });
+      } catch (err) {
+        if (name === undefined || !isStalePlan(err)) throw err;
+        names.forget(sql);
+        if (onStaleInTransaction) {
+          onStaleInTransaction();
+          throw err;
+        }
+        r = await client.query(sql, values);
+      }
       return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
     },
     async exec(sql: string): Promise<void> {
@@ -17,7 +37,14 @@ function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   };
 }
 
-export async function openPostgres(url: string, opts: { max?: number } = {}): Promise<Database> {
+class StalePlanRetry extends Error {
+  constructor() {
+    super('a prepared statement went stale in this transaction; it runs again');
+  }
+}
+
+export async function openPostgres(url: string, opts: { max?: number; prepared?: number } = {}): Promise<Database> {
+  const names = new StatementNames(opts.prepared ?? DEFAULT_PREPARED_STATEMENTS);
   const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, connectionTimeoutMillis: 10_000 });
   pool.on('error', () => {
     /* an idle client died (server restart); the pool replaces it on next use */
@@ -51,20 +78,23 @@ export async function openPostgres(url: string, opts: { max?: number } = {}): Pr
 
   return {
     kind: 'postgres',
-    ...wrap(pool),
+    ...wrap(pool, names),
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       // A deadlock or serialization failure rolls the whole transaction back: it runs again,
       // a bounded number of times (docs/reliability.md "One lock order").
       for (let attempt = 1; ; attempt++) {
         const client = await pool.connect();
+        // A prepared statement's stale plan aborted this attempt (prepared.ts): it runs again.
+        let stale = false;
         try {
           await client.query('BEGIN');
-          const out = await fn(wrap(client));
+          const out = await fn(wrap(client, names, () => (stale = true)));
+          if (stale) throw new StalePlanRetry();
           await client.query('COMMIT');
           return out;
         } catch (err) {
           await client.query('ROLLBACK').catch(() => undefined);
-          if (attempt >= TRANSACTION_ATTEMPTS || !isRetryableConflict(err)) throw err;
+          if (attempt >= TRANSACTION_ATTEMPTS || !(isRetryableConflict(err) || stale)) throw err;
         } finally {
           client.release();
         }
