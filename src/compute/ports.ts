@@ -114,6 +114,13 @@ export interface JobWorkflows {
    */
   lockRunOf(tx: Queryable, jobId: string): Promise<unknown>;
   /**
+   * The same lock as a common table expression of the statement that ends the job (one round
+   * trip fewer; jobsStore.finishLocking): `first` is an always-true condition that reads the
+   * CTEs, `row` an SQL expression of the run as jsonb (null when there is no such run), and
+   * `locked(value)` turns that value into what stepFinished reuses.
+   */
+  lockRunWrite(runId: string, firstParam: number): { ctes: string; params: unknown[]; first: string; row: string; locked(value: unknown): unknown };
+  /**
    * Records a step job's end, charges it against the run's hold and starts what became ready (or
    * ends the run); `locked`: what lockRunOf gave in this transaction. Calls `announce` (the job's
    * own terminal event) exactly once, with the account's wallet locked and before any event of

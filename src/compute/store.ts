@@ -231,22 +231,41 @@ export const jobsStore = {
    * longer this worker's.
    */
   async finish(tx: Queryable, jobId: string, f: TerminalUpdate): Promise<JobRow | null> {
+    return (await this.finishLocking(tx, jobId, f)).job;
+  },
+
+  /**
+   * finish, with `lock`: another lock taken by the same statement before the job's row (a
+   * workflow step's run: the lock order run -> job, docs/reliability.md "One lock order"): its
+   * CTEs, and `first`, a condition that is always true but reads them, so PostgreSQL runs them
+   * (as a one-time filter) before it scans and locks the job's row; its `row` comes back as `locked`.
+   */
+  async finishLocking(
+    tx: Queryable,
+    jobId: string,
+    f: TerminalUpdate,
+    lock?: (firstParam: number) => { ctes: string; params: unknown[]; first: string; row: string },
+  ): Promise<{ job: JobRow | null; locked: unknown }> {
     const params: unknown[] = [jobId, f.status, f.message, f.resultArtifactId, f.chargeable];
     let guard = `status IN ('queued', 'dispatched', 'running')`;
     if (f.worker) {
       params.push(f.worker.id, f.worker.attempt);
       guard = `status = 'running' AND worker_id = $6 AND attempts = $7`;
     }
-    const { rows } = await tx.query<JobRow>(
-      `UPDATE jobs SET status = $2, message = $3, result_artifact_id = coalesce($4, result_artifact_id), finished_at = now(),
+    const l = lock?.(params.length + 1);
+    const { rows } = await tx.query<JobRow & { locked?: unknown }>(
+      `${l ? `WITH ${l.ctes} ` : ''}UPDATE jobs SET status = $2, message = $3, result_artifact_id = coalesce($4, result_artifact_id), finished_at = now(),
               progress = CASE WHEN $2 = 'completed' THEN 1 ELSE progress END,
               runtime_seconds = ${RUNTIME},
               charged_micros = CASE WHEN $5::boolean THEN least(reserved_micros, floor(${RUNTIME} * rate_micros_per_sec + 0.5)::int8) ELSE 0 END
-        WHERE id = $1 AND ${guard}
-        RETURNING *`,
-      params,
+        WHERE ${l ? `${l.first} AND ` : ''}id = $1 AND ${guard}
+        RETURNING *${l ? `, ${l.row} AS locked` : ''}`,
+      [...params, ...(l?.params ?? [])],
     );
-    return rows[0] ?? null;
+    const row = rows[0];
+    if (!row) return { job: null, locked: undefined };
+    const { locked, ...job } = row;
+    return { job: job as JobRow, locked };
   },
 
   /** Returns a worker's claim to the queue (shutdown) with a new queue message, keeping the attempt count. */

@@ -23,12 +23,24 @@ export interface TransitionDeps {
 /**
  * Returns the finished row, or null when the job was already terminal or no longer this worker's.
  * `workflowRunId`: the job's workflow run as the caller read it from its row (it never changes
- * after the insert); null spares the run lock of a job that is no workflow step (a round trip),
- * undefined (not known) takes it when there is one.
+ * after the insert): the run is then locked by the statement that ends the job; null spares the
+ * run lock of a job that is no workflow step, undefined (not known) takes it first, by the job's id.
  */
 export async function finishJob(tx: Queryable, deps: TransitionDeps, jobId: string, f: Finish, workflowRunId?: string | null): Promise<JobRow | null> {
-  const locked = workflowRunId !== null ? await deps.workflows?.lockRunOf(tx, jobId) : undefined;
-  const job = await jobsStore.finish(tx, jobId, { ...f, resultArtifactId: f.resultArtifactId ?? null });
+  const update = { ...f, resultArtifactId: f.resultArtifactId ?? null };
+  const workflows = deps.workflows;
+  let job: JobRow | null;
+  let locked: unknown;
+  if (workflowRunId && workflows) {
+    // The run known: locked by the statement that ends the job, before the job's row.
+    let lock: ReturnType<JobWorkflows['lockRunWrite']> | undefined;
+    const ended = await jobsStore.finishLocking(tx, jobId, update, (first) => (lock = workflows.lockRunWrite(workflowRunId, first)));
+    job = ended.job;
+    locked = lock!.locked(ended.locked);
+  } else {
+    locked = workflowRunId !== null ? await workflows?.lockRunOf(tx, jobId) : undefined;
+    job = await jobsStore.finish(tx, jobId, update);
+  }
   if (!job) return null;
   // One lock order on every path that touches the account's rows (docs/reliability.md "One lock
   // order"): run -> job -> wallet -> event counter. The statement that moves the wallet's totals

@@ -115,6 +115,10 @@ export class WorkflowEngine implements JobWorkflows {
     return runsStore.lockRunOfJob(tx, jobId);
   }
 
+  lockRunWrite(runId: string, firstParam: number) {
+    return runsStore.lockRunWrite(runId, firstParam);
+  }
+
   /** `locked`: the run as lockRunOf returned it in this transaction (read again when absent). */
   async stepFinished(tx: Queryable, job: JobRow, locked: unknown, announce: () => Promise<void>): Promise<void> {
     // The job's event needs the wallet locked first (run -> job -> wallet -> events): the hold

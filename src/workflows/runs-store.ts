@@ -107,6 +107,25 @@ export const runsStore = {
     return rows[0] ?? null;
   },
 
+  /**
+   * lockRunOfJob as a common table expression `locked_run` of another statement (the job's end,
+   * jobsStore.finish), for a run known by id: `row` is it as jsonb, `locked` turns that back
+   * into the row (its timestamps as dates).
+   */
+  lockRunWrite(runId: string, firstParam: number) {
+    return {
+      ctes: `locked_run AS (SELECT * FROM workflow_runs WHERE id = $${firstParam}::uuid FOR UPDATE)`,
+      params: [runId],
+      first: '(SELECT count(*) FROM locked_run) >= 0',
+      row: '(SELECT to_jsonb(l) FROM locked_run l)',
+      locked(value: unknown): RunRow | null {
+        if (value === null || value === undefined) return null;
+        const r = value as RunRow & { created_at: string; finished_at: string | null };
+        return { ...r, created_at: new Date(r.created_at), finished_at: r.finished_at === null ? null : new Date(r.finished_at) };
+      },
+    };
+  },
+
   async getRun(q: Queryable, userId: string | null, id: string, forUpdate = false): Promise<(RunRow & { presented_status: string }) | null> {
     const { rows } = await q.query<RunRow & { presented_status: string }>(
       `SELECT r.*, ${PRESENTED_STATUS} AS presented_status FROM workflow_runs r WHERE r.id = $1 AND ($2::uuid IS NULL OR r.user_id = $2)${forUpdate ? ' FOR UPDATE OF r' : ''}`,

@@ -126,7 +126,7 @@ for (const backend of BACKENDS) {
       assert.equal(state, 'completed');
     });
 
-    it('a workflow step that starts the next one ends in 7 statements (its result with its row, the next step started with its job), and the run is charged what its steps were', async () => {
+    it('a workflow step that starts the next one ends in 6 statements (its result with its row, its run locked by its end, the next step started with its job), and the run is charged what its steps were', async () => {
       const u = await h.user();
       await h.credit(u.userId, 5);
       const step = (id: string, from: string) => ({ id, job_type: 'filter', inputs: { molecules: from }, params: { expression: 'mw < 1000' } });
@@ -145,11 +145,20 @@ for (const backend of BACKENDS) {
       assert.ok(startTx, 'the transaction that started the run');
       assert.equal(startTx.length, 6, startTx.map(oneLine).join('\n'));
       assert.ok(!has(startTx, /^SELECT \* FROM workflow_run_steps/) && !has(startTx, /FOR UPDATE OF r/), 'the inserted rows are not read again');
-      const transition = log.transactions.find((t) => has(t, /^UPDATE jobs SET status = \$2/) && has(t, /INSERT INTO jobs/));
+      const transition = log.transactions.find((t) => has(t, /UPDATE jobs SET status = \$2/) && has(t, /INSERT INTO jobs/));
       assert.ok(transition, 'the transaction that ended step a and started step b');
-      // The result with its artifact row, run lock (its row), job end, step end (+ run charge,
-      // steps), hold charge (it locks the wallet), event, next job (+ message, NOTIFY, step started).
-      assert.equal(transition.length, 7, transition.map(oneLine).join('\n'));
+      // The result with its artifact row, job end (+ the run's lock, taken first, and its row),
+      // step end (+ run charge, steps), hold charge (it locks the wallet), event, next job (+
+      // message, NOTIFY, step started).
+      assert.equal(transition.length, 6, transition.map(oneLine).join('\n'));
+      assert.ok(
+        has(
+          transition,
+          /^WITH locked_run AS \(SELECT \* FROM workflow_runs WHERE id = \$\d+::uuid FOR UPDATE\) UPDATE jobs SET status = \$2.* WHERE \(SELECT count\(\*\) FROM locked_run\) >= 0 AND id = \$1/,
+        ),
+        'the run is locked by the statement that ends the job, before its row',
+      );
+      assert.ok(!has(transition, /^SELECT \* FROM workflow_runs/), 'no separate run lock');
       assert.ok(
         has(transition, /^WITH m AS .*step_started AS \( ?UPDATE workflow_run_steps SET state = 'started'.*INSERT INTO jobs/),
         'the next step is marked started by its job insert',
