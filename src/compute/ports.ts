@@ -1,7 +1,7 @@
 // What the job engine needs from its neighbours, as small interfaces it declares and
 // instance wiring fills: the wallet (reservations and settlement), the artifact store (inputs
 // and results) and the events feed. The engine imports nothing from src/modules.
-import type { Queryable } from '../db/database.js';
+import type { Queryable, StatementTail } from '../db/database.js';
 import type { JobOutput } from './job-output.js';
 import type { JobRow } from './store.js';
 
@@ -88,17 +88,39 @@ export interface JobWallet {
   lock(tx: Queryable, userId: string): Promise<void>;
   /** Reserves every amount or nothing (AppError insufficient-funds / spend-ceiling-exceeded), in the caller's transaction. */
   reserveAll(tx: Queryable, items: JobReservation[]): Promise<void>;
-  /** Releases a job's reservation and charges at most it, in the transaction that ends the job. */
-  settle(tx: Queryable, s: { userId: string; jobId: string; keyId: string | null; reservedMicros: number; chargeMicros: number; note: string }): Promise<void>;
-  /** Charges a job against a hold: the charge leaves the balance and the same amount of the hold is released. */
-  chargeHold(tx: Queryable, c: HoldCharge): Promise<void>;
+  /**
+   * Releases a job's reservation and charges at most it, in the transaction that ends the job;
+   * `tail` (the job's event) runs in the same statement, after the wallet is locked and moved.
+   */
+  settle(
+    tx: Queryable,
+    s: { userId: string; jobId: string; keyId: string | null; reservedMicros: number; chargeMicros: number; note: string },
+    tail?: StatementTail,
+  ): Promise<void>;
+  /**
+   * Charges a job against a hold: the charge leaves the balance and the same amount of the hold
+   * is released; `tail` as for settle. Resolves to false, having written nothing (and run no
+   * tail), for a charge of 0.
+   */
+  chargeHold(tx: Queryable, c: HoldCharge, tail?: StatementTail): Promise<boolean>;
   /** Releases what is left of a hold (the run ended). */
   releaseHold(tx: Queryable, r: { userId: string; holdId: string; keyId: string | null; amountMicros: number; note: string }): Promise<void>;
 }
 
+/** A job's or a run's terminal event. */
+export interface JobEvent {
+  userId: string;
+  kind: 'job' | 'workflow_run';
+  subjectId: string;
+  status: string;
+  workflowRunId?: string | null;
+}
+
 export interface JobEventSink {
   /** Appends a terminal event inside the transaction that ends the job. */
-  append(tx: Queryable, e: { userId: string; kind: 'job' | 'workflow_run'; subjectId: string; status: string; workflowRunId?: string | null }): Promise<unknown>;
+  append(tx: Queryable, e: JobEvent): Promise<unknown>;
+  /** The same append as the tail of the wallet's statement (JobWallet.settle, chargeHold): one round trip fewer. */
+  appendTail(e: JobEvent): StatementTail;
 }
 
 /**
@@ -122,11 +144,12 @@ export interface JobWorkflows {
   lockRunWrite(runId: string, firstParam: number): { ctes: string; params: unknown[]; first: string; row: string; locked(value: unknown): unknown };
   /**
    * Records a step job's end, charges it against the run's hold and starts what became ready (or
-   * ends the run); `locked`: what lockRunOf gave in this transaction. Calls `announce` (the job's
-   * own terminal event) exactly once, with the account's wallet locked and before any event of
-   * the run: after the hold charge, whose statement locks the wallet (else after wallet.lock).
+   * ends the run); `locked`: what lockRunOf gave in this transaction. Writes the job's own
+   * terminal event (`announce`) exactly once, with the account's wallet locked and before any
+   * event of the run: as the tail of the hold charge's statement, which locks the wallet (else
+   * `announce.append()` after wallet.lock).
    */
-  stepFinished(tx: Queryable, job: JobRow, locked: unknown, announce: () => Promise<void>): Promise<void>;
+  stepFinished(tx: Queryable, job: JobRow, locked: unknown, announce: { append(): Promise<void>; tail: StatementTail }): Promise<void>;
 }
 
 /** A model a job can predict with: its identity and a reader of its weights. */

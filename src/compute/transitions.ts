@@ -57,20 +57,22 @@ export async function finishJob(tx: Queryable, deps: TransitionDeps, jobId: stri
   if (job.workflow_run_id) {
     if (!deps.workflows) throw new Error(`job ${job.id} is a workflow step, and this instance has no workflow engine`);
     // A workflow step: its run charges it against the run's hold and moves on, in this transaction.
-    const runId = job.workflow_run_id;
-    await deps.workflows.stepFinished(tx, job, locked ?? undefined, async () => {
-      await deps.events.append(tx, { userId: job.user_id, kind: 'job', subjectId: job.id, status: f.status, workflowRunId: runId });
+    const event = { userId: job.user_id, kind: 'job', subjectId: job.id, status: f.status, workflowRunId: job.workflow_run_id } as const;
+    await deps.workflows.stepFinished(tx, job, locked ?? undefined, {
+      append: async () => void (await deps.events.append(tx, event)),
+      tail: deps.events.appendTail(event),
     });
     return job;
   }
-  await deps.wallet.settle(tx, {
+  // The settlement's statement locks and moves the wallet, then appends the event (its tail).
+  const settlement = {
     userId: job.user_id,
     jobId: job.id,
     keyId: job.key_id,
     reservedMicros: job.reserved_micros,
     chargeMicros: job.charged_micros ?? 0, // set by the UPDATE
     note: `job ${f.status}`,
-  });
-  await deps.events.append(tx, { userId: job.user_id, kind: 'job', subjectId: job.id, status: f.status, workflowRunId: null });
+  };
+  await deps.wallet.settle(tx, settlement, deps.events.appendTail({ userId: job.user_id, kind: 'job', subjectId: job.id, status: f.status, workflowRunId: null }));
   return job;
 }

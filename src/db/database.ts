@@ -26,6 +26,14 @@ export interface Database extends Queryable {
 }
 
 /**
+ * The rest of another store's statement, written into it to spare a round trip: common table
+ * expressions that must run after that statement's own work (they read `gate`, a subquery that
+ * completes only once that work is done: a lock taken after its locks), numbered from
+ * `firstParam`, and the SELECT that ends the statement.
+ */
+export type StatementTail = (firstParam: number, gate: string) => { ctes: string; params: unknown[]; select: string };
+
+/**
  * The row of a statement that always returns one (an INSERT ... RETURNING, an aggregate
  * without GROUP BY, an upsert): a missing row is a broken invariant, reported as such.
  */

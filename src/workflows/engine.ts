@@ -10,7 +10,7 @@
 // runtime's own recovery (requeue, attempts) carries a step job on, and its end, whichever
 // process sees it, moves the run.
 import crypto from 'node:crypto';
-import type { Queryable } from '../db/database.js';
+import type { Queryable, StatementTail } from '../db/database.js';
 import type { ComputePorts, JobWorkflows } from '../compute/ports.js';
 import { laneOf } from '../compute/lanes.js';
 import type { JobQueue } from '../compute/queue.js';
@@ -120,12 +120,13 @@ export class WorkflowEngine implements JobWorkflows {
   }
 
   /** `locked`: the run as lockRunOf returned it in this transaction (read again when absent). */
-  async stepFinished(tx: Queryable, job: JobRow, locked: unknown, announce: () => Promise<void>): Promise<void> {
-    // The job's event needs the wallet locked first (run -> job -> wallet -> events): the hold
-    // charge's statement locks it; without a charge, an explicit lock (docs/reliability.md).
+  async stepFinished(tx: Queryable, job: JobRow, locked: unknown, announce: { append(): Promise<void>; tail: StatementTail }): Promise<void> {
+    // The job's event needs the wallet locked first (run -> job -> wallet -> events): it is the
+    // tail of the hold charge's statement, which locks it; without a charge, after an explicit
+    // lock (docs/reliability.md).
     const announceLocked = async () => {
       await this.p.wallet.lock(tx, job.user_id);
-      await announce();
+      await announce.append();
     };
     const run = (locked as RunRow | null | undefined) ?? (await runsStore.getRun(tx, null, job.workflow_run_id!));
     if (!run) return announceLocked(); // deleted (only finished runs can be): nothing to move
@@ -135,19 +136,8 @@ export class WorkflowEngine implements JobWorkflows {
     const ended = await runsStore.endStepOfJob(tx, run.id, job.id, { state, resultArtifactId: job.result_artifact_id, chargedMicros: charged, message: job.message });
     if (!ended) return announceLocked();
     const { step } = ended;
-    if (charged > 0) {
-      await this.p.wallet.chargeHold(tx, {
-        userId: run.user_id,
-        holdId: run.id,
-        jobId: job.id,
-        keyId: run.key_id,
-        chargeMicros: charged,
-        note: `workflow run step ${step.step_id}`,
-      });
-      await announce();
-    } else {
-      await announceLocked();
-    }
+    const hold = { userId: run.user_id, holdId: run.id, jobId: job.id, keyId: run.key_id, chargeMicros: charged, note: `workflow run step ${step.step_id}` };
+    if (!(await this.p.wallet.chargeHold(tx, hold, announce.tail))) await announceLocked();
     // A run being cancelled or failed ends its own jobs and then itself.
     if (run.status !== 'running') return;
     const spec = run.spec as WorkflowSpec;

@@ -82,7 +82,7 @@ for (const backend of BACKENDS) {
     });
     after(async () => h?.close());
 
-    it('a standalone job: submit in 2 statements, claimed and started by its fetch, ended in 4 (its result with its row); its message completed afterwards', async () => {
+    it('a standalone job: submit in 2 statements, claimed and started by its fetch, ended in 3 (its result with its row, its event with its settlement); its message completed afterwards', async () => {
       const u = await h.user();
       await h.credit(u.userId, 5);
       log.transactions.length = 0;
@@ -104,8 +104,15 @@ for (const backend of BACKENDS) {
       const finishTx = log.transactions.find((t) => has(t, /^UPDATE jobs SET status = \$2/));
       assert.ok(finishTx, 'a transaction ended the job');
       // The small result itself (kept in the database: docs/architecture.md, "Artifact storage")
-      // with its artifact's row, the job's end (with its charge), the settlement, the event.
-      assert.equal(finishTx.length, 4, finishTx.map(oneLine).join('\n'));
+      // with its artifact's row, the job's end (with its charge), the settlement and then, in the
+      // same statement, the event (the wallet locked before the event counter).
+      assert.equal(finishTx.length, 3, finishTx.map(oneLine).join('\n'));
+      assert.ok(
+        /^WITH l AS \( INSERT INTO ledger .* w AS \(UPDATE wallets .*RETURNING 1\), c AS \( INSERT INTO event_counters .* FROM \(SELECT count\(\*\) FROM w\) AS gate .*INSERT INTO events/.test(
+          oneLine(finishTx[2]!),
+        ),
+        'the event is written by the settlement statement, after the wallet moved',
+      );
       assert.ok(/^WITH inline_object AS \( ?INSERT INTO storage_objects .* INSERT INTO artifacts/.test(oneLine(finishTx[0]!)), 'the result is written with its row');
       assert.ok(!has(finishTx, /FROM workflow_runs/), 'no run lock for a job that is no workflow step');
       assert.ok(!has(finishTx, /FROM wallets .*FOR UPDATE/), 'the settlement locks the wallet itself');
@@ -126,7 +133,7 @@ for (const backend of BACKENDS) {
       assert.equal(state, 'completed');
     });
 
-    it('a workflow step that starts the next one ends in 6 statements (its result with its row, its run locked by its end, the next step started with its job), and the run is charged what its steps were', async () => {
+    it('a workflow step that starts the next one ends in 5 statements (its result with its row, its run locked by its end, its event with its charge, the next step started with its job), and the run is charged what its steps were', async () => {
       const u = await h.user();
       await h.credit(u.userId, 5);
       const step = (id: string, from: string) => ({ id, job_type: 'filter', inputs: { molecules: from }, params: { expression: 'mw < 1000' } });
@@ -148,9 +155,9 @@ for (const backend of BACKENDS) {
       const transition = log.transactions.find((t) => has(t, /UPDATE jobs SET status = \$2/) && has(t, /INSERT INTO jobs/));
       assert.ok(transition, 'the transaction that ended step a and started step b');
       // The result with its artifact row, job end (+ the run's lock, taken first, and its row),
-      // step end (+ run charge, steps), hold charge (it locks the wallet), event, next job (+
-      // message, NOTIFY, step started).
-      assert.equal(transition.length, 6, transition.map(oneLine).join('\n'));
+      // step end (+ run charge, steps), hold charge (it locks the wallet) + the job's event, next
+      // job (+ message, NOTIFY, step started).
+      assert.equal(transition.length, 5, transition.map(oneLine).join('\n'));
       assert.ok(
         has(
           transition,
@@ -164,8 +171,13 @@ for (const backend of BACKENDS) {
         'the next step is marked started by its job insert',
       );
       assert.ok(!has(transition, /FROM wallets .*FOR UPDATE/), 'the hold charge locks the wallet itself');
-      const at = (re: RegExp) => transition.findIndex((q) => re.test(oneLine(q)));
-      assert.ok(at(/^WITH l AS \( INSERT INTO ledger/) < at(/INSERT INTO events/), 'the wallet moves (and is locked) before the event');
+      assert.ok(
+        has(
+          transition,
+          /^WITH l AS \( INSERT INTO ledger .* w AS \(UPDATE wallets .*RETURNING 1\), c AS \( INSERT INTO event_counters .* FROM \(SELECT count\(\*\) FROM w\) AS gate .*INSERT INTO events/,
+        ),
+        'the hold charge moves (and locks) the wallet, then appends the event, in one statement',
+      );
       const { rows } = await h.services.db.query<{ run: number; steps: number; jobs: number; n: number }>(
         `SELECT r.charged_micros::int8 AS run, (SELECT sum(s.charged_micros)::int8 FROM workflow_run_steps s WHERE s.run_id = r.id) AS steps,
                 (SELECT sum(j.charged_micros)::int8 FROM jobs j WHERE j.workflow_run_id = r.id) AS jobs,

@@ -2,7 +2,7 @@
 // the transaction that ends a subject, and the reader behind GET /api/v1/events (pages,
 // cursors, long polls woken by LISTEN/NOTIFY, retention). Design: docs/events.md.
 import { ENDS } from '../../api/follow.js';
-import { firstRow, type Database, type Queryable } from '../../db/database.js';
+import { firstRow, type Database, type Queryable, type StatementTail } from '../../db/database.js';
 import { LOCKS } from '../../db/locks.js';
 import { sharedSecret } from '../../db/settings.js';
 import type { PeriodicTask } from '../../scheduler.js';
@@ -40,13 +40,22 @@ export interface NewEvent {
  * per job.
  */
 export async function appendEvent(tx: Queryable, e: NewEvent): Promise<number> {
+  return eventsStore.append(tx, checkedEvent(e));
+}
+
+/** appendEvent written into the statement that moves the account's wallet (its tail: the wallet is locked first). */
+export function appendEventTail(e: NewEvent): StatementTail {
+  return eventsStore.appendTail(checkedEvent(e));
+}
+
+function checkedEvent(e: NewEvent): { userId: string; kind: EventKind; subjectId: string; status: string; workflowRunId: string | null } {
   const allowed = TERMINAL_STATUSES[e.kind];
   if (!allowed) throw new TypeError(`appendEvent: unknown kind "${String(e.kind)}"`);
   if (!allowed.includes(e.status)) throw new TypeError(`appendEvent: "${e.status}" is not a terminal status of a ${e.kind} (${allowed.join(', ')})`);
   if (typeof e.subjectId !== 'string' || e.subjectId.length < 1 || e.subjectId.length > 100) throw new TypeError('appendEvent: subjectId must be 1 to 100 characters');
   const run = e.workflowRunId ?? null;
   if (run !== null && (run.length < 1 || run.length > 100)) throw new TypeError('appendEvent: workflowRunId must be 1 to 100 characters or null');
-  return eventsStore.append(tx, { userId: e.userId, kind: e.kind, subjectId: e.subjectId, status: e.status, workflowRunId: run });
+  return { userId: e.userId, kind: e.kind, subjectId: e.subjectId, status: e.status, workflowRunId: run };
 }
 
 export interface RunEvent {

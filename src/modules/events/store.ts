@@ -1,5 +1,5 @@
 // SQL of the event feed. See 004_events.sql and docs/events.md for why the feed is gap-free.
-import { firstRow, type Queryable } from '../../db/database.js';
+import { firstRow, type Queryable, type StatementTail } from '../../db/database.js';
 
 export const EVENTS_CHANNEL = 'crucible_events';
 
@@ -33,18 +33,27 @@ export interface EventNotice {
 // One statement: bump (and thereby row-lock until commit) the account's counter, insert the
 // event under the new id, and queue a NOTIFY that PostgreSQL delivers only on commit.
 // clock_timestamp() is taken after the lock is granted, so occurred_at grows with event_id.
-const APPEND_SQL = `
-WITH c AS (
-  INSERT INTO event_counters AS c (user_id, last_id) VALUES ($1::uuid, 1)
+// `p(i)` numbers the parameters (user, kind, subject, status, run); `gate`: a subquery the
+// counter's bump waits for (another statement's work written before it, StatementTail).
+function appendSql(p: (i: number) => string, gate: string | null): { ctes: string; select: string } {
+  return {
+    ctes: `c AS (
+  INSERT INTO event_counters AS c (user_id, last_id) ${gate === null ? `VALUES (${p(1)}::uuid, 1)` : `SELECT ${p(1)}::uuid, 1 FROM ${gate} AS gate`}
   ON CONFLICT (user_id) DO UPDATE SET last_id = c.last_id + 1
   RETURNING c.last_id
 ), ins AS (
   INSERT INTO events (user_id, event_id, kind, subject_id, status, workflow_run_id, occurred_at)
-  SELECT $1::uuid, c.last_id, $2::text, $3::text, $4::text, $5::text, clock_timestamp() FROM c
+  SELECT ${p(1)}::uuid, c.last_id, ${p(2)}::text, ${p(3)}::text, ${p(4)}::text, ${p(5)}::text, clock_timestamp() FROM c
   RETURNING event_id
-)
-SELECT event_id, pg_notify('${EVENTS_CHANNEL}', json_build_object('u', $1::text, 'i', event_id, 'k', $2::text, 's', $3::text)::text) AS notified
-  FROM ins`;
+)`,
+    select: `SELECT event_id, pg_notify('${EVENTS_CHANNEL}', json_build_object('u', ${p(1)}::text, 'i', event_id, 'k', ${p(2)}::text, 's', ${p(3)}::text)::text) AS notified
+  FROM ins`,
+  };
+}
+
+const APPEND = appendSql((i) => `$${i}`, null);
+const APPEND_SQL = `WITH ${APPEND.ctes}
+${APPEND.select}`;
 
 // The purge deletes the oldest events first, a batch at a time, and raises each account's
 // purged_through watermark in the same statement (cursors below it are expired).
@@ -70,6 +79,11 @@ export const eventsStore = {
   async append(tx: Queryable, e: { userId: string; kind: EventKind; subjectId: string; status: string; workflowRunId: string | null }): Promise<number> {
     const { rows } = await tx.query<{ event_id: number | string }>(APPEND_SQL, [e.userId, e.kind, e.subjectId, e.status, e.workflowRunId]);
     return Number(firstRow(rows, 'the event append').event_id);
+  },
+
+  /** append as the tail of another statement (the wallet's move, which locks the wallet first). */
+  appendTail(e: { userId: string; kind: EventKind; subjectId: string; status: string; workflowRunId: string | null }): StatementTail {
+    return (first, gate) => ({ ...appendSql((i) => `$${first + i - 1}`, gate), params: [e.userId, e.kind, e.subjectId, e.status, e.workflowRunId] });
   },
 
   /**

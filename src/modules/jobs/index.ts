@@ -9,7 +9,7 @@ import { WorkflowEngine } from '../../workflows/engine.js';
 import { PdbFiles } from '../../lookups/pdb-files.js';
 import { jobArtifactsFrom } from '../artifacts/job-results.js';
 import { DbLookupCache } from '../lookups/cache.js';
-import { appendEvent } from '../events/service.js';
+import { appendEvent, appendEventTail } from '../events/service.js';
 import { failedRequestRefunds } from '../usage/service.js';
 import { jobRoutes } from './routes.js';
 import { JOB_SCHEMAS } from './schemas.js';
@@ -32,7 +32,7 @@ export const jobsModule: Module = {
     const pdb = new PdbFiles({ urls: config.lookups.urls, disabled: config.lookups.disabled, cache: new DbLookupCache(db), logger: log });
     const ports: ComputePorts = {
       wallet,
-      events: { append: appendEvent },
+      events: { append: appendEvent, appendTail: appendEventTail },
       artifacts: jobArtifactsFrom(artifacts),
       models: models.jobPort(),
       workflows: workflowEngine,

@@ -2,7 +2,7 @@
 // than the reservation), release on every terminal state, per-key monthly spend ceilings.
 // Every move is a ledger row written in the caller's transaction.
 import type { JobReservation } from '../../compute/ports.js';
-import type { Database, Queryable } from '../../db/database.js';
+import type { Database, Queryable, StatementTail } from '../../db/database.js';
 import { AppError } from '../../errors.js';
 import { usd } from '../../api/schemas.js';
 import type { KeySpendSource } from '../keys/service.js';
@@ -146,29 +146,44 @@ export class WalletService implements KeySpendSource {
    * Ends a job's reservation: releases all of it and charges `chargeMicros`, which the caller
    * has already capped at the reservation (finishJob computes it with the runtime). Call in
    * the transaction that moves the job to its terminal state; the wallet row is locked by the
-   * statement that moves its totals.
+   * statement that moves its totals, which also runs `tail` (the job's event) after it.
    */
-  async settle(tx: Queryable, s: { userId: string; jobId: string; keyId: string | null; reservedMicros: number; chargeMicros: number; note: string }): Promise<void> {
+  async settle(
+    tx: Queryable,
+    s: { userId: string; jobId: string; keyId: string | null; reservedMicros: number; chargeMicros: number; note: string },
+    tail?: StatementTail,
+  ): Promise<void> {
     if (!Number.isSafeInteger(s.chargeMicros) || s.chargeMicros < 0 || s.chargeMicros > s.reservedMicros) {
       throw new RangeError(`a charge of ${s.chargeMicros} micro-dollars does not fit the reservation of ${s.reservedMicros}`);
     }
     const release: LedgerMove = { kind: 'release', amountMicros: 0, reservedDeltaMicros: -s.reservedMicros, jobId: s.jobId, keyId: s.keyId, note: s.note };
     const charge: LedgerMove = { kind: 'charge', amountMicros: -s.chargeMicros, jobId: s.jobId, keyId: s.keyId, note: s.note };
-    await walletStore.append(tx, s.userId, s.chargeMicros > 0 ? [release, charge] : [release]);
+    await walletStore.append(tx, s.userId, s.chargeMicros > 0 ? [release, charge] : [release], tail);
   }
 
   /**
    * Charges a job against a hold reserved under another id (a workflow run's reservation,
    * docs/workflows.md): the charge under the job's id and a release of the same amount under
    * the hold's, so the hold shrinks by what was charged. The caller keeps the total within the hold.
+   * Returns whether the wallet moved (and `tail` ran in its statement): a charge of 0 writes nothing.
    */
-  async chargeHold(tx: Queryable, c: { userId: string; holdId: string; jobId: string; keyId: string | null; chargeMicros: number; note: string }): Promise<void> {
+  async chargeHold(
+    tx: Queryable,
+    c: { userId: string; holdId: string; jobId: string; keyId: string | null; chargeMicros: number; note: string },
+    tail?: StatementTail,
+  ): Promise<boolean> {
     if (!Number.isSafeInteger(c.chargeMicros) || c.chargeMicros < 0) throw new RangeError(`a charge of ${c.chargeMicros} micro-dollars is not an amount`);
-    if (c.chargeMicros === 0) return;
-    await walletStore.append(tx, c.userId, [
-      { kind: 'release', amountMicros: 0, reservedDeltaMicros: -c.chargeMicros, jobId: c.holdId, keyId: c.keyId, note: c.note },
-      { kind: 'charge', amountMicros: -c.chargeMicros, jobId: c.jobId, keyId: c.keyId, note: c.note },
-    ]);
+    if (c.chargeMicros === 0) return false;
+    await walletStore.append(
+      tx,
+      c.userId,
+      [
+        { kind: 'release', amountMicros: 0, reservedDeltaMicros: -c.chargeMicros, jobId: c.holdId, keyId: c.keyId, note: c.note },
+        { kind: 'charge', amountMicros: -c.chargeMicros, jobId: c.jobId, keyId: c.keyId, note: c.note },
+      ],
+      tail,
+    );
+    return true;
   }
 
   /** Releases what is left of a hold. */

@@ -1,5 +1,5 @@
 // The wallet row (cached ledger totals, the per-account lock) and the append-only ledger.
-import { firstRow, type Queryable } from '../../db/database.js';
+import { firstRow, type Queryable, type StatementTail } from '../../db/database.js';
 
 export type LedgerKind = 'credit' | 'reserve' | 'release' | 'charge' | 'debit';
 
@@ -75,8 +75,29 @@ export const walletStore = {
    * Appends ledger rows of one account, in order, and moves the cached totals by their sums,
    * in one statement. Call with the wallet locked.
    */
-  async append(tx: Queryable, userId: string, entries: Omit<LedgerEntry, 'userId'>[]): Promise<void> {
-    if (entries.length === 0) return;
+  /**
+   * Appends ledger rows and moves the wallet's totals by their sums, in one statement (the
+   * UPDATE locks the wallet row). `tail`: more of the statement, run after the wallet moved
+   * (the job's event, whose counter is locked after the wallet: docs/reliability.md, "One lock order").
+   */
+  async append(tx: Queryable, userId: string, entries: Omit<LedgerEntry, 'userId'>[], tail?: StatementTail): Promise<void> {
+    if (entries.length === 0) {
+      if (tail) throw new Error('a ledger append with a tail needs entries');
+      return;
+    }
+    const params: unknown[] = [
+      userId,
+      entries.map((e) => e.kind),
+      entries.map((e) => e.amountMicros),
+      entries.map((e) => e.reservedDeltaMicros ?? 0),
+      entries.map((e) => e.jobId ?? null),
+      entries.map((e) => e.keyId ?? null),
+      entries.map((e) => e.note ?? null),
+    ];
+    const t = tail?.(params.length + 1, '(SELECT count(*) FROM w)');
+    const move = `UPDATE wallets w SET balance_micros = w.balance_micros + s.amount, reserved_micros = w.reserved_micros + s.reserved, updated_at = now()
+         FROM (SELECT coalesce(sum(amount_micros), 0)::int8 AS amount, coalesce(sum(reserved_delta_micros), 0)::int8 AS reserved FROM l) s
+        WHERE w.user_id = $1`;
     await tx.query(
       `WITH l AS (
          INSERT INTO ledger (user_id, kind, amount_micros, reserved_delta_micros, job_id, key_id, note)
@@ -84,19 +105,14 @@ export const walletStore = {
            FROM unnest($2::text[], $3::int8[], $4::int8[], $5::uuid[], $6::uuid[], $7::text[]) WITH ORDINALITY AS t(kind, amount, reserved, job_id, key_id, note, n)
           ORDER BY t.n
          RETURNING amount_micros, reserved_delta_micros
-       )
-       UPDATE wallets w SET balance_micros = w.balance_micros + s.amount, reserved_micros = w.reserved_micros + s.reserved, updated_at = now()
-         FROM (SELECT coalesce(sum(amount_micros), 0)::int8 AS amount, coalesce(sum(reserved_delta_micros), 0)::int8 AS reserved FROM l) s
-        WHERE w.user_id = $1`,
-      [
-        userId,
-        entries.map((e) => e.kind),
-        entries.map((e) => e.amountMicros),
-        entries.map((e) => e.reservedDeltaMicros ?? 0),
-        entries.map((e) => e.jobId ?? null),
-        entries.map((e) => e.keyId ?? null),
-        entries.map((e) => e.note ?? null),
-      ],
+       )${
+         t
+           ? `, w AS (${move} RETURNING 1), ${t.ctes}
+${t.select}`
+           : `
+       ${move}`
+       }`,
+      [...params, ...(t?.params ?? [])],
     );
   },
 
