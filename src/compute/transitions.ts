@@ -44,8 +44,8 @@ export async function finishJob(tx: Queryable, deps: TransitionDeps, jobId: stri
   if (!job) return null;
   // One lock order on every path that touches the account's rows (docs/reliability.md "One lock
   // order"): run -> job -> wallet -> event counter. The statement that moves the wallet's totals
-  // locks it before the event: a standalone job's settlement, a workflow step's hold charge (the
-  // run engine announces the step's event after it).
+  // locks it, and then writes the job's event (its tail): a standalone job's settlement, a
+  // workflow step's hold charge (the run engine's; a step charged nothing locks the wallet alone first).
   // Delivered when the transaction commits, to every process listening.
   if (f.status === 'cancelled') await tx.query('SELECT pg_notify($1, $2)', [CANCEL_CHANNEL, job.id]);
   // A feature's request (origin utility or inference) reserved nothing and has no event kind;
