@@ -54,10 +54,10 @@ export async function finishJob(tx: Queryable, deps: TransitionDeps, jobId: stri
     if (f.status === 'error') await deps.requests?.failed(tx, job);
     return job;
   }
+  const event = { userId: job.user_id, kind: 'job', subjectId: job.id, status: f.status, workflowRunId: job.workflow_run_id } as const;
   if (job.workflow_run_id) {
     if (!deps.workflows) throw new Error(`job ${job.id} is a workflow step, and this instance has no workflow engine`);
     // A workflow step: its run charges it against the run's hold and moves on, in this transaction.
-    const event = { userId: job.user_id, kind: 'job', subjectId: job.id, status: f.status, workflowRunId: job.workflow_run_id } as const;
     await deps.workflows.stepFinished(tx, job, locked ?? undefined, {
       append: async () => void (await deps.events.append(tx, event)),
       tail: deps.events.appendTail(event),
@@ -73,6 +73,6 @@ export async function finishJob(tx: Queryable, deps: TransitionDeps, jobId: stri
     chargeMicros: job.charged_micros ?? 0, // set by the UPDATE
     note: `job ${f.status}`,
   };
-  await deps.wallet.settle(tx, settlement, deps.events.appendTail({ userId: job.user_id, kind: 'job', subjectId: job.id, status: f.status, workflowRunId: null }));
+  await deps.wallet.settle(tx, settlement, deps.events.appendTail(event));
   return job;
 }

@@ -72,12 +72,8 @@ export const walletStore = {
   },
 
   /**
-   * Appends ledger rows of one account, in order, and moves the cached totals by their sums,
-   * in one statement. Call with the wallet locked.
-   */
-  /**
-   * Appends ledger rows and moves the wallet's totals by their sums, in one statement (the
-   * UPDATE locks the wallet row). `tail`: more of the statement, run after the wallet moved
+   * Appends ledger rows of one account, in order, and moves the cached totals by their sums, in
+   * one statement (its UPDATE locks the wallet row). `tail`: more of the statement, run after the wallet moved
    * (the job's event, whose counter is locked after the wallet: docs/reliability.md, "One lock order").
    */
   async append(tx: Queryable, userId: string, entries: Omit<LedgerEntry, 'userId'>[], tail?: StatementTail): Promise<void> {
